@@ -1,0 +1,113 @@
+// Lost flag stops writes. Holder A heartbeats on its monotonic clock. Once its renewals
+// fail past the budget, it sets a lost flag and skips every later write. A write that left
+// before the loss is still stopped by the storage's fence.
+
+const TTL_MS = 150; // lease length T
+const HEARTBEAT_MS = TTL_MS / 3; // renew at T/3: three chances before the lease runs out
+const DRIFT_MARGIN_MS = 20; // give up a little before the service would expire us
+const RENEWS_FAIL_FROM_BEAT = 3; // from this heartbeat on, A's renewals time out
+const HELD_UP_WRITE_BEAT = 4; // the write sent at this beat is delayed in the network
+const BEATS = 6;
+
+type Token = number;
+type RenewAnswer = "OK" | "NOT_OWNER" | "TIMEOUT";
+
+// performance.now() is monotonic; Date.now() can jump when NTP steps the wall clock.
+function sleepUntil(deadline: number): Promise<void> {
+  return new Promise((wake) => setTimeout(wake, Math.max(0, deadline - performance.now())));
+}
+
+/** The authority: owns expiry on its own monotonic clock and hands out fencing tokens. */
+class LockService {
+  private lastToken: Token = 0;
+  private holder: string | null = null;
+  private expiresAt = 0;
+
+  acquire(client: string): Token | null {
+    const now = performance.now();
+    if (this.holder !== null && now < this.expiresAt) return null;
+    this.lastToken += 1;
+    this.holder = client;
+    this.expiresAt = now + TTL_MS;
+    return this.lastToken;
+  }
+
+  // Compare-and-expire: only the current, unexpired holder may extend.
+  renew(client: string, token: Token): RenewAnswer {
+    const now = performance.now();
+    if (this.holder !== client || token !== this.lastToken || now >= this.expiresAt) {
+      return "NOT_OWNER";
+    }
+    this.expiresAt = now + TTL_MS;
+    return "OK";
+  }
+}
+
+/** Rejects a write whose token is below the highest token it has accepted. */
+class FencedStorage {
+  private highest: Token = 0;
+  readonly rows: string[] = [];
+
+  write(token: Token, value: string): string {
+    if (token < this.highest) return `rejected, token ${token} < ${this.highest}`;
+    this.highest = token;
+    this.rows.push(value);
+    return "accepted";
+  }
+}
+
+class Holder {
+  readonly token: Token;
+  lost = false;
+  private safeUntil: number;
+
+  constructor(private readonly name: string, private readonly service: LockService) {
+    this.token = service.acquire(name) ?? 0;
+    this.safeUntil = performance.now() + TTL_MS - DRIFT_MARGIN_MS;
+  }
+
+  heartbeat(reachesService: boolean): string {
+    if (this.lost) return "lost, no renew";
+    const sentAt = performance.now();
+    const answer: RenewAnswer = reachesService ? this.service.renew(this.name, this.token) : "TIMEOUT";
+    if (answer === "OK") {
+      // The safe deadline counts from when the renew was sent, not when it came back.
+      this.safeUntil = sentAt + TTL_MS - DRIFT_MARGIN_MS;
+      return "renew ok";
+    }
+    if (answer === "TIMEOUT" && performance.now() < this.safeUntil) {
+      return "renew timed out, budget left, retry";
+    }
+    this.lost = true;
+    return "renew failed past its budget: LOST (unlock sent, not awaited)";
+  }
+}
+
+const service = new LockService();
+const storage = new FencedStorage();
+const start = performance.now();
+const a = new Holder("A", service);
+console.log(`A acquired the lease, token ${a.token} (T = ${TTL_MS} ms, heartbeat every ${HEARTBEAT_MS} ms)`);
+let heldUp: { token: Token; value: string } | null = null;
+for (let beat = 1; beat <= BEATS; beat++) {
+  await sleepUntil(start + beat * HEARTBEAT_MS);
+  const renew = a.heartbeat(beat < RENEWS_FAIL_FROM_BEAT);
+  const value = `a${beat}`;
+  let write: string;
+  if (a.lost) {
+    write = `write ${value} skipped (lost flag set)`;
+  } else if (beat === HELD_UP_WRITE_BEAT) {
+    heldUp = { token: a.token, value };
+    write = `write ${value} sent with token ${a.token}, held up in the network`;
+  } else {
+    write = `write ${value} with token ${a.token} ${storage.write(a.token, value)}`;
+  }
+  console.log(`beat ${beat}: ${renew}; ${write}`);
+}
+
+const bToken = service.acquire("B") ?? 0;
+console.log(`B acquired the lease, token ${bToken}; write b1 with token ${bToken} ${storage.write(bToken, "b1")}`);
+if (heldUp) {
+  console.log(`A's held-up write ${heldUp.value} arrives: ${storage.write(heldUp.token, heldUp.value)}`);
+}
+console.log(`storage holds ${storage.rows.join(" ")}; nothing from A after its lost flag`);
