@@ -1,0 +1,83 @@
+# Lease Lab: `make serve` serves the app, `make test` runs every test layer.
+# Every tool version is pinned here, in Cargo.lock (wasm-bindgen) or in package.json
+# (npm tools, binaryen's wasm-opt); `make tool-versions` checks that Trunk.toml agrees.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+TRUNK_VERSION := 0.21.14
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+WASM_OPT_VERSION := $(shell node -p "require('./package.json').devDependencies.binaryen.split('.')[0]" 2>/dev/null)
+CHROMIUM := /usr/bin/chromium
+CHROMEDRIVER := /usr/bin/chromedriver
+PORT ?= 8080
+
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+export CARGO_TERM_COLOR := never
+
+.PHONY: help setup setup-test serve build test size bench fuzz tool-versions clean
+
+help:
+	@echo "make serve   build the release bundle and serve it at http://127.0.0.1:$(PORT)/"
+	@echo "make test    run every test layer (formatting, lints, native, wasm, end-to-end)"
+	@echo "make size    print each file's raw, gzip and brotli size and the first-load total"
+	@echo "make bench   measure the model natively and in wasm"
+
+# --- installing what is missing (each step is skipped when already done) ---------------
+
+setup: tool-versions
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
+		|| rustup target add wasm32-unknown-unknown
+	@if ! wasm-bindgen --version 2>/dev/null | grep -q " $(WASM_BINDGEN_VERSION)$$"; then \
+		echo "Installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (a few minutes)"; \
+		cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION) --force; \
+	fi
+	@if ! trunk --version 2>/dev/null | grep -q " $(TRUNK_VERSION)$$"; then \
+		echo "Installing Trunk $(TRUNK_VERSION) (about 15 minutes on 2 cores, once)"; \
+		cargo install --locked trunk --version $(TRUNK_VERSION) --force; \
+	fi
+	@if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+		npm ci --no-audit --no-fund; \
+	fi
+
+setup-test: setup
+	@if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ]; then \
+		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+		else \
+			echo "The browser tests need Debian's chromium and chromium-driver:"; \
+			echo "  sudo apt-get install chromium chromium-driver"; \
+			exit 1; \
+		fi; \
+	fi
+
+tool-versions:
+	@grep -q '^wasm_bindgen = "$(WASM_BINDGEN_VERSION)"$$' Trunk.toml \
+		|| { echo "Trunk.toml [tools] wasm_bindgen must equal Cargo.lock's wasm-bindgen $(WASM_BINDGEN_VERSION)"; exit 1; }
+	@grep -q '^wasm_opt = "version_$(WASM_OPT_VERSION)"$$' Trunk.toml \
+		|| { echo "Trunk.toml [tools] wasm_opt must be version_$(WASM_OPT_VERSION), binaryen's version in package.json"; exit 1; }
+
+# --- the two commands ----------------------------------------------------------------------
+
+build: setup
+	trunk build --release
+
+serve: build
+	node tools/static-server.mjs dist $(PORT)
+
+test: setup-test
+	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) scripts/test-all.sh
+
+# --- measurements --------------------------------------------------------------------------
+
+size: build
+	node scripts/size.mjs dist
+
+bench: setup-test
+	CHROMEDRIVER=$(CHROMEDRIVER) scripts/bench.sh
+
+clean:
+	cargo clean
+	rm -rf dist artifacts test-results www/vendor

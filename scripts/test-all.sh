@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every test layer in order, stopping at the first failure, and ends with one summary
+# line per layer. Logs go to artifacts/logs/. Called by `make test` (tools already set up).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+logs=artifacts/logs
+mkdir -p "$logs"
+summary=()
+passed_total=0
+
+run_layer() { # name, command...
+  local name=$1
+  shift
+  echo "==> $name: $*"
+  if ! "$@" 2>&1 | tee "$logs/$name.log"; then
+    summary+=("$name: FAILED (see $logs/$name.log)")
+    printf '%s\n' "${summary[@]}"
+    exit 1
+  fi
+}
+
+# Adds up libtest's "test result: ok. N passed; M failed" lines (native and wasm runners).
+count_cargo() {
+  awk '/test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+       END { printf "%d passed, %d failed", p, f }' "$logs/$1.log"
+}
+
+run_layer fmt cargo fmt --check
+summary+=("fmt: clean")
+run_layer clippy-native cargo clippy --all-targets -- -D warnings
+summary+=("clippy (native): no warnings")
+run_layer clippy-wasm cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+summary+=("clippy (wasm32): no warnings")
+
+run_layer native-tests cargo test
+summary+=("native tests: $(count_cargo native-tests)")
+
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+run_layer wasm-tests cargo test --target wasm32-unknown-unknown --test 'wasm_*'
+summary+=("wasm tests (headless Chromium): $(count_cargo wasm-tests)")
+
+run_layer release-build trunk build --release
+summary+=("release build: dist/ ($(du -sh dist | cut -f1))")
+
+run_layer e2e npx playwright test -c tests/e2e
+e2e_passed=$(grep -Eo '^ +[0-9]+ passed' "$logs/e2e.log" | tail -1 | tr -dc 0-9)
+summary+=("end-to-end (Playwright, headless Chromium): ${e2e_passed:-0} passed, 0 failed")
+
+echo
+echo "Summary"
+printf '  %s\n' "${summary[@]}"
+for line in "${summary[@]}"; do
+  n=$(grep -Eo '[0-9]+ passed' <<<"$line" | tr -dc 0-9 || true)
+  passed_total=$((passed_total + ${n:-0}))
+done
+echo "all layers: $passed_total passed, 0 failed"

@@ -1,0 +1,22 @@
+//! The Yew views. They render the model's state and trace; they never re-derive model logic.
+
+mod error_panel;
+pub mod gist;
+pub mod maps;
+pub mod qa;
+pub mod sandbox;
+pub mod shell;
+
+pub use error_panel::show_error_panel;
+
+/// Installs the panic panel and mounts the app into `#app`. Called by `main` in the browser.
+pub fn start() {
+    yew::set_custom_panic_hook(Box::new(|info| {
+        show_error_panel(&info.to_string());
+    }));
+    let Some(root) = gloo::utils::document().get_element_by_id("app") else {
+        show_error_panel("The page has no element with id \"app\" to mount Lease Lab into.");
+        return;
+    };
+    yew::Renderer::<shell::App>::with_root(root).render();
+}

@@ -1,0 +1,143 @@
+//! The app shell: masthead, the accessible tablist, and the panel of the open tab.
+//!
+//! The open tab lives in the URL fragment, so reload, back/forward and pasted links keep it.
+
+use gloo::events::EventListener;
+use yew::prelude::*;
+
+use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::SandboxTab};
+use crate::route::{Route, Tab};
+
+fn current_route() -> Route {
+    Route::parse(&gloo::utils::window().location().hash().unwrap_or_default())
+}
+
+/// Opens `tab` by changing the fragment; the `hashchange` listener then re-renders.
+fn navigate_to(tab: Tab) {
+    let route = Route {
+        tab,
+        query: String::new(),
+    };
+    let _ = gloo::utils::window()
+        .location()
+        .set_hash(&route.to_fragment());
+}
+
+fn tab_id(tab: Tab) -> String {
+    format!("tab-{}", tab.slug())
+}
+
+fn panel_id(tab: Tab) -> String {
+    format!("panel-{}", tab.slug())
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> Html {
+    let route = use_state(current_route);
+    {
+        let route = route.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                route.set(current_route());
+            });
+            move || drop(listener)
+        });
+    }
+    let active = route.tab;
+
+    html! {
+        <>
+            <a class="skip-link" href={format!("#{}", panel_id(active))}
+                onclick={Callback::from(move |event: MouseEvent| {
+                    event.prevent_default();
+                    if let Some(panel) = gloo::utils::document().get_element_by_id(&panel_id(active)) {
+                        if let Ok(panel) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(panel) {
+                            let _ = panel.focus();
+                        }
+                    }
+                })}>
+                {"Skip to the lesson"}
+            </a>
+            <header class="masthead">
+                <p class="series">{"Concurrency · Part 5 of 6 · Distributed locks"}</p>
+                <h1>{"Lease Renewal, Clock Skew & Heartbeat Failure Modes"}</h1>
+                <p class="summary">
+                    {"Heartbeat on a monotonic clock and stop writing the instant a renewal fails. \
+                      Skewed clocks and GC pauses turn lease length into a trade-off, so back \
+                      every renewal with a fencing token checked at storage."}
+                </p>
+                <TabList {active} />
+            </header>
+            <main class="panels">
+                { for Tab::ALL.into_iter().map(|tab| {
+                    let selected = tab == active;
+                    html! {
+                        <section id={panel_id(tab)} class="panel" role="tabpanel"
+                            aria-labelledby={tab_id(tab)} tabindex="-1" hidden={!selected}>
+                            { if selected { panel_content(tab) } else { Html::default() } }
+                        </section>
+                    }
+                }) }
+            </main>
+            <footer class="colophon">
+                <p>{"Lease Lab runs entirely in your browser: the simulation, the diagrams and the code runner make no requests to anyone."}</p>
+            </footer>
+        </>
+    }
+}
+
+/// Only the open tab's panel is rendered; the others stay empty and hidden.
+fn panel_content(tab: Tab) -> Html {
+    match tab {
+        Tab::Gist => html! { <GistTab /> },
+        Tab::Maps => html! { <MapsTab /> },
+        Tab::Qa => html! { <QaTab /> },
+        Tab::Sandbox => html! { <SandboxTab /> },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TabListProps {
+    active: Tab,
+}
+
+/// The four tabs as a WAI-ARIA tablist: arrow keys, Home and End move and activate.
+#[component]
+fn TabList(props: &TabListProps) -> Html {
+    let onkeydown = Callback::from(|event: KeyboardEvent| {
+        let current = current_route().tab;
+        let target = match event.key().as_str() {
+            "ArrowRight" => current.step(true),
+            "ArrowLeft" => current.step(false),
+            "Home" => Tab::ALL[0],
+            "End" => Tab::ALL[Tab::ALL.len() - 1],
+            _ => return,
+        };
+        event.prevent_default();
+        navigate_to(target);
+        if let Some(button) = gloo::utils::document().get_element_by_id(&tab_id(target)) {
+            if let Ok(button) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(button) {
+                let _ = button.focus();
+            }
+        }
+    });
+
+    html! {
+        <div class="tabs" role="tablist" aria-label="Lesson sections" {onkeydown}>
+                { for Tab::ALL.into_iter().enumerate().map(|(index, tab)| {
+                    let selected = tab == props.active;
+                    html! {
+                        <button type="button" role="tab" id={tab_id(tab)}
+                            aria-selected={selected.to_string()}
+                            aria-controls={panel_id(tab)}
+                            tabindex={if selected { "0" } else { "-1" }}
+                            onclick={Callback::from(move |_| navigate_to(tab))}>
+                            <span class="tab-number" aria-hidden="true">{index + 1}</span>
+                            {tab.label()}
+                        </button>
+                    }
+                }) }
+        </div>
+    }
+}

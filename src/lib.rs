@@ -1,0 +1,10 @@
+//! Lease Lab: an interactive lesson and laboratory on lease-based distributed locks.
+//!
+//! Data flows one way: scenario → [`model`] → trace → views. The model is pure and
+//! deterministic and builds natively; the Yew views in `app` exist only on wasm32.
+
+pub mod model;
+pub mod route;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;

@@ -1,0 +1,98 @@
+// Fixtures every end-to-end test uses: a server for the release build, a guard against
+// requests that leave the page's origin and against console errors, an axe-core check,
+// and screenshots kept under artifacts/.
+import { test as base, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../tools/static-server.mjs';
+
+const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+const TEST_PAGES = fileURLToPath(new URL('./pages', import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots', import.meta.url));
+
+export type Server = { url: string; requests: string[]; close(): Promise<void> };
+
+type TestFixtures = {
+  /** Console errors matching one of these are expected by the test and not reported. */
+  allowedConsoleErrors: RegExp[];
+  /** Requests that left the page's origin (blocked); the test fails if any happened. */
+  offOriginRequests: string[];
+  /** Fails on serious or critical axe violations inside `selector` (the whole page by default). */
+  checkA11y: (page: Page, selector?: string) => Promise<void>;
+  /** Saves a full-page screenshot as artifacts/screenshots/<name>.png. */
+  shot: (page: Page, name: string) => Promise<void>;
+};
+
+export const test = base.extend<TestFixtures, { server: Server }>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer(DIST, 0, { '/__test/': TEST_PAGES });
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  baseURL: async ({ server }, use) => {
+    await use(`${server.url}/`);
+  },
+
+  allowedConsoleErrors: [[], { option: true }],
+
+  offOriginRequests: async ({ context, baseURL }, use) => {
+    const origin = new URL(baseURL!).origin;
+    const offOrigin: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'blob:') {
+        return route.continue();
+      }
+      offOrigin.push(url.href);
+      return route.abort('blockedbyclient');
+    });
+    await use(offOrigin);
+    expect(offOrigin, 'requests that left the page origin').toEqual([]);
+  },
+
+  page: async ({ page, offOriginRequests, allowedConsoleErrors }, use) => {
+    void offOriginRequests;
+    const errors: string[] = [];
+    const unexpected = (text: string) => !allowedConsoleErrors.some((pattern) => pattern.test(text));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && unexpected(message.text())) errors.push(message.text());
+    });
+    page.on('pageerror', (error) => {
+      if (unexpected(error.message)) errors.push(`uncaught: ${error.message}`);
+    });
+    await use(page);
+    expect(errors, 'console errors').toEqual([]);
+  },
+
+  checkA11y: async ({}, use) => {
+    await use(async (page, selector) => {
+      let builder = new AxeBuilder({ page });
+      if (selector) builder = builder.include(selector);
+      const { violations } = await builder.analyze();
+      const serious = violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(serious, 'serious or critical accessibility violations').toEqual([]);
+    });
+  },
+
+  shot: async ({}, use) => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await use(async (page, name) => {
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+    });
+  },
+});
+
+export { expect };
+
+/** Waits until the app has replaced the boot message with the tab list. */
+export async function openApp(page: Page, fragment = '') {
+  await page.goto(fragment ? `./${fragment}` : './');
+  await expect(page.getByRole('tablist', { name: 'Lesson sections' })).toBeVisible();
+}

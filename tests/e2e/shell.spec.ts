@@ -1,0 +1,102 @@
+import { test, expect, openApp } from './fixtures';
+
+const TABS = [
+  { name: 'Gist', slug: 'gist' },
+  { name: 'Maps', slug: 'maps' },
+  { name: 'Q&A', slug: 'qa' },
+  { name: 'Sandbox', slug: 'sandbox' },
+];
+
+test('the page loads with its masthead and four tabs, Gist open', async ({ page }) => {
+  await openApp(page);
+  await expect(page).toHaveTitle(/Lease Lab/);
+  await expect(page.getByText('Concurrency · Part 5 of 6 · Distributed locks')).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Lease Renewal, Clock Skew & Heartbeat Failure Modes' }),
+  ).toBeVisible();
+  const tabs = page.getByRole('tab');
+  await expect(tabs).toHaveText(TABS.map((t) => new RegExp(`${t.name.replace('?', '\\?')}$`)));
+  await expect(page.getByRole('tab', { name: 'Gist' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel')).toHaveCount(1);
+});
+
+test('every tab opens by click, puts itself in the URL, and survives a reload', async ({ page }) => {
+  await openApp(page);
+  for (const tab of TABS) {
+    await page.getByRole('tab', { name: tab.name }).click();
+    await expect(page.getByRole('tab', { name: tab.name })).toHaveAttribute('aria-selected', 'true');
+    await expect(page).toHaveURL(new RegExp(`#/${tab.slug}$`));
+    const panel = page.getByRole('tabpanel');
+    await expect(panel).toHaveAttribute('id', `panel-${tab.slug}`);
+    await expect(panel).toHaveAttribute('aria-labelledby', `tab-${tab.slug}`);
+    await expect(panel).not.toBeEmpty();
+  }
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Sandbox' })).toHaveAttribute('aria-selected', 'true');
+  await page.goBack();
+  await expect(page.getByRole('tab', { name: 'Q&A' })).toHaveAttribute('aria-selected', 'true');
+  await page.goForward();
+  await expect(page.getByRole('tab', { name: 'Sandbox' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('a pasted link opens its tab directly', async ({ page }) => {
+  await openApp(page, '#/qa');
+  await expect(page.getByRole('tab', { name: 'Q&A' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel')).toHaveAttribute('id', 'panel-qa');
+});
+
+test('the tablist follows the arrow, Home and End keys with roving focus', async ({ page }) => {
+  await openApp(page);
+  const gist = page.getByRole('tab', { name: 'Gist' });
+  await gist.focus();
+  const expectActive = async (name: string, slug: string) => {
+    const tab = page.getByRole('tab', { name });
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+    await expect(tab).toBeFocused();
+    await expect(tab).toHaveAttribute('tabindex', '0');
+    await expect(page).toHaveURL(new RegExp(`#/${slug}$`));
+  };
+  await page.keyboard.press('ArrowRight');
+  await expectActive('Maps', 'maps');
+  await page.keyboard.press('End');
+  await expectActive('Sandbox', 'sandbox');
+  await page.keyboard.press('ArrowRight');
+  await expectActive('Gist', 'gist');
+  await page.keyboard.press('ArrowLeft');
+  await expectActive('Sandbox', 'sandbox');
+  await page.keyboard.press('Home');
+  await expectActive('Gist', 'gist');
+  await expect(page.getByRole('tab', { name: 'Maps' })).toHaveAttribute('tabindex', '-1');
+  // Tab leaves the tablist for the open panel's content rather than visiting every tab.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tab', { name: 'Maps' })).not.toBeFocused();
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every tab passes axe and is photographed in the ${scheme} theme`, async ({ page, checkA11y, shot }) => {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    for (const viewport of [
+      { width: 1280, height: 800, label: 'desktop' },
+      { width: 375, height: 800, label: 'phone' },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const tab of TABS) {
+        await openApp(page, `#/${tab.slug}`);
+        await expect(page.getByRole('tabpanel')).toHaveAttribute('id', `panel-${tab.slug}`);
+        if (viewport.label === 'desktop') await checkA11y(page);
+        await shot(page, `shell-${tab.slug}-${viewport.label}-${scheme}`);
+      }
+    }
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe(scheme === 'dark' ? 'rgb(15, 18, 22)' : 'rgb(247, 248, 250)');
+  });
+}
+
+test('the layout never scrolls sideways on a 360 px phone', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const tab of TABS) {
+    await openApp(page, `#/${tab.slug}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `horizontal overflow on ${tab.name}`).toBeLessThanOrEqual(0);
+  }
+});
