@@ -6,6 +6,7 @@ pub mod maps;
 pub mod qa;
 pub mod sandbox;
 pub mod shell;
+pub mod snippets;
 
 pub use error_panel::show_error_panel;
 

@@ -11,14 +11,35 @@ import {
 } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import {
+  HighlightStyle,
   bracketMatching,
-  defaultHighlightStyle,
   indentOnInput,
   indentUnit,
   syntaxHighlighting,
 } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { python } from "@codemirror/lang-python";
 import { javascript } from "@codemirror/lang-javascript";
+
+// Colours are CSS variables (www/snippets/snippets.css), so they follow the light or dark theme.
+const highlightStyle = HighlightStyle.define([
+  { tag: [tags.keyword, tags.operatorKeyword, tags.controlKeyword], color: "var(--syntax-keyword)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--syntax-string)" },
+  { tag: [tags.number, tags.bool, tags.null], color: "var(--syntax-number)" },
+  { tag: tags.comment, color: "var(--syntax-comment)", fontStyle: "italic" },
+  { tag: [tags.function(tags.variableName), tags.definition(tags.variableName)], color: "var(--syntax-name)" },
+  { tag: [tags.typeName, tags.className], color: "var(--syntax-type)" },
+]);
+
+const theme = EditorView.theme({
+  "&": { color: "var(--text)", backgroundColor: "var(--code-bg)" },
+  ".cm-content": { caretColor: "var(--text)" },
+  ".cm-gutters": { color: "var(--muted)", backgroundColor: "var(--surface-2)", border: "none" },
+  ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "color-mix(in srgb, var(--accent) 8%, transparent)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground": {
+    backgroundColor: "color-mix(in srgb, var(--accent) 25%, transparent)",
+  },
+});
 
 const languageSupport = {
   python: () => [python(), indentUnit.of("    ")],
@@ -42,7 +63,8 @@ export function createEditor(host, language, doc, label, onChange) {
         history(),
         indentOnInput(),
         bracketMatching(),
-        syntaxHighlighting(defaultHighlightStyle),
+        syntaxHighlighting(highlightStyle),
+        theme,
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         languageSupport[language](),
         EditorView.contentAttributes.of({ "aria-label": label }),
