@@ -1,1 +1,86 @@
-//! The lease model: a deterministic, sans-IO simulation. Never touches clocks, the DOM or web crates.
+//! The lease model: a deterministic, sans-IO simulation of lock clients, a lock service,
+//! a network, per-node clocks and fenced storage. Never touches clocks, the DOM or web crates.
+//!
+//! Data flows one way: [`Scenario`] → [`Simulation::run`] → [`Run`] (trace, checks,
+//! metrics, per-time views). Each component ([`LeaseClient`], [`LockService`], [`Storage`],
+//! [`Network`]) is a state machine with `handle_*` inputs, `poll_*` outputs and absolute
+//! deadlines; [`World`] steps them from event to event. Faults are data ([`FaultPlan`]).
+//! One `u64` seed drives all randomness, so the same scenario gives the same trace hash
+//! natively and in wasm.
+//!
+//! ```
+//! use lease_lab::model::{presets, CheckId, ClientId, Simulation, SimTime};
+//! let preset = presets::preset("2").unwrap();
+//! let run = Simulation::run(&preset.scenario);
+//! assert!(!run.check(CheckId::OrderedByToken).is_broken());
+//! let at_11s = run.state_at(SimTime::from_secs(11));
+//! assert_eq!(at_11s.holder.map(|h| h.0), Some(ClientId::B));
+//! ```
+
+pub mod calc;
+pub mod check;
+pub mod client;
+mod describe;
+pub mod faults;
+pub mod ids;
+pub mod msg;
+pub mod net;
+pub mod policy;
+pub mod presets;
+pub mod rng;
+pub mod run;
+pub mod scenario;
+pub mod service;
+pub mod storage;
+pub mod time;
+pub mod trace;
+pub mod world;
+
+pub use calc::{advise_ttl, pause_phase_sweep, PauseSweep, SweepCase, TtlAdvice, TtlInputs};
+pub use check::{CheckId, CheckReport, CheckStatus, Metrics, Violation, ViolationDetail};
+pub use client::{
+    ClientConfig, ClientEvent, Deadline, LeaseClient, Lifecycle, LostReason, TimerKind, Transmit,
+};
+pub use faults::{Fault, FaultPlan, RandomFaults, TimedFault};
+pub use ids::{ClientId, FencingToken, MsgId, NodeId, RequestId};
+pub use msg::Message;
+pub use net::{DropReason, LinkConfig, Network};
+pub use policy::Policy;
+pub use presets::{Preset, SystemDefaults};
+pub use rng::SimRng;
+pub use run::{
+    ClientSnapshot, Interval, LifecyclePoint, MessageFate, MessageRecord, Run, Snapshot, Tenure,
+};
+pub use scenario::{Fraction, Scenario, ScenarioError};
+pub use service::{LeaseEnd, LockService, ServiceConfig, ServiceEvent};
+pub use storage::{Storage, WriteRecord, WriteVerdict};
+pub use time::{ClockKind, LocalNow, LocalTime, NodeClock, SimDuration, SimTime};
+pub use trace::{trace_hash, Event, EventKind};
+pub use world::{Outcome, World};
+
+/// Entry points that run a whole scenario.
+pub struct Simulation;
+
+impl Simulation {
+    /// Runs `s` to its end with the full trace. `s` should have passed
+    /// [`Scenario::validate`]; use [`Simulation::try_run`] for untrusted input.
+    pub fn run(s: &Scenario) -> Run {
+        let mut w = World::new(s, true);
+        w.run_to_end();
+        w.into_run(s.clone())
+    }
+
+    /// Validates `s`, then runs it.
+    pub fn try_run(s: &Scenario) -> Result<Run, ScenarioError> {
+        s.validate()?;
+        Ok(Simulation::run(s))
+    }
+
+    /// Runs `s` to its end keeping only the checks and metrics (no trace): the fast path for
+    /// property tests, sweeps and benchmarks.
+    pub fn check(s: &Scenario) -> Outcome {
+        let mut w = World::new(s, false);
+        w.run_to_end();
+        w.outcome()
+    }
+}

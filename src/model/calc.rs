@@ -1,0 +1,182 @@
+//! The lesson's two calculators: the TTL inequality (T > work p99 + renew RTT p99 + GC
+//! budget + margin) and the pause-phase sweep of scenario 9 (does a pause lose the lease,
+//! depending on where it falls in the renew schedule?).
+
+use super::check::CheckId;
+use super::client::Lifecycle;
+use super::faults::Fault;
+use super::ids::ClientId;
+use super::scenario::Scenario;
+use super::time::{SimDuration, SimTime};
+use super::world::World;
+use serde::{Deserialize, Serialize};
+
+/// The inputs of the TTL inequality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TtlInputs {
+    /// p99 of one slice of work in the critical section.
+    pub work_p99: SimDuration,
+    /// p99 of a renew round trip.
+    pub rtt_p99: SimDuration,
+    /// The longest stop-the-world pause budgeted for.
+    pub gc_budget: SimDuration,
+    /// Extra safety margin.
+    pub margin: SimDuration,
+}
+
+impl TtlInputs {
+    /// The lesson's pitfall exercise: 200 ms work, 20 ms RTT, 150 ms GC, no margin.
+    pub const LESSON: TtlInputs = TtlInputs {
+        work_p99: SimDuration::from_millis(200),
+        rtt_p99: SimDuration::from_millis(20),
+        gc_budget: SimDuration::from_millis(150),
+        margin: SimDuration::ZERO,
+    };
+}
+
+/// The calculator's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TtlAdvice {
+    /// T must exceed this sum.
+    pub minimum: SimDuration,
+    /// A proposed T: the minimum plus 25 % headroom, rounded up to a round number.
+    pub proposed: SimDuration,
+    /// The heartbeat: proposed T / 3.
+    pub heartbeat: SimDuration,
+}
+
+/// Applies the TTL inequality and proposes a T and a T/3 heartbeat.
+pub fn advise_ttl(i: TtlInputs) -> TtlAdvice {
+    let minimum = i.work_p99 + i.rtt_p99 + i.gc_budget + i.margin;
+    let with_headroom = minimum + minimum.mul_ratio(1, 4);
+    let step = if minimum < SimDuration::from_secs(10) {
+        SimDuration::from_millis(100)
+    } else {
+        SimDuration::from_secs(1)
+    };
+    let mut proposed = SimDuration(with_headroom.0.div_ceil(step.0) * step.0);
+    if proposed <= minimum {
+        proposed = proposed + step;
+    }
+    TtlAdvice {
+        minimum,
+        proposed,
+        heartbeat: proposed.mul_ratio(1, 3),
+    }
+}
+
+/// The outcome of one pause start in a sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SweepCase {
+    /// When the pause started.
+    pub pause_at: SimTime,
+    /// Its offset into the renew period.
+    pub offset: SimDuration,
+    /// Whether the paused client went Lost.
+    pub lost: bool,
+    /// Whether that loss was only in the client's mind (the service still held its lease).
+    pub false_loss: bool,
+    /// Writes issued after the lost flag was set (must be 0 under Prefer).
+    pub writes_after_lost_flag: u32,
+    /// Writes the fence rejected.
+    pub fence_rejections: u32,
+    /// Stale writes storage accepted (must be 0 with fencing).
+    pub stale_accepted: u32,
+}
+
+/// A sweep of pause starts across one renew period.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PauseSweep {
+    /// The renew period swept.
+    pub period: SimDuration,
+    /// The pause length.
+    pub pause: SimDuration,
+    /// One case per start offset.
+    pub cases: Vec<SweepCase>,
+}
+
+impl PauseSweep {
+    /// How many starts lost the lease.
+    pub fn lost_count(&self) -> usize {
+        self.cases.iter().filter(|c| c.lost).count()
+    }
+    /// The fraction of starts that lost the lease, in thousandths.
+    pub fn lost_permille(&self) -> u32 {
+        (self.lost_count() * 1000 / self.cases.len().max(1)) as u32
+    }
+}
+
+/// Runs `base` once per start offset: `n` pauses of `pause` on `client`, starting at
+/// `window_start + k × period / n`, where period is the renew interval. Each run keeps only
+/// checks and metrics, so a sweep of dozens of runs takes milliseconds.
+pub fn pause_phase_sweep(
+    base: &Scenario,
+    client: ClientId,
+    pause: SimDuration,
+    in_write_path: bool,
+    window_start: SimTime,
+    n: u32,
+) -> PauseSweep {
+    let period = base.renew_interval();
+    let n = n.max(1);
+    let cases = (0..n)
+        .map(|k| {
+            let offset = period.mul_ratio(k as u64, n as u64);
+            let pause_at = window_start + offset;
+            let mut s = base.clone();
+            s.faults = s.faults.with(
+                pause_at,
+                Fault::Pause {
+                    client,
+                    duration: pause,
+                    in_write_path,
+                },
+            );
+            let mut w = World::new(&s, false);
+            w.run_to_end();
+            let o = w.outcome();
+            let lost = matches!(w.client(client).lifecycle(), Lifecycle::Lost(_));
+            let after = match o.status(CheckId::NoWriteAfterLost) {
+                super::check::CheckStatus::Broken { count, .. } => count,
+                _ => 0,
+            };
+            SweepCase {
+                pause_at,
+                offset,
+                lost,
+                false_loss: o.metrics.false_losses > 0,
+                writes_after_lost_flag: after,
+                fence_rejections: o.metrics.writes_rejected,
+                stale_accepted: o.metrics.stale_accepted,
+            }
+        })
+        .collect();
+    PauseSweep {
+        period,
+        pause,
+        cases,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lesson_inputs_give_370_ms_and_a_rounded_proposal() {
+        let a = advise_ttl(TtlInputs::LESSON);
+        assert_eq!(a.minimum, SimDuration::from_millis(370));
+        assert_eq!(a.proposed, SimDuration::from_millis(500));
+        assert_eq!(a.heartbeat, SimDuration::from_micros(166_666));
+    }
+
+    #[test]
+    fn margin_raises_the_minimum() {
+        let a = advise_ttl(TtlInputs {
+            margin: SimDuration::from_millis(130),
+            ..TtlInputs::LESSON
+        });
+        assert_eq!(a.minimum, SimDuration::from_millis(500));
+        assert!(a.proposed > a.minimum);
+    }
+}

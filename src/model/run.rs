@@ -1,0 +1,493 @@
+//! A finished run: the full trace plus indexes that let a view ask "what was true at time
+//! t?" cheaply (binary searches over time-sorted vectors; no re-simulation needed).
+
+use super::check::{CheckId, CheckReport, CheckStatus, Metrics};
+use super::client::Lifecycle;
+use super::faults::Fault;
+use super::ids::{ClientId, FencingToken, MsgId, NodeId};
+use super::msg::Message;
+use super::net::DropReason;
+use super::scenario::Scenario;
+use super::service::{LeaseEnd, ServiceEvent};
+use super::storage::WriteRecord;
+use super::time::{LocalNow, NodeClock, SimTime};
+use super::trace::{trace_hash, Event, EventKind};
+
+/// What became of a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MessageFate {
+    /// Arrived at this time.
+    Delivered(SimTime),
+    /// Dropped at this time.
+    Dropped(SimTime, DropReason),
+    /// Still on the wire when the run ended.
+    InFlight,
+}
+
+/// One packet's life, for drawing it along its edge (RaftScope-style).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MessageRecord {
+    /// Packet id.
+    pub id: MsgId,
+    /// Sender.
+    pub from: NodeId,
+    /// Receiver.
+    pub to: NodeId,
+    /// Content.
+    pub msg: Message,
+    /// When it left.
+    pub sent_at: SimTime,
+    /// When it was due to arrive.
+    pub deliver_at: SimTime,
+    /// What became of it.
+    pub fate: MessageFate,
+}
+
+impl MessageRecord {
+    /// When the packet stopped being on the wire (arrival or drop), if it did.
+    pub fn gone_at(&self) -> Option<SimTime> {
+        match self.fate {
+            MessageFate::Delivered(t) | MessageFate::Dropped(t, _) => Some(t),
+            MessageFate::InFlight => None,
+        }
+    }
+    /// True if the packet is on the wire at `t`.
+    pub fn in_flight_at(&self, t: SimTime) -> bool {
+        self.sent_at <= t && self.gone_at().is_none_or(|g| t < g)
+    }
+    /// How far along its edge the packet is at `t`, in thousandths (0 = sent, 1000 = due).
+    pub fn progress_permille(&self, t: SimTime) -> u32 {
+        let total = self.deliver_at.saturating_since(self.sent_at).0.max(1);
+        let done = t.saturating_since(self.sent_at).0.min(total);
+        (done * 1000 / total) as u32
+    }
+}
+
+/// One client's lifecycle from `from` on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LifecyclePoint {
+    /// When it entered this state.
+    pub from: SimTime,
+    /// The state.
+    pub state: Lifecycle,
+    /// The token held or last held.
+    pub token: Option<FencingToken>,
+}
+
+/// A time interval; `until: None` means it was still open at the end of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Interval {
+    /// Start.
+    pub from: SimTime,
+    /// End, if it ended.
+    pub until: Option<SimTime>,
+}
+
+impl Interval {
+    /// True if `t` lies inside.
+    pub fn contains(&self, t: SimTime) -> bool {
+        self.from <= t && self.until.is_none_or(|u| t < u)
+    }
+}
+
+/// A holder interval at the service: one token's lease from grant to end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tenure {
+    /// The holder.
+    pub client: ClientId,
+    /// Its token.
+    pub token: FencingToken,
+    /// From grant to end.
+    pub span: Interval,
+    /// How it ended, if it did.
+    pub end: Option<LeaseEnd>,
+}
+
+/// One client as a view draws it at one instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientSnapshot {
+    /// The client.
+    pub id: ClientId,
+    /// Its lifecycle state.
+    pub lifecycle: Lifecycle,
+    /// The token held or last held.
+    pub token: Option<FencingToken>,
+    /// Whether its lost flag is set.
+    pub lost_flag: bool,
+    /// Whether it is frozen by a pause.
+    pub paused: bool,
+    /// Whether it has crashed.
+    pub crashed: bool,
+    /// What its own clocks read.
+    pub clock: LocalNow,
+}
+
+/// Everything a view needs at one instant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The instant.
+    pub at: SimTime,
+    /// Each client.
+    pub clients: Vec<ClientSnapshot>,
+    /// The service's holder and token at that instant.
+    pub holder: Option<(ClientId, FencingToken)>,
+    /// The service's clocks.
+    pub service_clock: LocalNow,
+    /// Packets on the wire, with their progress in thousandths.
+    pub in_flight: Vec<(MessageRecord, u32)>,
+    /// Storage log entries so far.
+    pub writes_so_far: usize,
+    /// Checks broken at or before this instant.
+    pub broken: Vec<CheckId>,
+}
+
+/// A finished simulation: the trace, its hash, the checks, the metrics and view indexes.
+#[derive(Clone, Debug)]
+pub struct Run {
+    scenario: Scenario,
+    end: SimTime,
+    events: Vec<Event>,
+    hash: u64,
+    checks: [CheckReport; 4],
+    metrics: Metrics,
+    messages: Vec<MessageRecord>,
+    writes: Vec<WriteRecord>,
+    lifecycles: Vec<Vec<LifecyclePoint>>,
+    tenures: Vec<Tenure>,
+    pauses: Vec<(ClientId, Interval)>,
+    crashes: Vec<(ClientId, SimTime)>,
+}
+
+impl Run {
+    pub(crate) fn build(
+        scenario: Scenario,
+        end: SimTime,
+        events: Vec<Event>,
+        checks: [CheckReport; 4],
+        metrics: Metrics,
+    ) -> Run {
+        let hash = trace_hash(&events);
+        let n = scenario.clients as usize;
+        let mut messages: Vec<MessageRecord> = Vec::new();
+        let mut by_id: Vec<u32> = Vec::new();
+        let mut writes = Vec::new();
+        let mut lifecycles = vec![
+            vec![LifecyclePoint {
+                from: SimTime::ZERO,
+                state: Lifecycle::Idle,
+                token: None
+            }];
+            n
+        ];
+        let mut tenures: Vec<Tenure> = Vec::new();
+        let mut pauses = Vec::new();
+        let mut crashes = Vec::new();
+        let index = |by_id: &mut Vec<u32>, id: MsgId, idx: usize| {
+            if by_id.len() <= id.0 as usize {
+                by_id.resize(id.0 as usize + 1, u32::MAX);
+            }
+            by_id[id.0 as usize] = idx as u32;
+        };
+        for e in &events {
+            match e.kind {
+                EventKind::Sent {
+                    id,
+                    to,
+                    msg,
+                    deliver_at,
+                } => {
+                    index(&mut by_id, id, messages.len());
+                    messages.push(MessageRecord {
+                        id,
+                        from: e.node,
+                        to,
+                        msg,
+                        sent_at: e.at,
+                        deliver_at,
+                        fate: MessageFate::InFlight,
+                    });
+                }
+                EventKind::Delivered { id, .. } => {
+                    if let Some(&i) = by_id.get(id.0 as usize) {
+                        if let Some(m) = messages.get_mut(i as usize) {
+                            m.fate = MessageFate::Delivered(e.at);
+                        }
+                    }
+                }
+                EventKind::Dropped {
+                    id,
+                    to,
+                    sent_at,
+                    msg,
+                    reason,
+                } => match by_id.get(id.0 as usize).copied().filter(|&i| i != u32::MAX) {
+                    Some(i) => messages[i as usize].fate = MessageFate::Dropped(e.at, reason),
+                    None => {
+                        index(&mut by_id, id, messages.len());
+                        messages.push(MessageRecord {
+                            id,
+                            from: e.node,
+                            to,
+                            msg,
+                            sent_at,
+                            deliver_at: e.at,
+                            fate: MessageFate::Dropped(e.at, reason),
+                        });
+                    }
+                },
+                EventKind::Write(r) => writes.push(r),
+                EventKind::Lifecycle { to, token } => {
+                    if let NodeId::Client(c) = e.node {
+                        lifecycles[c.index()].push(LifecyclePoint {
+                            from: e.at,
+                            state: to,
+                            token,
+                        });
+                    }
+                }
+                EventKind::Service(ServiceEvent::Granted { client, token, .. }) => {
+                    tenures.push(Tenure {
+                        client,
+                        token,
+                        span: Interval {
+                            from: e.at,
+                            until: None,
+                        },
+                        end: None,
+                    })
+                }
+                EventKind::Service(ServiceEvent::Ended { token, how, .. }) => {
+                    if let Some(t) = tenures
+                        .iter_mut()
+                        .rev()
+                        .find(|t| t.token == token && t.end.is_none())
+                    {
+                        t.span.until = Some(e.at);
+                        t.end = Some(how);
+                    }
+                }
+                EventKind::Paused { until, .. } => {
+                    if let NodeId::Client(c) = e.node {
+                        pauses.push((
+                            c,
+                            Interval {
+                                from: e.at,
+                                until: Some(until),
+                            },
+                        ));
+                    }
+                }
+                EventKind::Crashed => {
+                    if let NodeId::Client(c) = e.node {
+                        crashes.push((c, e.at));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // A crash ends any pause.
+        for (c, iv) in pauses.iter_mut() {
+            if let Some(&(_, t)) = crashes.iter().find(|(cc, _)| cc == c) {
+                if iv.from <= t && iv.until.is_some_and(|u| u > t) {
+                    iv.until = Some(t);
+                }
+            }
+        }
+        Run {
+            scenario,
+            end,
+            events,
+            hash,
+            checks,
+            metrics,
+            messages,
+            writes,
+            lifecycles,
+            tenures,
+            pauses,
+            crashes,
+        }
+    }
+
+    /// The scenario that produced this run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    /// When the run ended.
+    pub fn end(&self) -> SimTime {
+        self.end
+    }
+    /// Every event, in order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+    /// The events at or before `t`.
+    pub fn events_until(&self, t: SimTime) -> &[Event] {
+        let n = self.events.partition_point(|e| e.at <= t);
+        &self.events[..n]
+    }
+    /// The stable trace hash (FNV-1a over the canonical encoding of every event).
+    pub fn trace_hash(&self) -> u64 {
+        self.hash
+    }
+    /// The four check reports for the whole run.
+    pub fn checks(&self) -> &[CheckReport; 4] {
+        &self.checks
+    }
+    /// The status of one check over the whole run.
+    pub fn check(&self, id: CheckId) -> CheckStatus {
+        self.checks[id.index()].status
+    }
+    /// The status of one check as of time `t` (broken only if it broke at or before `t`).
+    pub fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
+        match self.check(id) {
+            CheckStatus::Broken { first, .. } if first.at > t => CheckStatus::Holding,
+            CheckStatus::Broken { first, .. } => {
+                let count = self
+                    .events_until(t)
+                    .iter()
+                    .filter(|e| matches!(e.kind, EventKind::CheckBroken { check } if check == id))
+                    .count() as u32;
+                CheckStatus::Broken { first, count }
+            }
+            s => s,
+        }
+    }
+    /// The run's measurements.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+    /// Every packet, in send order.
+    pub fn messages(&self) -> &[MessageRecord] {
+        &self.messages
+    }
+    /// The packets on the wire at `t`, each with its progress in thousandths.
+    pub fn in_flight_at(&self, t: SimTime) -> Vec<(MessageRecord, u32)> {
+        let n = self.messages.partition_point(|m| m.sent_at <= t);
+        self.messages[..n]
+            .iter()
+            .filter(|m| m.in_flight_at(t))
+            .map(|m| (*m, m.progress_permille(t)))
+            .collect()
+    }
+    /// The storage log: every write storage decided on, in arrival order.
+    pub fn storage_log(&self) -> &[WriteRecord] {
+        &self.writes
+    }
+    /// The storage log up to and including `t`.
+    pub fn storage_log_until(&self, t: SimTime) -> &[WriteRecord] {
+        let n = self.writes.partition_point(|w| w.at <= t);
+        &self.writes[..n]
+    }
+    /// Client `c`'s lifecycle changes, starting with Idle at 0.
+    pub fn lifecycle_history(&self, c: ClientId) -> &[LifecyclePoint] {
+        self.lifecycles.get(c.index()).map_or(&[], |v| v.as_slice())
+    }
+    /// Client `c`'s lifecycle state and token at `t`.
+    pub fn lifecycle_at(&self, c: ClientId, t: SimTime) -> LifecyclePoint {
+        let h = self.lifecycle_history(c);
+        let n = h.partition_point(|p| p.from <= t);
+        h.get(n.wrapping_sub(1)).copied().unwrap_or(LifecyclePoint {
+            from: SimTime::ZERO,
+            state: Lifecycle::Idle,
+            token: None,
+        })
+    }
+    /// The service's holder intervals: one per granted token.
+    pub fn holder_intervals(&self) -> &[Tenure] {
+        &self.tenures
+    }
+    /// The intervals in which client `c` believed it held the lease (Holding or renew in
+    /// flight). Compare with [`Run::holder_intervals`] to see zombies and false losses.
+    pub fn believed_intervals(&self, c: ClientId) -> Vec<Interval> {
+        let mut out: Vec<Interval> = Vec::new();
+        for p in self.lifecycle_history(c) {
+            let open = out.last().is_some_and(|i| i.until.is_none());
+            if p.state.believes_holding() && !open {
+                out.push(Interval {
+                    from: p.from,
+                    until: None,
+                });
+            } else if !p.state.believes_holding() && open {
+                out.last_mut().expect("open").until = Some(p.from);
+            }
+        }
+        out
+    }
+    /// Client `c`'s pauses.
+    pub fn pauses(&self, c: ClientId) -> impl Iterator<Item = Interval> + '_ {
+        self.pauses
+            .iter()
+            .filter(move |(cc, _)| *cc == c)
+            .map(|(_, i)| *i)
+    }
+    /// When client `c` crashed, if it did.
+    pub fn crashed_at(&self, c: ClientId) -> Option<SimTime> {
+        self.crashes
+            .iter()
+            .find(|(cc, _)| *cc == c)
+            .map(|(_, t)| *t)
+    }
+    /// What node `n`'s clocks read at `t` (replaying the plan's clock faults).
+    pub fn clock_at(&self, n: NodeId, t: SimTime) -> LocalNow {
+        let mut clock = NodeClock::new();
+        let mut faults: Vec<_> = self
+            .scenario
+            .faults
+            .0
+            .iter()
+            .filter(|f| f.at <= t)
+            .collect();
+        faults.sort_by_key(|f| f.at);
+        for f in faults {
+            match f.fault {
+                Fault::ClockStep { node, by_micros } if node == n => clock.step_wall(by_micros),
+                Fault::ClockDrift { node, ppm } if node == n => clock.set_drift(f.at, ppm),
+                _ => {}
+            }
+        }
+        clock.now(t)
+    }
+    /// The service's holder at `t`.
+    pub fn holder_at(&self, t: SimTime) -> Option<(ClientId, FencingToken)> {
+        self.tenures
+            .iter()
+            .find(|x| x.span.contains(t))
+            .map(|x| (x.client, x.token))
+    }
+    /// Everything a view draws at `t`.
+    pub fn state_at(&self, t: SimTime) -> Snapshot {
+        let clients = (0..self.scenario.clients)
+            .map(|i| {
+                let id = ClientId(i);
+                let p = self.lifecycle_at(id, t);
+                let crashed = self.crashed_at(id).is_some_and(|c| c <= t);
+                ClientSnapshot {
+                    id,
+                    lifecycle: p.state,
+                    token: p.token,
+                    lost_flag: matches!(p.state, Lifecycle::Lost(_)),
+                    paused: !crashed && self.pauses(id).any(|iv| iv.contains(t)),
+                    crashed,
+                    clock: self.clock_at(NodeId::Client(id), t),
+                }
+            })
+            .collect();
+        Snapshot {
+            at: t,
+            clients,
+            holder: self.holder_at(t),
+            service_clock: self.clock_at(NodeId::Service, t),
+            in_flight: self.in_flight_at(t),
+            writes_so_far: self.storage_log_until(t).len(),
+            broken: CheckId::ALL
+                .into_iter()
+                .filter(|&c| self.check_at(c, t).is_broken())
+                .collect(),
+        }
+    }
+    /// One plain-English line per event, for a log view or debugging (built on demand).
+    pub fn describe(e: &Event) -> String {
+        super::describe::event(e)
+    }
+}

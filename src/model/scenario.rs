@@ -1,0 +1,285 @@
+//! A scenario: every parameter, policy and fault of one simulation, as plain data that
+//! round-trips through serde (share links). Validation returns errors, never panics.
+
+use super::faults::{Fault, FaultPlan};
+use super::ids::NodeId;
+use super::policy::Policy;
+use super::time::{SimDuration, MAX_DRIFT_PPM};
+use core::fmt;
+use serde::{Deserialize, Serialize};
+
+/// The renewal period as a fraction of the TTL (the lesson's T/3 is `1/3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Fraction {
+    /// Numerator.
+    pub num: u32,
+    /// Denominator (not zero).
+    pub den: u32,
+}
+
+impl Fraction {
+    /// One third: "renew at T/3".
+    pub const THIRD: Fraction = Fraction { num: 1, den: 3 };
+    /// `of × num / den`.
+    pub fn of(self, of: SimDuration) -> SimDuration {
+        of.mul_ratio(self.num as u64, self.den.max(1) as u64)
+    }
+}
+
+/// Everything that defines one simulation. [`Scenario::default`] holds the sandbox's default
+/// parameters; presets start from it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Scenario {
+    /// The one seed of the run; child seeds feed the network and the fault generator.
+    pub seed: u64,
+    /// The number of clients (A, B, …); client A starts first, the others contend.
+    pub clients: u8,
+    /// How much simulation time to run.
+    pub duration: SimDuration,
+    /// The lease length T that clients ask for.
+    pub ttl: SimDuration,
+    /// Renew every T × this fraction (on the client's timer clock).
+    pub renew_every: Fraction,
+    /// How long a client waits for any answer before calling the request timed out.
+    pub request_timeout: SimDuration,
+    /// Pause between a timed-out renew and its retry.
+    pub retry_interval: SimDuration,
+    /// Pause between a contender's acquire attempts after BUSY or a timeout.
+    pub acquire_retry: SimDuration,
+    /// Round-trip time; each one-way trip takes RTT/2 plus jitter.
+    pub rtt: SimDuration,
+    /// Extra one-way latency drawn uniformly from 0..=jitter for each packet.
+    pub jitter: SimDuration,
+    /// Probability that any packet is lost, in parts per million.
+    pub loss_ppm: u32,
+    /// Time between two writes of the critical section.
+    pub work_slice: SimDuration,
+    /// Subtracted from send time + T to get the client's safe deadline (covers clock drift).
+    pub drift_margin: SimDuration,
+    /// After an expiry the service refuses new grants for this long (Chubby, Consul).
+    pub lock_delay: SimDuration,
+    /// The first fencing token the service hands out.
+    pub token_start: u64,
+    /// Client i starts contending at i × stagger.
+    pub client_stagger: SimDuration,
+    /// If set, a holder releases the lock politely after holding it this long.
+    pub release_after: Option<SimDuration>,
+    /// The policy switches.
+    pub policy: Policy,
+    /// The faults.
+    pub faults: FaultPlan,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            seed: 1,
+            clients: 2,
+            duration: SimDuration::from_secs(60),
+            ttl: SimDuration::from_secs(10),
+            renew_every: Fraction::THIRD,
+            request_timeout: SimDuration::from_secs(1),
+            retry_interval: SimDuration::from_secs(1),
+            acquire_retry: SimDuration::from_secs(1),
+            rtt: SimDuration::from_millis(20),
+            jitter: SimDuration::ZERO,
+            loss_ppm: 0,
+            work_slice: SimDuration::from_secs(1),
+            drift_margin: SimDuration::from_millis(500),
+            lock_delay: SimDuration::ZERO,
+            token_start: 1,
+            client_stagger: SimDuration::from_millis(100),
+            release_after: None,
+            policy: Policy::prefer(),
+            faults: FaultPlan::none(),
+        }
+    }
+}
+
+/// Why a scenario was refused: the field and what is wrong with it, in plain words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The offending field, as named in [`Scenario`].
+    pub field: &'static str,
+    /// What is wrong, for people.
+    pub problem: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.problem)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Bounds that keep any accepted scenario fast enough to re-simulate while scrubbing.
+pub mod limits {
+    use super::SimDuration;
+    /// Most clients.
+    pub const MAX_CLIENTS: u8 = 8;
+    /// Longest run.
+    pub const MAX_DURATION: SimDuration = SimDuration::from_secs(3_600);
+    /// Shortest TTL, work slice, and retry intervals.
+    pub const MIN_INTERVAL: SimDuration = SimDuration::from_millis(10);
+    /// Longest TTL, timeouts, RTT, jitter, lock-delay, pauses and step sizes.
+    pub const MAX_INTERVAL: SimDuration = SimDuration::from_secs(86_400);
+    /// Most faults in a plan.
+    pub const MAX_FAULTS: usize = 256;
+}
+
+fn err(field: &'static str, problem: impl Into<String>) -> Result<(), ScenarioError> {
+    Err(ScenarioError {
+        field,
+        problem: problem.into(),
+    })
+}
+
+fn within(
+    field: &'static str,
+    v: SimDuration,
+    lo: SimDuration,
+    hi: SimDuration,
+) -> Result<(), ScenarioError> {
+    if v < lo || v > hi {
+        return err(field, format!("{v} is outside {lo} ..= {hi}"));
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Checks every field against its range. Share links decode untrusted data into a
+    /// `Scenario`, so the app must call this before simulating; it never panics.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        if self.clients < 2 || self.clients > MAX_CLIENTS {
+            return err(
+                "clients",
+                format!("{} is outside 2 ..= {MAX_CLIENTS}", self.clients),
+            );
+        }
+        within(
+            "duration",
+            self.duration,
+            SimDuration::from_millis(1),
+            MAX_DURATION,
+        )?;
+        within("ttl", self.ttl, MIN_INTERVAL, MAX_INTERVAL)?;
+        let f = self.renew_every;
+        if f.den == 0 || f.num == 0 || f.num >= f.den || f.den > 1_000 {
+            return err(
+                "renew_every",
+                "must be a fraction strictly between 0 and 1 (den ≤ 1000)",
+            );
+        }
+        if f.of(self.ttl) < SimDuration::from_millis(1) {
+            return err("renew_every", "renews more often than once per millisecond");
+        }
+        within(
+            "request_timeout",
+            self.request_timeout,
+            SimDuration::from_millis(1),
+            MAX_INTERVAL,
+        )?;
+        within(
+            "retry_interval",
+            self.retry_interval,
+            MIN_INTERVAL,
+            MAX_INTERVAL,
+        )?;
+        within(
+            "acquire_retry",
+            self.acquire_retry,
+            MIN_INTERVAL,
+            MAX_INTERVAL,
+        )?;
+        within(
+            "rtt",
+            self.rtt,
+            SimDuration::ZERO,
+            SimDuration::from_secs(60),
+        )?;
+        within(
+            "jitter",
+            self.jitter,
+            SimDuration::ZERO,
+            SimDuration::from_secs(60),
+        )?;
+        if self.loss_ppm > 1_000_000 {
+            return err("loss_ppm", "must be at most 1,000,000 (100 %)");
+        }
+        within("work_slice", self.work_slice, MIN_INTERVAL, MAX_INTERVAL)?;
+        if self.drift_margin >= self.ttl {
+            return err("drift_margin", "must be shorter than the TTL");
+        }
+        within(
+            "lock_delay",
+            self.lock_delay,
+            SimDuration::ZERO,
+            MAX_INTERVAL,
+        )?;
+        if self.token_start > u64::MAX / 2 {
+            return err("token_start", "is too large");
+        }
+        within(
+            "client_stagger",
+            self.client_stagger,
+            SimDuration::ZERO,
+            MAX_INTERVAL,
+        )?;
+        if let Some(r) = self.release_after {
+            within(
+                "release_after",
+                r,
+                SimDuration::from_millis(1),
+                MAX_INTERVAL,
+            )?;
+        }
+        if self.faults.0.len() > MAX_FAULTS {
+            return err("faults", format!("more than {MAX_FAULTS} faults"));
+        }
+        for tf in &self.faults.0 {
+            if tf.at.0 > self.duration.0 {
+                return err("faults", format!("a fault at {} is after the end", tf.at));
+            }
+            let client_ok = |n: NodeId| match n {
+                NodeId::Client(c) => c.0 < self.clients,
+                _ => true,
+            };
+            let ok = match tf.fault {
+                Fault::Pause {
+                    client, duration, ..
+                } => client.0 < self.clients && duration <= MAX_INTERVAL,
+                Fault::Partition { a, b, duration } => {
+                    client_ok(a) && client_ok(b) && a != b && duration <= MAX_INTERVAL
+                }
+                Fault::DelayNextPacket { from, to, extra } => {
+                    client_ok(from) && client_ok(to) && from != to && extra <= MAX_INTERVAL
+                }
+                Fault::ClockStep { node, by_micros } => {
+                    client_ok(node) && by_micros.unsigned_abs() <= MAX_INTERVAL.0
+                }
+                Fault::ClockDrift { node, ppm } => client_ok(node) && ppm.abs() <= MAX_DRIFT_PPM,
+                Fault::Crash { client } => client.0 < self.clients,
+                Fault::RevokeLease => true,
+            };
+            if !ok {
+                return err(
+                    "faults",
+                    format!(
+                        "the {} at {} names an unknown node or is out of range",
+                        tf.fault.label(),
+                        tf.at
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The renewal period T × fraction.
+    pub fn renew_interval(&self) -> SimDuration {
+        self.renew_every.of(self.ttl)
+    }
+}
