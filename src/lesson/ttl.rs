@@ -1,0 +1,99 @@
+//! Reading the TTL calculator's fields. The arithmetic is the model's
+//! (`model::calc::advise_ttl`); this module only turns typed text into durations and
+//! refuses bad input with a reason, so a browser form can never make it panic.
+
+use crate::model::calc::TtlInputs;
+use crate::model::time::SimDuration;
+
+/// The largest measurement accepted, one hour, so sums stay meaningful.
+pub const MAX_MS: u32 = 3_600_000;
+
+/// Why a measurement typed into the calculator was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MsError {
+    Empty,
+    Negative,
+    NotWholeNumber,
+    TooLarge,
+}
+
+impl MsError {
+    /// A sentence for the learner, shown beside the field.
+    pub fn message(self) -> &'static str {
+        match self {
+            MsError::Empty => "Enter a number of milliseconds.",
+            MsError::Negative => "A duration cannot be negative.",
+            MsError::NotWholeNumber => "Use a whole number of milliseconds, like 150.",
+            MsError::TooLarge => "Keep it under one hour (3600000 ms).",
+        }
+    }
+}
+
+/// Reads one field: a whole, non-negative number of milliseconds, optionally followed
+/// by "ms".
+pub fn parse_ms(text: &str) -> Result<u32, MsError> {
+    let text = text.trim();
+    let text = text.strip_suffix("ms").unwrap_or(text).trim_end();
+    if text.is_empty() {
+        return Err(MsError::Empty);
+    }
+    if text.starts_with('-') {
+        return Err(MsError::Negative);
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(MsError::NotWholeNumber);
+    }
+    match text.parse::<u64>() {
+        Ok(ms) if ms <= u64::from(MAX_MS) => Ok(ms as u32),
+        _ => Err(MsError::TooLarge),
+    }
+}
+
+/// The model's inputs from the four fields (work, renew RTT, GC budget, margin), or the
+/// first field's problem, by its position.
+pub fn read_inputs(fields: [&str; 4]) -> Result<TtlInputs, (usize, MsError)> {
+    let mut ms = [SimDuration::ZERO; 4];
+    for (index, text) in fields.iter().enumerate() {
+        let value = parse_ms(text).map_err(|e| (index, e))?;
+        ms[index] = SimDuration::from_millis(u64::from(value));
+    }
+    Ok(TtlInputs {
+        work_p99: ms[0],
+        rtt_p99: ms[1],
+        gc_budget: ms[2],
+        margin: ms[3],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::calc::advise_ttl;
+
+    #[test]
+    fn the_lesson_exercise_needs_more_than_370_ms() {
+        let inputs = read_inputs(["200", "20 ms", "150", "0"]).unwrap();
+        assert_eq!(inputs, TtlInputs::LESSON);
+        let advice = advise_ttl(inputs);
+        assert_eq!(advice.minimum, SimDuration::from_millis(370));
+        assert!(advice.proposed > advice.minimum);
+        assert_eq!(advice.heartbeat, advice.proposed.mul_ratio(1, 3));
+    }
+
+    #[test]
+    fn bad_text_is_refused_with_a_reason() {
+        assert_eq!(parse_ms(" 150 "), Ok(150));
+        assert_eq!(parse_ms("20ms"), Ok(20));
+        assert_eq!(parse_ms(""), Err(MsError::Empty));
+        assert_eq!(parse_ms("   "), Err(MsError::Empty));
+        assert_eq!(parse_ms("-5"), Err(MsError::Negative));
+        assert_eq!(parse_ms("1.5"), Err(MsError::NotWholeNumber));
+        assert_eq!(parse_ms("abc"), Err(MsError::NotWholeNumber));
+        assert_eq!(parse_ms("3600001"), Err(MsError::TooLarge));
+        assert_eq!(parse_ms("99999999999999999999999"), Err(MsError::TooLarge));
+        assert_eq!(
+            read_inputs(["200", "", "-1", "x"]),
+            Err((1, MsError::Empty))
+        );
+    }
+}
