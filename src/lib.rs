@@ -5,6 +5,7 @@
 
 pub mod lesson;
 pub mod lab;
+pub mod lab;
 pub mod model;
 pub mod route;
 

@@ -1,0 +1,277 @@
+//! The sandbox's state and every change a learner can make to it, apart from any view.
+//!
+//! Pure and native-tested: the Yew sandbox wraps [`Lab`] in a reducer, and the driver feeds
+//! it wall-clock frame gaps. A change to the scenario re-runs the model (milliseconds), and
+//! playback only moves the cursor `now` through that deterministic run, so seeking and
+//! stepping back are exact.
+
+mod playback;
+mod switches;
+
+use std::rc::Rc;
+
+pub use playback::{Speed, MAX_FRAME_GAP_MS};
+pub use switches::PolicySwitch;
+
+use crate::model::{presets, Run, Scenario, SimTime, Simulation, TimedFault};
+
+/// The sandbox: a scenario, its run, an optional comparison run, and playback.
+#[derive(Clone, Debug)]
+pub struct Lab {
+    scenario: Scenario,
+    preset: Option<&'static str>,
+    run: Rc<Run>,
+    compare: Option<Comparison>,
+    now: SimTime,
+    playing: bool,
+    speed: Speed,
+    problem: Option<String>,
+}
+
+/// The same scenario run again with one policy switch flipped, at the same time cursor.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// The switch flipped relative to the main run.
+    pub switch: PolicySwitch,
+    /// The flipped run.
+    pub run: Rc<Run>,
+}
+
+/// Everything a learner (or the driver) can do to the sandbox.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LabAction {
+    /// A frame: `wall_ms` of real time passed since the last one.
+    Tick { wall_ms: f64 },
+    /// Start or stop playback.
+    TogglePlay,
+    /// Stop playback.
+    Pause,
+    /// Move the cursor to the next event.
+    StepForward,
+    /// Move the cursor to the previous event.
+    StepBack,
+    /// Move the cursor to `t` (clamped to the run).
+    Seek(SimTime),
+    /// Move the cursor to the end of the run.
+    JumpToEnd,
+    /// Change the playback speed.
+    SetSpeed(Speed),
+    /// Load a preset by id, at time zero.
+    LoadPreset(String),
+    /// Replace the scenario (parameters, policy, faults); rejected with a message if invalid.
+    SetScenario(Scenario),
+    /// Add a fault to the plan.
+    AddFault(TimedFault),
+    /// Remove the fault at this index of the plan.
+    RemoveFault(usize),
+    /// Move the fault at this index to another time.
+    MoveFault(usize, SimTime),
+    /// Flip one policy switch in the main scenario.
+    FlipSwitch(PolicySwitch),
+    /// Compare with the same scenario under one switch flipped, or stop comparing.
+    SetCompare(Option<PolicySwitch>),
+    /// Apply the TTL and renew defaults of a real system (by name).
+    UseDefaultsOf(String),
+}
+
+impl Default for Lab {
+    fn default() -> Self {
+        Lab::from_preset(DEFAULT_PRESET).expect("the default preset exists")
+    }
+}
+
+/// The preset the sandbox opens with.
+pub const DEFAULT_PRESET: &str = "2";
+
+impl Lab {
+    /// A lab showing preset `id` at time zero, or `None` if there is no such preset.
+    pub fn from_preset(id: &str) -> Option<Lab> {
+        let preset = presets::preset(id)?;
+        Some(Lab::with_scenario(preset.scenario, Some(preset.id)))
+    }
+
+    /// A lab for an arbitrary scenario; it must already be valid.
+    pub fn with_scenario(scenario: Scenario, preset: Option<&'static str>) -> Lab {
+        let run = Rc::new(Simulation::run(&scenario));
+        Lab {
+            scenario,
+            preset,
+            run,
+            compare: None,
+            now: SimTime::ZERO,
+            playing: false,
+            speed: Speed::default(),
+            problem: None,
+        }
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    /// The preset the scenario came from, while it is unchanged.
+    pub fn preset(&self) -> Option<&'static str> {
+        self.preset
+    }
+    /// The main run.
+    pub fn run(&self) -> &Rc<Run> {
+        &self.run
+    }
+    /// The comparison run, if comparing.
+    pub fn compare(&self) -> Option<&Comparison> {
+        self.compare.as_ref()
+    }
+    /// The playback cursor.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+    /// True while playing.
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+    /// The playback speed.
+    pub fn speed(&self) -> Speed {
+        self.speed
+    }
+    /// Why the last change was refused, in plain words.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
+    }
+
+    /// Applies `action`. Returns `None` when nothing changed, so a view can skip a render.
+    pub fn apply(&self, action: LabAction) -> Option<Lab> {
+        let mut next = self.clone();
+        match action {
+            LabAction::Tick { wall_ms } => {
+                if !self.playing {
+                    return None;
+                }
+                let end = self.run.end();
+                let advanced = SimTime(
+                    self.now
+                        .0
+                        .saturating_add(self.speed.sim_micros_for(wall_ms)),
+                );
+                next.now = advanced.min(end);
+                next.playing = next.now < end;
+            }
+            LabAction::TogglePlay => {
+                next.playing = !self.playing;
+                if next.playing && self.now >= self.run.end() {
+                    next.now = SimTime::ZERO;
+                }
+            }
+            LabAction::Pause => next.playing = false,
+            LabAction::StepForward => {
+                next.playing = false;
+                next.now = self.next_event_after(self.now).unwrap_or(self.run.end());
+            }
+            LabAction::StepBack => {
+                next.playing = false;
+                next.now = self
+                    .previous_event_before(self.now)
+                    .unwrap_or(SimTime::ZERO);
+            }
+            LabAction::Seek(t) => next.now = t.min(self.run.end()),
+            LabAction::JumpToEnd => {
+                next.playing = false;
+                next.now = self.run.end();
+            }
+            LabAction::SetSpeed(speed) => next.speed = speed,
+            LabAction::LoadPreset(id) => match Lab::from_preset(&id) {
+                Some(lab) => {
+                    next = Lab {
+                        speed: self.speed,
+                        ..lab
+                    }
+                }
+                None => {
+                    next.problem = Some(format!("There is no preset called \u{201c}{id}\u{201d}."))
+                }
+            },
+            LabAction::SetScenario(scenario) => next.replace_scenario(scenario),
+            LabAction::AddFault(fault) => {
+                let mut scenario = self.scenario.clone();
+                scenario.faults.0.push(fault);
+                scenario.faults.0.sort_by_key(|f| f.at);
+                next.replace_scenario(scenario);
+            }
+            LabAction::RemoveFault(index) => {
+                let mut scenario = self.scenario.clone();
+                if index >= scenario.faults.0.len() {
+                    return None;
+                }
+                scenario.faults.0.remove(index);
+                next.replace_scenario(scenario);
+            }
+            LabAction::MoveFault(index, at) => {
+                let mut scenario = self.scenario.clone();
+                let fault = scenario.faults.0.get_mut(index)?;
+                fault.at = at;
+                scenario.faults.0.sort_by_key(|f| f.at);
+                next.replace_scenario(scenario);
+            }
+            LabAction::FlipSwitch(switch) => {
+                let mut scenario = self.scenario.clone();
+                switch.flip(&mut scenario.policy);
+                next.replace_scenario(scenario);
+            }
+            LabAction::SetCompare(switch) => {
+                next.compare = switch.map(|switch| Comparison {
+                    switch,
+                    run: Rc::new(Simulation::run(&switch.flipped(&self.scenario))),
+                });
+            }
+            LabAction::UseDefaultsOf(system) => {
+                let Some(defaults) = presets::system_defaults()
+                    .into_iter()
+                    .find(|d| d.system == system)
+                else {
+                    next.problem = Some(format!(
+                        "No defaults are known for \u{201c}{system}\u{201d}."
+                    ));
+                    return Some(next);
+                };
+                let mut scenario = self.scenario.clone();
+                defaults.apply(&mut scenario);
+                next.replace_scenario(scenario);
+            }
+        }
+        Some(next)
+    }
+
+    /// Validates and runs a new scenario, keeping the cursor where it was (clamped). The
+    /// preset label is dropped because the scenario no longer matches it.
+    fn replace_scenario(&mut self, scenario: Scenario) {
+        if let Err(error) = scenario.validate() {
+            self.problem = Some(error.to_string());
+            return;
+        }
+        self.run = Rc::new(Simulation::run(&scenario));
+        if let Some(compare) = &self.compare {
+            let switch = compare.switch;
+            self.compare = Some(Comparison {
+                switch,
+                run: Rc::new(Simulation::run(&switch.flipped(&scenario))),
+            });
+        }
+        self.now = self.now.min(self.run.end());
+        self.preset = self
+            .preset
+            .filter(|id| presets::preset(id).is_some_and(|p| p.scenario == scenario));
+        self.scenario = scenario;
+        self.problem = None;
+    }
+
+    fn next_event_after(&self, t: SimTime) -> Option<SimTime> {
+        let events = self.run.events();
+        let index = events.partition_point(|e| e.at <= t);
+        events.get(index).map(|e| e.at)
+    }
+
+    fn previous_event_before(&self, t: SimTime) -> Option<SimTime> {
+        let events = self.run.events();
+        let index = events.partition_point(|e| e.at < t);
+        index.checked_sub(1).map(|i| events[i].at)
+    }
+}

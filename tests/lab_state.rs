@@ -1,0 +1,150 @@
+//! The sandbox's state transitions: playback, stepping, editing and comparing.
+#![cfg(not(target_arch = "wasm32"))]
+
+use lease_lab::lab::{Lab, LabAction, PolicySwitch, Speed};
+use lease_lab::model::{presets, CheckId, ClientId, Fault, SimDuration, SimTime, TimedFault};
+
+fn apply(lab: &Lab, action: LabAction) -> Lab {
+    lab.apply(action).expect("the action changes the lab")
+}
+
+#[test]
+fn playing_advances_time_by_wall_time_times_speed_and_stops_at_the_end() {
+    let lab = Lab::from_preset("2").unwrap();
+    assert!(
+        lab.apply(LabAction::Tick { wall_ms: 16.0 }).is_none(),
+        "paused labs ignore frames"
+    );
+    let lab = apply(&lab, LabAction::TogglePlay);
+    let lab = apply(&lab, LabAction::SetSpeed(Speed::from_factor(10.0)));
+    let lab = apply(&lab, LabAction::Tick { wall_ms: 100.0 });
+    assert_eq!(lab.now(), SimTime::from_secs(1));
+    let lab = apply(&lab, LabAction::Tick { wall_ms: 60_000.0 });
+    assert!(
+        lab.now() < SimTime::from_millis(1_200),
+        "a background-tab gap is clamped"
+    );
+    let mut lab = lab;
+    while lab.playing() {
+        lab = apply(&lab, LabAction::Tick { wall_ms: 400.0 });
+    }
+    assert_eq!(lab.now(), lab.run().end());
+    let again = apply(&lab, LabAction::TogglePlay);
+    assert_eq!(again.now(), SimTime::ZERO, "play at the end starts over");
+}
+
+#[test]
+fn stepping_lands_exactly_on_the_neighbouring_events() {
+    let lab = Lab::from_preset("1").unwrap();
+    let times: Vec<SimTime> = lab.run().events().iter().map(|e| e.at).collect();
+    let first_after_zero = *times.iter().find(|&&t| t > SimTime::ZERO).unwrap();
+    let stepped = apply(&lab, LabAction::StepForward);
+    assert_eq!(stepped.now(), first_after_zero);
+    let later = apply(&lab, LabAction::Seek(SimTime::from_secs(25)));
+    let back = apply(&later, LabAction::StepBack);
+    let expected = *times
+        .iter()
+        .rev()
+        .find(|&&t| t < SimTime::from_secs(25))
+        .unwrap();
+    assert_eq!(back.now(), expected);
+    let start = apply(&lab, LabAction::StepBack);
+    assert_eq!(start.now(), SimTime::ZERO);
+    let end = apply(&lab, LabAction::JumpToEnd);
+    assert_eq!(end.now(), end.run().end());
+    assert_eq!(apply(&end, LabAction::StepForward).now(), end.run().end());
+}
+
+#[test]
+fn flipping_fencing_off_in_the_zombie_preset_breaks_the_ordering_check() {
+    let lab = Lab::from_preset("2").unwrap();
+    assert!(!lab.run().check(CheckId::OrderedByToken).is_broken());
+    let unfenced = apply(&lab, LabAction::FlipSwitch(PolicySwitch::Fencing));
+    assert!(unfenced.run().check(CheckId::OrderedByToken).is_broken());
+    assert_eq!(
+        unfenced.preset(),
+        None,
+        "an edited scenario no longer claims to be the preset"
+    );
+    let back = apply(&unfenced, LabAction::FlipSwitch(PolicySwitch::Fencing));
+    assert_eq!(back.run().trace_hash(), lab.run().trace_hash());
+}
+
+#[test]
+fn comparing_runs_the_same_scenario_with_one_switch_flipped() {
+    let lab = Lab::from_preset("2").unwrap();
+    let compared = apply(&lab, LabAction::SetCompare(Some(PolicySwitch::Fencing)));
+    let comparison = compared.compare().unwrap();
+    assert_eq!(
+        comparison.run.trace_hash(),
+        lease_lab::model::Simulation::run(&presets::preset("2-unfenced").unwrap().scenario)
+            .trace_hash()
+    );
+    let edited = apply(
+        &compared,
+        LabAction::AddFault(TimedFault {
+            at: SimTime::from_secs(30),
+            fault: Fault::Crash {
+                client: ClientId::B,
+            },
+        }),
+    );
+    let recomputed = edited.compare().unwrap();
+    assert_ne!(
+        recomputed.run.trace_hash(),
+        comparison.run.trace_hash(),
+        "the comparison follows edits"
+    );
+    assert!(apply(&edited, LabAction::SetCompare(None))
+        .compare()
+        .is_none());
+}
+
+#[test]
+fn faults_are_added_moved_and_removed_and_the_run_follows() {
+    let lab = Lab::from_preset("1").unwrap();
+    assert_eq!(lab.run().metrics().losses, 0);
+    let pause = TimedFault {
+        at: SimTime::from_secs(40),
+        fault: Fault::Pause {
+            client: ClientId::A,
+            duration: SimDuration::from_secs(45),
+            in_write_path: false,
+        },
+    };
+    let paused = apply(&lab, LabAction::AddFault(pause));
+    assert_eq!(paused.scenario().faults.0, vec![pause]);
+    assert!(
+        paused.run().metrics().losses >= 1,
+        "a pause longer than T loses the lease"
+    );
+    let moved = apply(&paused, LabAction::MoveFault(0, SimTime::from_secs(100)));
+    assert_eq!(moved.scenario().faults.0[0].at, SimTime::from_secs(100));
+    assert!(moved.apply(LabAction::RemoveFault(3)).is_none());
+    let removed = apply(&moved, LabAction::RemoveFault(0));
+    assert_eq!(removed.run().trace_hash(), lab.run().trace_hash());
+}
+
+#[test]
+fn an_invalid_scenario_is_refused_with_a_message_and_the_old_run_kept() {
+    let lab = Lab::from_preset("1").unwrap();
+    let mut broken = lab.scenario().clone();
+    broken.ttl = SimDuration::ZERO;
+    let refused = apply(&lab, LabAction::SetScenario(broken));
+    assert!(refused.problem().is_some());
+    assert_eq!(refused.run().trace_hash(), lab.run().trace_hash());
+    let unknown = apply(&lab, LabAction::LoadPreset("nope".into()));
+    assert!(unknown.problem().unwrap().contains("nope"));
+}
+
+#[test]
+fn the_defaults_of_a_real_system_change_the_lease() {
+    let lab = Lab::from_preset("1").unwrap();
+    for defaults in presets::system_defaults() {
+        let applied = apply(&lab, LabAction::UseDefaultsOf(defaults.system.to_string()));
+        assert_eq!(applied.scenario().ttl, defaults.ttl, "{}", defaults.system);
+        assert!(applied.problem().is_none());
+    }
+    let unknown = apply(&lab, LabAction::UseDefaultsOf("ZooKeeper?".into()));
+    assert!(unknown.problem().is_some());
+}
