@@ -6,6 +6,9 @@ use yew::prelude::*;
 #[component]
 pub fn SandboxTab() -> Html {
     html! {
-        <h2>{"Sandbox"}</h2>
+        <>
+            <h2>{"Sandbox"}</h2>
+            <crate::app::snippets::SnippetPanels />
+        </>
     }
 }

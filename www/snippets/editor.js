@@ -67,7 +67,8 @@ export function createEditor(host, language, doc, label, onChange) {
         theme,
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         languageSupport[language](),
-        EditorView.contentAttributes.of({ "aria-label": label }),
+        // tabindex lets axe and keyboard users see the scrolling editor as focusable.
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),

@@ -1,14 +1,16 @@
-# Lost flag stops writes. Holder A heartbeats on its monotonic clock. Once its renewals
-# fail past the budget, it sets a lost flag and skips every later write. A write that left
-# before the loss is still stopped by the storage's fence.
+# Lost flag stops writes. Holder A heartbeats on its monotonic clock and retries a failed
+# renew while budget remains. A stop-the-world pause then carries it past the budget: the
+# lost flag goes up and later writes are skipped, and the storage's fence rejects the write
+# that was already in flight when the pause hit.
 import time
 
-TTL = 0.150                 # lease length T, in seconds
+TTL = 0.240                 # lease length T, in seconds
 HEARTBEAT = TTL / 3         # renew at T/3: three chances before the lease runs out
-DRIFT_MARGIN = 0.020        # give up a little before the service would expire us
+DRIFT_MARGIN = 0.030        # give up a little before the service would expire us
 RENEWS_FAIL_FROM_BEAT = 3   # from this heartbeat on, A's renewals time out
-HELD_UP_WRITE_BEAT = 4      # the write sent at this beat is delayed in the network
-BEATS = 6
+PAUSE_AFTER_BEAT = 3        # A freezes right after sending this beat's write...
+PAUSE = 0.300               # ...for longer than the lease
+BEATS = 5
 
 
 def wait_until(deadline):
@@ -77,7 +79,8 @@ class Holder:
         if answer == "TIMEOUT" and time.monotonic() < self.safe_until:
             return "renew timed out, budget left, retry"
         self.lost = True
-        return "renew failed past its budget: LOST (unlock sent, not awaited)"
+        reason = "answered NOT_OWNER" if answer == "NOT_OWNER" else "timed out past its budget"
+        return f"renew {reason}: LOST (unlock sent, not awaited)"
 
 
 service, storage = LockService(), FencedStorage()
@@ -85,24 +88,25 @@ start = time.monotonic()
 a = Holder("A", service)
 print(f"A acquired the lease, token {a.token} "
       f"(T = {TTL * 1000:.0f} ms, heartbeat every {HEARTBEAT * 1000:.0f} ms)")
-held_up = None
 for beat in range(1, BEATS + 1):
-    wait_until(start + beat * HEARTBEAT)
+    wait_until(start + beat * HEARTBEAT)  # after a pause, overdue beats fire at once
     renew = a.heartbeat(reaches_service=beat < RENEWS_FAIL_FROM_BEAT)
     value = f"a{beat}"
     if a.lost:
-        write = f"write {value} skipped (lost flag set)"
-    elif beat == HELD_UP_WRITE_BEAT:
-        held_up = (a.token, value)
-        write = f"write {value} sent with token {a.token}, held up in the network"
+        print(f"beat {beat}: {renew}; write {value} skipped (lost flag set)")
+    elif beat == PAUSE_AFTER_BEAT:
+        print(f"beat {beat}: {renew}; write {value} sent with token {a.token}")
+        wakes_at = time.monotonic() + PAUSE
+        print(f"A freezes in a {PAUSE * 1000:.0f} ms stop-the-world pause; "
+              f"write {value} is still in flight")
+        wait_until(service.expires_at)
+        b_token = service.acquire("B")
+        print(f"B acquired the lease, token {b_token}, once A's lease expired; "
+              f"write b1 with token {b_token} {storage.write(b_token, 'b1')}")
+        wait_until(wakes_at)
+        print(f"A wakes; its in-flight write {value} lands: {storage.write(a.token, value)}")
     else:
-        write = f"write {value} with token {a.token} {storage.write(a.token, value)}"
-    print(f"beat {beat}: {renew}; {write}")
+        print(f"beat {beat}: {renew}; write {value} with token {a.token} "
+              f"{storage.write(a.token, value)}")
 
-b_token = service.acquire("B")
-print(f"B acquired the lease, token {b_token}; "
-      f"write b1 with token {b_token} {storage.write(b_token, 'b1')}")
-if held_up:
-    token, value = held_up
-    print(f"A's held-up write {value} arrives: {storage.write(token, value)}")
 print(f"storage holds {' '.join(storage.rows)}; nothing from A after its lost flag")

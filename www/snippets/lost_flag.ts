@@ -1,27 +1,32 @@
-// Lost flag stops writes. Holder A heartbeats on its monotonic clock. Once its renewals
-// fail past the budget, it sets a lost flag and skips every later write. A write that left
-// before the loss is still stopped by the storage's fence.
+// Lost flag stops writes. Holder A heartbeats on its monotonic clock and retries a failed
+// renew while budget remains. A stop-the-world pause then carries it past the budget: the
+// lost flag goes up and later writes are skipped, and the storage's fence rejects the write
+// that was already in flight when the pause hit.
 
-const TTL_MS = 150; // lease length T
+const TTL_MS = 240; // lease length T
 const HEARTBEAT_MS = TTL_MS / 3; // renew at T/3: three chances before the lease runs out
-const DRIFT_MARGIN_MS = 20; // give up a little before the service would expire us
+const DRIFT_MARGIN_MS = 30; // give up a little before the service would expire us
 const RENEWS_FAIL_FROM_BEAT = 3; // from this heartbeat on, A's renewals time out
-const HELD_UP_WRITE_BEAT = 4; // the write sent at this beat is delayed in the network
-const BEATS = 6;
+const PAUSE_AFTER_BEAT = 3; // A freezes right after sending this beat's write...
+const PAUSE_MS = 300; // ...for longer than the lease
+const BEATS = 5;
 
 type Token = number;
 type RenewAnswer = "OK" | "NOT_OWNER" | "TIMEOUT";
 
 // performance.now() is monotonic; Date.now() can jump when NTP steps the wall clock.
-function sleepUntil(deadline: number): Promise<void> {
-  return new Promise((wake) => setTimeout(wake, Math.max(0, deadline - performance.now())));
+// A timer may fire a little early by this clock, so sleep again until the deadline is reached.
+async function sleepUntil(deadline: number): Promise<void> {
+  while (performance.now() < deadline) {
+    await new Promise((wake) => setTimeout(wake, deadline - performance.now()));
+  }
 }
 
 /** The authority: owns expiry on its own monotonic clock and hands out fencing tokens. */
 class LockService {
   private lastToken: Token = 0;
   private holder: string | null = null;
-  private expiresAt = 0;
+  expiresAt = 0;
 
   acquire(client: string): Token | null {
     const now = performance.now();
@@ -79,7 +84,8 @@ class Holder {
       return "renew timed out, budget left, retry";
     }
     this.lost = true;
-    return "renew failed past its budget: LOST (unlock sent, not awaited)";
+    const reason = answer === "NOT_OWNER" ? "answered NOT_OWNER" : "timed out past its budget";
+    return `renew ${reason}: LOST (unlock sent, not awaited)`;
   }
 }
 
@@ -88,26 +94,27 @@ const storage = new FencedStorage();
 const start = performance.now();
 const a = new Holder("A", service);
 console.log(`A acquired the lease, token ${a.token} (T = ${TTL_MS} ms, heartbeat every ${HEARTBEAT_MS} ms)`);
-let heldUp: { token: Token; value: string } | null = null;
 for (let beat = 1; beat <= BEATS; beat++) {
-  await sleepUntil(start + beat * HEARTBEAT_MS);
+  await sleepUntil(start + beat * HEARTBEAT_MS); // after a pause, overdue beats fire at once
   const renew = a.heartbeat(beat < RENEWS_FAIL_FROM_BEAT);
   const value = `a${beat}`;
-  let write: string;
   if (a.lost) {
-    write = `write ${value} skipped (lost flag set)`;
-  } else if (beat === HELD_UP_WRITE_BEAT) {
-    heldUp = { token: a.token, value };
-    write = `write ${value} sent with token ${a.token}, held up in the network`;
+    console.log(`beat ${beat}: ${renew}; write ${value} skipped (lost flag set)`);
+  } else if (beat === PAUSE_AFTER_BEAT) {
+    console.log(`beat ${beat}: ${renew}; write ${value} sent with token ${a.token}`);
+    const wakesAt = performance.now() + PAUSE_MS;
+    console.log(`A freezes in a ${PAUSE_MS} ms stop-the-world pause; write ${value} is still in flight`);
+    await sleepUntil(service.expiresAt);
+    const bToken = service.acquire("B") ?? 0;
+    console.log(
+      `B acquired the lease, token ${bToken}, once A's lease expired; ` +
+        `write b1 with token ${bToken} ${storage.write(bToken, "b1")}`,
+    );
+    await sleepUntil(wakesAt);
+    console.log(`A wakes; its in-flight write ${value} lands: ${storage.write(a.token, value)}`);
   } else {
-    write = `write ${value} with token ${a.token} ${storage.write(a.token, value)}`;
+    console.log(`beat ${beat}: ${renew}; write ${value} with token ${a.token} ${storage.write(a.token, value)}`);
   }
-  console.log(`beat ${beat}: ${renew}; ${write}`);
 }
 
-const bToken = service.acquire("B") ?? 0;
-console.log(`B acquired the lease, token ${bToken}; write b1 with token ${bToken} ${storage.write(bToken, "b1")}`);
-if (heldUp) {
-  console.log(`A's held-up write ${heldUp.value} arrives: ${storage.write(heldUp.token, heldUp.value)}`);
-}
 console.log(`storage holds ${storage.rows.join(" ")}; nothing from A after its lost flag`);
