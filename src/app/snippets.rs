@@ -183,7 +183,9 @@ struct Panel {
 
 enum PanelAction {
     Edit(String),
-    Start { limit_secs: u32 },
+    Start {
+        limit_secs: u32,
+    },
     /// One event from the runner, see `startRun` in runner.js.
     Report {
         run_id: u32,
@@ -259,10 +261,7 @@ fn status_text(panel: &Panel, language: SnippetLanguage) -> String {
         RunPhase::Finished { millis } => format!("Finished in {millis} ms."),
         RunPhase::Failed { line: Some(line) } => format!("Stopped by an error on line {line}."),
         RunPhase::Failed { line: None } => format!("{} reported an error.", language.name()),
-        RunPhase::TimedOut => format!(
-            "Stopped: the time limit of {} s ran out.",
-            panel.limit_secs
-        ),
+        RunPhase::TimedOut => format!("Stopped: the time limit of {} s ran out.", panel.limit_secs),
         RunPhase::Stopped => String::from("Stopped."),
     }
 }
@@ -284,7 +283,10 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
     let editor_host = use_node_ref();
     let editor = use_mut_ref(|| None::<EditorHandle>);
     let editor_ready = use_state(|| false);
-    let came_from_link = props.initial.as_deref().is_some_and(|code| code != original);
+    let came_from_link = props
+        .initial
+        .as_deref()
+        .is_some_and(|code| code != original);
 
     // Edits reach the parent through the newest callback, even from the editor's closure.
     let on_code_change = use_mut_ref(Callback::noop);
@@ -314,10 +316,9 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
                 let mounted = mounted.clone();
                 let editor = editor.clone();
                 spawn_local(async move {
-                    let on_change = Closure::<dyn Fn(String)>::new(move |code: String| {
-                        apply_edit(code)
-                    })
-                    .into_js_value();
+                    let on_change =
+                        Closure::<dyn Fn(String)>::new(move |code: String| apply_edit(code))
+                            .into_js_value();
                     let label = format!("{} code", language.name());
                     let doc = latest_code.borrow().clone();
                     // Without the editor bundle the accessible textarea simply stays.
@@ -327,6 +328,8 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
                     {
                         let handle: EditorHandle = handle.unchecked_into();
                         if *mounted.borrow() {
+                            // Keeps what was typed into the textarea while the editor loaded.
+                            handle.set_text(&latest_code.borrow());
                             *editor.borrow_mut() = Some(handle);
                             editor_ready.set(true);
                         } else {
@@ -350,7 +353,10 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
         let editor = editor.clone();
         let latest_code = latest_code.clone();
         use_effect_with(props.initial.clone(), move |initial| {
-            if let Some(code) = initial.as_ref().filter(|code| **code != *latest_code.borrow()) {
+            if let Some(code) = initial
+                .as_ref()
+                .filter(|code| **code != *latest_code.borrow())
+            {
                 match editor.borrow().as_ref() {
                     Some(handle) => handle.set_text(code),
                     None => apply_edit(code.clone()),
@@ -392,8 +398,8 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
                     number,
                 })
             };
-            let on_event = Closure::<dyn Fn(String, String, f64)>::new(report.clone())
-                .into_js_value();
+            let on_event =
+                Closure::<dyn Fn(String, String, f64)>::new(report.clone()).into_js_value();
             let code = panel.code.clone();
             spawn_local(async move {
                 let limit_ms = f64::from(limit_secs) * 1000.0;
