@@ -54,7 +54,7 @@ pub use run::{
 pub use scenario::{Fraction, Scenario, ScenarioError};
 pub use service::{LeaseEnd, LockService, ServiceConfig, ServiceEvent};
 pub use storage::{Storage, WriteRecord, WriteVerdict};
-pub use time::{ClockKind, LocalNow, LocalTime, NodeClock, SimDuration, SimTime};
+pub use time::{ClockKind, LocalNow, LocalTime, NodeClock, SimDuration, SimTime, WALL_EPOCH};
 pub use trace::{trace_hash, Event, EventKind};
 pub use world::{Outcome, World};
 
