@@ -1,7 +1,8 @@
 // Prints the lazily loaded snippet engines' sizes (raw and gzip) from a build, grouped by
 // what pulls them in. With --timings it also opens the build in headless Chromium and
-// measures Python's first load, a warm Python run, the first TypeScript run and sucrase's
-// transform time. Usage: node scripts/engine-size.mjs [dist] [--timings]
+// measures Python's first load, a warm Python run, the first TypeScript run, how soon an
+// endless loop is stopped after its time limit, and sucrase's transform time.
+// Usage: node scripts/engine-size.mjs [dist] [--timings]
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -58,14 +59,14 @@ async function measureTimings() {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     // Drives the same runner the panels use; resolves with the times the run reported.
-    const run = (language, code) =>
+    const run = (language, code, limitMs = 10_000) =>
       page.evaluate(
-        async ([language, code]) => {
+        async ([language, code, limitMs]) => {
           const runner = await import(new URL('sandbox/runner.js', document.baseURI).href);
           const clicked = performance.now();
           return new Promise((resolve) => {
             let running = 0;
-            runner.startRun(language, code, 10_000, (kind, text, number) => {
+            runner.startRun(language, code, limitMs, (kind, text, number) => {
               if (kind === 'status' && text === 'Running…') running = performance.now();
               if (kind === 'end') {
                 resolve({ outcome: text, untilRunning: (running || performance.now()) - clicked, codeMs: number });
@@ -73,7 +74,7 @@ async function measureTimings() {
             });
           });
         },
-        [language, code],
+        [language, code, limitMs],
       );
     const python = readFileSync('www/snippets/lost_flag.py', 'utf8');
     const typescript = readFileSync('www/snippets/lost_flag.ts', 'utf8');
@@ -84,6 +85,11 @@ async function measureTimings() {
     await page.waitForTimeout(6000); // the warm worker starts after a run; let it finish
     report('Python, next run (warm worker)', await run('python', python));
     report('TypeScript, first run (download + start-up)', await run('typescript', typescript));
+    for (const [language, loop] of [['python', 'while True: pass'], ['typescript', 'for (;;) {}']]) {
+      const stopped = await run(language, loop, 1000);
+      console.log(`  ${`${language} endless loop, 1 s limit`.padEnd(44)} stopped ${stopped.codeMs - 1000} ms after the limit (${stopped.outcome})`);
+      await page.waitForTimeout(4000);
+    }
     const transformMs = await page.evaluate(async (code) => {
       await new Promise((loaded) => {
         const script = document.createElement('script');

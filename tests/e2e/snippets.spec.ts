@@ -195,6 +195,30 @@ for (const [language, loop] of [
   });
 }
 
+for (const [language, flood] of [
+  ['Python', 'while True:\n    print("flooding the console")\n'],
+  ['TypeScript', 'for (;;) console.log("flooding the console");\n'],
+] as const) {
+  test(`${language}: a print loop is cut off and stopped, and the page keeps up`, async ({ page }) => {
+    await openSnippets(page);
+    const s = snippet(page, language);
+    await s.limit.fill('2');
+    await s.limit.press('Enter');
+    await replaceCode(s.editor, flood);
+    await s.run.click();
+    await expect(s.status).toHaveText('Running… (stopped after 2 s)', { timeout: 30_000 });
+    const other = snippet(page, language === 'Python' ? 'TypeScript' : 'Python');
+    await other.limit.fill('9');
+    await other.limit.press('Tab');
+    await expect(other.limit).toHaveValue('9');
+    await expect(s.status).toHaveText('Stopped: the time limit of 2 s ran out.', { timeout: 5_000 });
+    const output = (await s.output.textContent()) ?? '';
+    expect(output.length).toBeLessThanOrEqual(100_100);
+    expect(output).toMatch(/^flooding the console\n/);
+    expect(output).toContain('[output cut: too much]');
+  });
+}
+
 test('Stop ends a run at once, and look-alike control messages from the code change nothing', async ({ page }) => {
   await openSnippets(page);
   const typescript = snippet(page, 'TypeScript');
