@@ -459,11 +459,9 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
 
     let id = |part: &str| format!("snippet-{}-{part}", language.id());
     let busy = panel.phase.is_busy();
-    let progress = match &panel.phase {
-        RunPhase::Preparing {
-            progress: Some(fraction),
-            ..
-        } => Some(*fraction),
+    // While an engine loads: a bar that fills when sizes are known, else an indeterminate one.
+    let loading = match &panel.phase {
+        RunPhase::Preparing { progress, .. } => Some(progress.map(|fraction| fraction.to_string())),
         _ => None,
     };
 
@@ -521,11 +519,11 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
                 </label>
             </div>
             <p class="snippet-status" role="status">{status_text(&panel, language)}</p>
-            if let Some(fraction) = progress {
+            if let Some(fraction) = loading {
                 <progress
                     class="snippet-progress"
                     max="1"
-                    value={fraction.to_string()}
+                    value={fraction}
                     aria-label={format!("Loading {}", language.name())}
                 ></progress>
             }

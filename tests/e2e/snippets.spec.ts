@@ -6,6 +6,9 @@ import type { Locator, Page } from '@playwright/test';
 import { test, expect, openApp } from './fixtures';
 import { BOOTSTRAP, BOOTSTRAP_HASH, SANDBOX_POLICY } from '../../www/snippets/sandbox/runner.js';
 
+// One after another in one worker: parallel Python start-ups starve each other's timing.
+test.describe.configure({ mode: 'default' });
+
 const PYTHON = readFileSync(new URL('../../www/snippets/lost_flag.py', import.meta.url), 'utf8');
 const TYPESCRIPT = readFileSync(new URL('../../www/snippets/lost_flag.ts', import.meta.url), 'utf8');
 
@@ -21,6 +24,9 @@ const EXPECTED_LOG = [
   'beat 5: lost, no renew; write a5 skipped (lost flag set)',
   'storage holds a1 a2 b1; nothing from A after its lost flag',
 ].join('\n');
+
+// Python's first start in a fresh page takes seconds, far more on a busy 2-core machine.
+const PYTHON_START_MS = 120_000;
 
 const ENGINE_PATH = /\/vendor\/(pyodide\/|sucrase)|\/sandbox\//;
 
@@ -59,8 +65,19 @@ async function replaceCode(editor: Locator, code: string) {
   await editor.page().keyboard.insertText(code);
 }
 
+/**
+ * Waits for the run to finish and checks its log. The snippets time the holder with the real
+ * monotonic clock, so a starved test machine can really stall it past its budget, and the
+ * snippet then rightly prints an earlier LOST; such a run is repeated, at most twice.
+ */
 async function expectFinishedWithLog(s: ReturnType<typeof snippet>, log: string) {
-  await expect(s.status).toHaveText(/^Finished in \d+ ms\.$/, { timeout: 30_000 });
+  for (let attempt = 1; ; attempt += 1) {
+    await expect(s.status).toHaveText(/^Finished in \d+ ms\.$/, { timeout: PYTHON_START_MS });
+    const printed = await s.output.innerText();
+    if (printed.trimEnd() === log || !printed.includes('LOST') || attempt === 3) break;
+    await s.run.click();
+    await expect(s.status).not.toHaveText(/^Finished/);
+  }
   await expect(s.output).toHaveText(log + '\n', { useInnerText: true });
   await expect(s.errors).toHaveText('');
 }
@@ -73,24 +90,29 @@ test('the sandbox bootstrap hash in the policy matches the bootstrap', () => {
 });
 
 test('no engine file is requested before the first Run', async ({ page, server }) => {
+  // The server lives as long as the Playwright worker, so only this test's requests count.
+  const earlier = server.requests.length;
+  const requestsNow = () => server.requests.slice(earlier);
   await openApp(page);
-  expect(server.requests.filter((path) => path.includes('/vendor/'))).toEqual([]);
+  expect(requestsNow().filter((path) => path.includes('/vendor/'))).toEqual([]);
   await page.getByRole('tab', { name: 'Sandbox' }).click();
   await expect(page.locator('.snippet .cm-content')).toHaveCount(2);
   await expect(snippet(page, 'Python').status).toHaveText('Not run yet: nothing runs until you press Run.');
-  expect(server.requests.filter((path) => ENGINE_PATH.test(path))).toEqual([]);
+  expect(requestsNow()).toContain('/vendor/editor.js');
+  expect(requestsNow().filter((path) => ENGINE_PATH.test(path))).toEqual([]);
 
   await snippet(page, 'TypeScript').run.click();
   await expect(snippet(page, 'TypeScript').status).toHaveText(/^Finished/);
-  const requested = server.requests.filter((path) => ENGINE_PATH.test(path));
+  const requested = requestsNow().filter((path) => ENGINE_PATH.test(path));
   expect(requested).toContain('/vendor/sucrase.js');
   expect(requested.filter((path) => path.includes('pyodide'))).toEqual([]);
 });
 
 test('the default Python snippet runs and prints the lost-flag log', async ({ page }) => {
+  test.slow(); // starts Python
   await openSnippets(page);
   const python = snippet(page, 'Python');
-  await expect(python.editor).toContainText('time.monotonic()');
+  await expect(python.editor).toContainText('import time');
   await python.run.click();
   // Python's first load shows its progress while the engine downloads and starts.
   await expect(python.status).toHaveText(/Downloading Python|Starting Python/);
@@ -100,12 +122,13 @@ test('the default Python snippet runs and prints the lost-flag log', async ({ pa
 test('the default TypeScript snippet runs and prints the same log', async ({ page }) => {
   await openSnippets(page);
   const typescript = snippet(page, 'TypeScript');
-  await expect(typescript.editor).toContainText('performance.now()');
+  await expect(typescript.editor).toContainText('const TTL_MS = 240;');
   await typescript.run.click();
   await expectFinishedWithLog(typescript, EXPECTED_LOG);
 });
 
 test('an edited snippet prints accordingly, and Reset brings the original back', async ({ page }) => {
+  test.slow(); // starts Python
   await openSnippets(page);
   for (const [language, original, edited] of [
     ['Python', PYTHON, PYTHON.replace('RENEWS_FAIL_FROM_BEAT = 3 ', 'RENEWS_FAIL_FROM_BEAT = 99')],
@@ -133,11 +156,12 @@ test('an edited snippet prints accordingly, and Reset brings the original back',
 });
 
 test('a syntax error is reported with its line', async ({ page }) => {
+  test.slow(); // starts Python
   await openSnippets(page);
   const python = snippet(page, 'Python');
   await replaceCode(python.editor, 'print("first line is fine")\nif True print("no colon")\n');
   await python.run.click();
-  await expect(python.status).toHaveText('Stopped by an error on line 2.', { timeout: 30_000 });
+  await expect(python.status).toHaveText('Stopped by an error on line 2.', { timeout: PYTHON_START_MS });
   await expect(python.errors).toContainText('File "snippet.py", line 2');
   await expect(python.errors).toContainText('SyntaxError');
   await expect(python.output).toHaveText('');
@@ -165,13 +189,14 @@ for (const [language, loop] of [
   ['TypeScript', 'console.log("spinning");\nfor (;;) {}\n'],
 ] as const) {
   test(`${language}: an endless loop is stopped at the time limit, the page stays responsive, and the next run works`, async ({ page }) => {
+    test.slow(language === 'Python'); // starts Python
     await openSnippets(page);
     const s = snippet(page, language);
     await s.limit.fill('2');
     await s.limit.press('Enter');
     await replaceCode(s.editor, loop);
     await s.run.click();
-    await expect(s.status).toHaveText('Running… (stopped after 2 s)', { timeout: 30_000 });
+    await expect(s.status).toHaveText('Running… (stopped after 2 s)', { timeout: PYTHON_START_MS });
     const started = Date.now();
     await expect(s.output).toHaveText('spinning\n', { useInnerText: true });
 
@@ -200,13 +225,14 @@ for (const [language, flood] of [
   ['TypeScript', 'for (;;) console.log("flooding the console");\n'],
 ] as const) {
   test(`${language}: a print loop is cut off and stopped, and the page keeps up`, async ({ page }) => {
+    test.slow(language === 'Python'); // starts Python
     await openSnippets(page);
     const s = snippet(page, language);
     await s.limit.fill('2');
     await s.limit.press('Enter');
     await replaceCode(s.editor, flood);
     await s.run.click();
-    await expect(s.status).toHaveText('Running… (stopped after 2 s)', { timeout: 30_000 });
+    await expect(s.status).toHaveText('Running… (stopped after 2 s)', { timeout: PYTHON_START_MS });
     const other = snippet(page, language === 'Python' ? 'TypeScript' : 'Python');
     await other.limit.fill('9');
     await other.limit.press('Tab');
@@ -304,6 +330,7 @@ test('TypeScript code cannot reach the network, the page or its storage', async 
 });
 
 test('Python code cannot reach the network, the page or its storage', async ({ page, server }) => {
+  test.slow(); // starts Python
   await openSnippets(page);
   const target = `${server.url}/leak`;
   const python = snippet(page, 'Python');
@@ -331,7 +358,7 @@ test('Python code cannot reach the network, the page or its storage', async ({ p
     ].join('\n'),
   );
   await python.run.click();
-  await expect(python.status).toHaveText(/^Finished/, { timeout: 30_000 });
+  await expect(python.status).toHaveText(/^Finished/, { timeout: PYTHON_START_MS });
   await expect(python.output).toHaveText(
     ['fetch: blocked', 'pyfetch: blocked', 'urllib: blocked', 'parent.document: blocked', 'localStorage: blocked', ''].join('\n'),
     { useInnerText: true },
@@ -340,6 +367,7 @@ test('Python code cannot reach the network, the page or its storage', async ({ p
 });
 
 test('the snippet panels pass axe before and after a run, and look right', async ({ page, checkA11y, shot }) => {
+  test.slow(); // starts Python
   await openSnippets(page);
   await checkA11y(page, '.snippets');
   const typescript = snippet(page, 'TypeScript');
@@ -348,7 +376,7 @@ test('the snippet panels pass axe before and after a run, and look right', async
   const python = snippet(page, 'Python');
   await replaceCode(python.editor, 'print("to stdout")\nraise RuntimeError("renew failed")\n');
   await python.run.click();
-  await expect(python.status).toHaveText('Stopped by an error on line 2.', { timeout: 30_000 });
+  await expect(python.status).toHaveText('Stopped by an error on line 2.', { timeout: PYTHON_START_MS });
   await checkA11y(page, '.snippets');
   await shot(page, 'snippets-after-run');
 });

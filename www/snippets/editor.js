@@ -60,6 +60,7 @@ export function createEditor(host, language, doc, label, onChange) {
         highlightActiveLineGutter(),
         highlightActiveLine(),
         drawSelection(),
+        EditorView.lineWrapping,
         history(),
         indentOnInput(),
         bracketMatching(),
