@@ -213,9 +213,11 @@ async function downloadEngine(language) {
   const report = () => {
     const run = lanes[language].run;
     const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
-    const size = total ? `${megabytes(received)} of ${megabytes(total)} MB` : `${megabytes(received)} MB`;
+    // A server that compresses on the fly reports compressed lengths; then the total is unknown.
+    const known = total > 0 && received <= total;
+    const size = known ? `${megabytes(received)} of ${megabytes(total)} MB` : `${megabytes(received)} MB`;
     // One update per tenth of a megabyte at most, so the page does not re-render per chunk.
-    if (run && size !== reported) emit(run, "status", `Downloading ${label}… ${size}`, total ? received / total : -1);
+    if (run && size !== reported) emit(run, "status", `Downloading ${label}… ${size}`, known ? received / total : -1);
     reported = size;
   };
   const bodies = await Promise.all(
