@@ -78,6 +78,12 @@ size: build
 bench: setup-test
 	CHROMEDRIVER=$(CHROMEDRIVER) scripts/bench.sh
 
+# Share-link decoding on millions of generated links, optimised (a few minutes); set
+# SHARE_FUZZ_CASES and SHARE_FUZZ_SEED to change the run, the seed printed reproduces it.
+fuzz:
+	SHARE_FUZZ_CASES=$${SHARE_FUZZ_CASES:-3000000} SHARE_FUZZ_SEED=$${SHARE_FUZZ_SEED:-$$(date +%s)} \
+		cargo test --profile bench --test share_link decoding_any_text -- --nocapture
+
 clean:
 	cargo clean
 	rm -rf dist artifacts test-results www/vendor

@@ -5,9 +5,9 @@
 
 pub mod lesson;
 pub mod lab;
-pub mod lab;
 pub mod model;
 pub mod route;
+pub mod share;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

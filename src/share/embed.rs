@@ -1,0 +1,219 @@
+//! Embed mode's options and the iframe snippet a course author pastes into a page.
+//!
+//! Options come from the page's query (`index.html?embed&theme=dark`, before the `#`) or
+//! from the fragment's query (`#/qa?embed`); the fragment wins when both give one.
+//!
+//! - `embed` (any value but `0`/`off`): minimal chrome, one view.
+//! - `theme=light|dark`: forces a theme (`data-theme` on `<html>`); otherwise the reader's.
+//! - `controls=off`: hides the controls (playback bar, settings, copy buttons).
+//! - `diagram=architecture|lifecycle|sequence`: shows only that diagram.
+
+use super::values::unescape;
+
+/// The keys embed mode reads; [`super::decode`] leaves them alone.
+pub const KEYS: [&str; 4] = ["embed", "theme", "controls", "diagram"];
+
+/// The message an embedded page posts to its parent. Its shape is
+/// `{ type: "lease-lab:height", height: <CSS pixels, a whole number> }`.
+pub const HEIGHT_MESSAGE_TYPE: &str = "lease-lab:height";
+
+/// A forced colour theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+impl Theme {
+    /// The value of `data-theme` and of the `theme` key.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+/// One diagram shown alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagramView {
+    Architecture,
+    Lifecycle,
+    Sequence,
+}
+
+impl DiagramView {
+    /// Every diagram, in the order the Maps tab shows them.
+    pub const ALL: [DiagramView; 3] = [
+        DiagramView::Architecture,
+        DiagramView::Lifecycle,
+        DiagramView::Sequence,
+    ];
+
+    /// The value of the `diagram` key.
+    pub fn slug(self) -> &'static str {
+        match self {
+            DiagramView::Architecture => "architecture",
+            DiagramView::Lifecycle => "lifecycle",
+            DiagramView::Sequence => "sequence",
+        }
+    }
+
+    /// The diagram's name for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            DiagramView::Architecture => "Architecture",
+            DiagramView::Lifecycle => "Lease lifecycle",
+            DiagramView::Sequence => "Sequence",
+        }
+    }
+}
+
+/// How the page presents itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EmbedOptions {
+    /// Minimal chrome: no masthead, tabs or footer.
+    pub embed: bool,
+    /// A forced theme.
+    pub theme: Option<Theme>,
+    /// Hide controls.
+    pub hide_controls: bool,
+    /// Show only this diagram.
+    pub diagram: Option<DiagramView>,
+}
+
+/// Reads the options from the page's query (`location.search`, with or without `?`) and
+/// the fragment's query (after `#/tab?`), with a sentence for each value it cannot read.
+pub fn read(search: &str, fragment_query: &str) -> (EmbedOptions, Vec<String>) {
+    let mut options = EmbedOptions::default();
+    let mut problems = Vec::new();
+    let search = search.strip_prefix('?').unwrap_or(search);
+    let pairs = search
+        .split('&')
+        .chain(fragment_query.split('&'))
+        .filter(|p| !p.is_empty())
+        .take(super::MAX_FIELDS);
+    for pair in pairs {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = unescape(value).unwrap_or_default();
+        match key {
+            "embed" => options.embed = !matches!(value.as_str(), "0" | "off"),
+            "theme" => match value.as_str() {
+                "light" => options.theme = Some(Theme::Light),
+                "dark" => options.theme = Some(Theme::Dark),
+                "" | "auto" => options.theme = None,
+                _ => problems.push(format!(
+                    "This link asks for a theme {} that does not exist; using the reader's own \
+                     theme instead.",
+                    super::quote(&value)
+                )),
+            },
+            "controls" => options.hide_controls = matches!(value.as_str(), "off" | "0" | "hide"),
+            "diagram" => match DiagramView::ALL.into_iter().find(|d| d.slug() == value) {
+                Some(d) => options.diagram = Some(d),
+                None => problems.push(format!(
+                    "This link asks for a diagram {} that does not exist; showing the whole \
+                     tab instead.",
+                    super::quote(&value)
+                )),
+            },
+            _ => {}
+        }
+    }
+    (options, problems)
+}
+
+impl EmbedOptions {
+    /// The page query (`?embed&theme=dark…`) that asks for these options.
+    pub fn to_search(self) -> String {
+        let mut out = String::from("?embed");
+        if let Some(theme) = self.theme {
+            out.push_str("&theme=");
+            out.push_str(theme.slug());
+        }
+        if self.hide_controls {
+            out.push_str("&controls=off");
+        }
+        if let Some(diagram) = self.diagram {
+            out.push_str("&diagram=");
+            out.push_str(diagram.slug());
+        }
+        out
+    }
+}
+
+/// Escapes text for an HTML attribute value in double quotes.
+fn attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The `<iframe>` element for a course page: sandboxed to scripts only, lazily loaded,
+/// titled, and sized; `src` is the page address with the embed query and the fragment.
+pub fn iframe_snippet(src: &str, title: &str, width: u32, height: u32) -> String {
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"{width}\" height=\"{height}\" loading=\"lazy\" \
+         sandbox=\"allow-scripts\" style=\"border:0;max-width:100%\"></iframe>",
+        attribute(src),
+        attribute(title)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_come_from_either_query_and_round_trip() {
+        let (options, problems) = read("?embed&theme=dark", "v=1&controls=off&diagram=lifecycle");
+        assert!(problems.is_empty());
+        assert_eq!(
+            options,
+            EmbedOptions {
+                embed: true,
+                theme: Some(Theme::Dark),
+                hide_controls: true,
+                diagram: Some(DiagramView::Lifecycle),
+            }
+        );
+        let search = options.to_search();
+        assert_eq!(search, "?embed&theme=dark&controls=off&diagram=lifecycle");
+        assert_eq!(read(&search, "").0, options);
+        assert_eq!(read("", "").0, EmbedOptions::default());
+        assert!(!read("embed=0", "").0.embed);
+    }
+
+    #[test]
+    fn unknown_themes_and_diagrams_are_explained_not_applied() {
+        let (options, problems) = read("embed&theme=%3Cscript%3E&diagram=nope", "");
+        assert_eq!(options.theme, None);
+        assert_eq!(options.diagram, None);
+        assert_eq!(problems.len(), 2);
+        assert!(
+            problems[0].contains("\u{201c}<script>\u{201d}"),
+            "{}",
+            problems[0]
+        );
+    }
+
+    #[test]
+    fn the_snippet_escapes_its_attributes() {
+        let html = iframe_snippet("https://x/?embed&a=\"b\"#/qa", "Q&A <cards>", 640, 480);
+        assert_eq!(
+            html,
+            "<iframe src=\"https://x/?embed&amp;a=&quot;b&quot;#/qa\" title=\"Q&amp;A &lt;cards&gt;\" \
+             width=\"640\" height=\"480\" loading=\"lazy\" sandbox=\"allow-scripts\" \
+             style=\"border:0;max-width:100%\"></iframe>"
+        );
+    }
+}

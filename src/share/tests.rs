@@ -1,0 +1,298 @@
+//! Field-by-field tests of the link format: what each key reads, and what each bad value says.
+
+use super::*;
+use crate::model::{ClientId, Fault, NodeId, TimedFault};
+
+fn lab_of(fragment: &str) -> (LabLink, Vec<String>) {
+    let decoded = decode(fragment);
+    (
+        decoded.state.lab.expect("the link carries a lab"),
+        decoded.problems,
+    )
+}
+
+fn only_problem(fragment: &str) -> String {
+    let problems = decode(fragment).problems;
+    assert_eq!(problems.len(), 1, "{fragment}: {problems:?}");
+    problems.into_iter().next().unwrap_or_default()
+}
+
+#[test]
+fn the_example_link_reads_as_written() {
+    let (lab, problems) = lab_of(
+        "#/sandbox?v=1&preset=2&t=17.5s&fencing=off&fault=pause:B@20s+5s&compare=trust-flag",
+    );
+    assert_eq!(problems, Vec::<String>::new());
+    let mut expected = presets::preset("2").unwrap().scenario;
+    expected.policy.fencing = false;
+    expected.faults.0.push(TimedFault {
+        at: SimTime::from_secs(20),
+        fault: Fault::Pause {
+            client: ClientId::B,
+            duration: SimDuration::from_secs(5),
+            in_write_path: false,
+        },
+    });
+    assert_eq!(lab.preset, Some("2"));
+    assert_eq!(lab.scenario, expected);
+    assert_eq!(lab.time, SimTime::from_millis(17_500));
+    assert_eq!(lab.compare, Some(PolicySwitch::TrustFlagOnly));
+}
+
+#[test]
+fn every_preset_is_a_short_link() {
+    for preset in presets::presets() {
+        let state = LinkState {
+            tab: Tab::Sandbox,
+            lab: Some(LabLink {
+                preset: Some(preset.id),
+                scenario: preset.scenario.clone(),
+                time: SimTime::ZERO,
+                compare: None,
+            }),
+            ..LinkState::default()
+        };
+        let link = encode(&state);
+        assert_eq!(link, format!("#/sandbox?v=1&preset={}&t=0s", preset.id));
+        assert_eq!(
+            decode(&link),
+            Decoded {
+                state,
+                problems: vec![]
+            }
+        );
+    }
+}
+
+#[test]
+fn an_edited_lab_is_written_against_its_closest_preset() {
+    let mut scenario = presets::preset("8").unwrap().scenario;
+    scenario.ttl = SimDuration::from_secs(12);
+    let lab = Lab::with_scenario(scenario, None);
+    let link = LabLink::of(&lab);
+    assert_eq!(link.preset, Some("8"));
+    let state = LinkState {
+        tab: Tab::Sandbox,
+        lab: Some(link),
+        ..LinkState::default()
+    };
+    assert_eq!(encode(&state), "#/sandbox?v=1&preset=8&t=0s&ttl=12s");
+}
+
+#[test]
+fn a_link_restores_the_same_run_at_the_same_time() {
+    let lab = Lab::from_preset("3")
+        .unwrap()
+        .apply(LabAction::FlipSwitch(PolicySwitch::Fencing))
+        .and_then(|l| {
+            l.apply(LabAction::AddFault(TimedFault {
+                at: SimTime::from_secs(20),
+                fault: Fault::Crash {
+                    client: ClientId::B,
+                },
+            }))
+        })
+        .and_then(|l| l.apply(LabAction::SetCompare(Some(PolicySwitch::TrustFlagOnly))))
+        .and_then(|l| l.apply(LabAction::Seek(SimTime::from_millis(17_250))))
+        .unwrap();
+    let state = LinkState {
+        tab: Tab::Sandbox,
+        lab: Some(LabLink::of(&lab)),
+        ..LinkState::default()
+    };
+    let restored = decode(&encode(&state)).state.lab.unwrap().to_lab();
+    assert_eq!(restored.run().trace_hash(), lab.run().trace_hash());
+    assert_eq!(restored.now(), lab.now());
+    assert_eq!(
+        restored.compare().map(|c| c.run.trace_hash()),
+        lab.compare().map(|c| c.run.trace_hash())
+    );
+    assert_eq!(restored.preset(), None);
+}
+
+#[test]
+fn each_scenario_field_reads_its_own_syntax() {
+    let (lab, problems) = lab_of(
+        "#/sandbox?v=1&seed=42&clients=3&dur=45s&ttl=12s&renew=2/15&timeout=800ms&retry=2s\
+         &acquire=1.5s&rtt=40ms&jitter=5ms&loss=0.5%&slice=250ms&margin=1s&lockdelay=15s\
+         &token=100&stagger=50ms&release=20s&wall-timers=on&service-wall=on",
+    );
+    assert_eq!(problems, Vec::<String>::new());
+    let s = &lab.scenario;
+    assert_eq!((s.seed, s.clients, s.token_start), (42, 3, 100));
+    assert_eq!(s.duration, SimDuration::from_secs(45));
+    assert_eq!((s.renew_every.num, s.renew_every.den), (2, 15));
+    assert_eq!(s.request_timeout, SimDuration::from_millis(800));
+    assert_eq!(s.acquire_retry, SimDuration::from_millis(1_500));
+    assert_eq!(s.loss_ppm, 5_000);
+    assert_eq!(s.release_after, Some(SimDuration::from_secs(20)));
+    assert!(s.policy.wall_clock_timers);
+    assert_eq!(s.policy.service_expiry, crate::model::ClockKind::Wall);
+    assert_eq!(lab.preset, None);
+}
+
+#[test]
+fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
+    let cases = [
+        ("ttl=abc", "This link's TTL (\u{201c}abc\u{201d}) is not a number; showing the scenario of preset 2 instead."),
+        ("ttl=-5s", "This link's TTL (\u{201c}-5s\u{201d}) is negative; showing the scenario of preset 2 instead."),
+        ("ttl=NaN", "is not a number"),
+        ("seed=99999999999999999999999", "seed (\u{201c}99999999999999999999999\u{201d}) is too large"),
+        ("clients=300", "number of clients (\u{201c}300\u{201d}) is too large"),
+        ("renew=1/0", "does not hold together (renew_every"),
+        ("clients=9", "does not hold together (clients: 9 is outside 2 ..= 8)"),
+        ("fencing=maybe", "policy switch \u{201c}fencing\u{201d} (\u{201c}maybe\u{201d}) should be on or off"),
+        ("fault=pause:A@2s-15s", "This link's fault plan has a pause with a negative duration (\u{201c}pause:A@2s-15s\u{201d}); showing the scenario of preset 2 instead."),
+        ("fault=pause:C@2s+1s", "does not hold together (faults: the stop-the-world pause at 2.000 s names an unknown node"),
+        ("fault=crash:A@99s", "a fault at 99.000 s is after the end"),
+        ("dur=1e3", "run length (\u{201c}1e3\u{201d}) is not a number"),
+        ("loss=150%", "does not hold together (loss_ppm"),
+        ("margin=20s", "drift_margin: must be shorter than the TTL"),
+    ];
+    let base = presets::preset("2").unwrap().scenario;
+    for (field, expected) in cases {
+        let (lab, problems) = lab_of(&format!("#/sandbox?v=1&preset=2&t=3s&{field}"));
+        assert_eq!(problems.len(), 1, "{field}: {problems:?}");
+        assert!(problems[0].contains(expected), "{field}: {}", problems[0]);
+        assert!(
+            problems[0].ends_with("showing the scenario of preset 2 instead."),
+            "{field}"
+        );
+        assert_eq!(lab.scenario, base, "{field}");
+        assert_eq!(
+            lab.time,
+            SimTime::from_secs(3),
+            "{field}: the time still applies"
+        );
+    }
+}
+
+#[test]
+fn time_compare_and_preset_fall_back_on_their_own() {
+    assert_eq!(
+        only_problem("#/sandbox?v=1&preset=2&t=31s"),
+        "This link's time (\u{201c}31s\u{201d}) is after the end of the run (30.000 s); starting at 0 s instead."
+    );
+    assert!(only_problem("#/sandbox?v=1&preset=2&t=inf").contains("is not a number"));
+    assert!(only_problem("#/sandbox?v=1&preset=2&compare=ntp")
+        .contains("compares with a switch \u{201c}ntp\u{201d} that does not exist"));
+    let decoded = decode("#/sandbox?v=1&preset=99&ttl=3s");
+    assert_eq!(decoded.state.lab, None);
+    assert_eq!(decoded.problems.len(), 1);
+    assert!(decoded.problems[0].contains("preset \u{201c}99\u{201d} that does not exist"));
+}
+
+#[test]
+fn versions_tabs_unknown_and_repeated_fields_are_explained() {
+    let decoded = decode("#/sandbox?v=2&preset=2");
+    assert_eq!(
+        decoded.state,
+        LinkState {
+            tab: Tab::Sandbox,
+            ..LinkState::default()
+        }
+    );
+    assert!(decoded.problems[0].contains("format version \u{201c}2\u{201d}"));
+    assert!(only_problem("#/nowhere").contains("tab \u{201c}nowhere\u{201d}"));
+    assert!(only_problem("#/sandbox?v=1&colour=red").contains("field \u{201c}colour\u{201d}"));
+    assert!(only_problem("#/sandbox?v=1&ttl=5s&ttl=6s").contains("more than once"));
+    assert!(only_problem("#/sandbox?v=1&faults=all").contains("faults=none"));
+    assert_eq!(
+        decode("#/sandbox?preset=4").problems,
+        Vec::<String>::new(),
+        "v defaults to 1"
+    );
+    assert_eq!(decode("").problems, Vec::<String>::new());
+    assert_eq!(
+        decode("#/qa?embed&theme=dark").problems,
+        Vec::<String>::new()
+    );
+    assert_eq!(decode("#/qa?embed").state.lab, None);
+}
+
+#[test]
+fn faults_none_replaces_the_plan_and_faults_add_in_order() {
+    let (lab, problems) =
+        lab_of("#/sandbox?v=1&preset=8&faults=none&fault=revoke@2s&fault=delay:B-storage@1s+3s");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(lab.scenario.faults.0.len(), 2);
+    assert_eq!(lab.scenario.faults.0[0].fault, Fault::RevokeLease);
+    assert_eq!(
+        lab.scenario.faults.0[1].fault,
+        Fault::DelayNextPacket {
+            from: NodeId::Client(ClientId::B),
+            to: NodeId::Storage,
+            extra: SimDuration::from_secs(3),
+        }
+    );
+    let state = LinkState {
+        tab: Tab::Sandbox,
+        lab: Some(lab),
+        ..LinkState::default()
+    };
+    assert_eq!(decode(&encode(&state)).state, state);
+}
+
+#[test]
+fn snippets_and_selection_are_carried_as_text() {
+    let code = "print('<script>alert(1)</script> & é')\n";
+    let state = LinkState {
+        tab: Tab::Maps,
+        lab: None,
+        selection: Some("arch:edge:renew".to_owned()),
+        snippets: SnippetCode {
+            python: Some(code.to_owned()),
+            typescript: None,
+        },
+    };
+    let link = encode(&state);
+    assert!(!link.contains(['<', '>', '\'', ' ']), "{link}");
+    assert_eq!(
+        decode(&link),
+        Decoded {
+            state,
+            problems: vec![]
+        }
+    );
+    assert!(
+        only_problem("#/maps?v=1&sel=%3Cimg%20src%3Dx%3E").contains("\u{201c}<img src=x>\u{201d}")
+    );
+    assert!(only_problem("#/sandbox?v=1&py=%%%").contains("Python code could not be decoded"));
+    let huge = base64url(&vec![b'#'; MAX_SNIPPET_BYTES + 1]);
+    assert!(only_problem(&format!("#/sandbox?v=1&ts={huge}")).contains("longer than 8192 bytes"));
+    let too_long = LinkState {
+        snippets: SnippetCode {
+            python: Some("x".repeat(MAX_SNIPPET_BYTES + 1)),
+            typescript: None,
+        },
+        ..LinkState::default()
+    };
+    assert_eq!(encode(&too_long), "#/gist?v=1");
+    assert_eq!(too_long.left_out().len(), 1);
+}
+
+#[test]
+fn huge_links_and_floods_of_fields_are_capped() {
+    let huge = format!("#/sandbox?v=1&py={}", "A".repeat(MAX_LINK_CHARS));
+    let decoded = decode(&huge);
+    assert_eq!(decoded.state.tab, Tab::Sandbox);
+    assert_eq!(decoded.state.snippets, SnippetCode::default());
+    assert!(decoded.problems[0].contains("characters long"));
+    let flood = format!("#/sandbox?v=1{}", "&x=1".repeat(1_000));
+    let problems = decode(&flood).problems;
+    assert_eq!(problems.len(), MAX_PROBLEMS_SHOWN + 1);
+    assert!(
+        problems[MAX_PROBLEMS_SHOWN].starts_with("…and "),
+        "{problems:?}"
+    );
+    let faults = format!("#/sandbox?v=1{}", "&fault=revoke@1s".repeat(300));
+    assert!(decode(&faults).problems[0].contains("more than 256 faults"));
+}
+
+#[test]
+fn quoted_link_text_is_short_and_has_no_control_characters() {
+    let problem =
+        only_problem("#/sandbox?v=1&ttl=%0A%1B[31m0123456789012345678901234567890123456789");
+    assert!(!problem.chars().any(char::is_control), "{problem:?}");
+    assert!(problem.contains('…'));
+}
