@@ -38,7 +38,8 @@ function inputsStamp() {
   return hash.digest("hex");
 }
 
-const stampFile = join(vendor, ".stamp");
+// Kept out of www/vendor, which is copied into dist as it is; a fresh npm install resets it.
+const stampFile = join(root, "node_modules", ".cache", "lease-lab-vendor.stamp");
 const stamp = inputsStamp();
 const upToDate =
   existsSync(stampFile) &&
@@ -70,6 +71,7 @@ if (upToDate) {
   for (const file of PYODIDE_FILES) {
     copyFileSync(join(pyodideDir, file), join(vendor, "pyodide", file));
   }
+  mkdirSync(dirname(stampFile), { recursive: true });
   writeFileSync(stampFile, stamp);
   console.log("vendor: rebuilt www/vendor");
 }
