@@ -278,6 +278,16 @@ impl Scenario {
         Ok(())
     }
 
+    /// The benchmark workload: the default parameters (a 60-second run, T = 10 s, two
+    /// clients, the Prefer policy) with a random fault plan drawn from `seed`.
+    pub fn random_default(seed: u64) -> Scenario {
+        Scenario {
+            seed,
+            faults: FaultPlan::random(seed, &super::faults::RandomFaults::default()),
+            ..Scenario::default()
+        }
+    }
+
     /// The renewal period T × fraction.
     pub fn renew_interval(&self) -> SimDuration {
         self.renew_every.of(self.ttl)

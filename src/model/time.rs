@@ -275,7 +275,8 @@ impl NodeClock {
         if self.drift_ppm == 0 {
             LocalTime(self.anchor_mono + dt)
         } else {
-            let extra = (dt as i128 * self.drift_ppm as i128).div_euclid(1_000_000) as i64;
+            // dt ≤ 2⁴³ µs and |ppm| ≤ 10⁵ keep the product far inside i64.
+            let extra = (dt.min(1 << 43) * self.drift_ppm as i64).div_euclid(1_000_000);
             LocalTime(self.anchor_mono + dt + extra)
         }
     }
@@ -297,22 +298,16 @@ impl NodeClock {
         if m.0 <= self.anchor_mono {
             return SimTime(self.anchor_real);
         }
-        let dl = (m.0 - self.anchor_mono) as i128;
+        let dl = (m.0 - self.anchor_mono).min(1 << 43);
         if self.drift_ppm == 0 {
             return SimTime(self.anchor_real + dl as u64);
         }
-        let rate = 1_000_000i128 + self.drift_ppm as i128;
-        let mut dr = (dl * 1_000_000 + rate - 1) / rate;
-        let mut t = SimTime(self.anchor_real + dr as u64);
-        while self.mono_at(t) < m {
-            dr += 1;
-            t = SimTime(self.anchor_real + dr as u64);
-        }
-        while dr > 0 && self.mono_at(SimTime(self.anchor_real + dr as u64 - 1)) >= m {
-            dr -= 1;
-            t = SimTime(self.anchor_real + dr as u64);
-        }
-        t
+        // mono(anchor + d) = anchor_mono + ⌊d·rate/10⁶⌋, so the first d reaching dl is
+        // ⌈dl·10⁶/rate⌉ exactly.
+        let rate = 1_000_000 + self.drift_ppm as i64;
+        let num = dl as i128 * 1_000_000;
+        let d = (num + rate as i128 - 1) / rate as i128;
+        SimTime(self.anchor_real + d as u64)
     }
 
     /// From real time `t` on, the monotonic clock runs at `ppm` parts per million off.
