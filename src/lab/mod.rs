@@ -6,11 +6,13 @@
 //! stepping back are exact.
 
 mod playback;
+mod sequence;
 mod switches;
 
 use std::rc::Rc;
 
 pub use playback::{Speed, MAX_FRAME_GAP_MS};
+pub use sequence::{RunArrow, RunSequence};
 pub use switches::PolicySwitch;
 
 use crate::model::{presets, Run, Scenario, SimTime, Simulation, TimedFault};
