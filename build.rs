@@ -92,7 +92,7 @@ records! {
     Voice {
         label: String, play: String, pause: String, resume: String, stop: String,
         rate: String, voice: String, default_voice: String, unsupported: String,
-        reading: String, paused: String, finished: String,
+        reading: String, paused: String, finished: String, failed: String,
     }
     Gist {
         holding_heading: String, holding_intro: String, prefer: Card, alternative: Card,

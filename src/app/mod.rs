@@ -1,11 +1,13 @@
 //! The Yew views. They render the model's state and trace; they never re-derive model logic.
 
+pub mod diagrams;
 mod error_panel;
 pub mod gist;
 pub mod maps;
 pub mod qa;
 pub mod sandbox;
 pub mod shell;
+pub mod speech;
 pub mod snippets;
 
 pub use error_panel::show_error_panel;

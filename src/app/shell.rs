@@ -5,7 +5,8 @@
 use gloo::events::EventListener;
 use yew::prelude::*;
 
-use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::SandboxTab};
+use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::SandboxTab, speech::VoiceReadout};
+use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
 
 fn current_route() -> Route {
@@ -60,13 +61,10 @@ pub fn App() -> Html {
                 {"Skip to the lesson"}
             </a>
             <header class="masthead">
-                <p class="series">{"Concurrency · Part 5 of 6 · Distributed locks"}</p>
-                <h1>{"Lease Renewal, Clock Skew & Heartbeat Failure Modes"}</h1>
-                <p class="summary">
-                    {"Heartbeat on a monotonic clock and stop writing the instant a renewal fails. \
-                      Skewed clocks and GC pauses turn lease length into a trade-off, so back \
-                      every renewal with a fencing token checked at storage."}
-                </p>
+                <p class="series">{LESSON.masthead.series}</p>
+                <h1>{LESSON.masthead.title}</h1>
+                <p class="summary">{LESSON.masthead.summary}</p>
+                <VoiceReadout tab={active} />
                 <TabList {active} />
             </header>
             <main class="panels">

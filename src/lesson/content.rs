@@ -155,6 +155,7 @@ pub struct Voice {
     pub reading: &'static str,
     pub paused: &'static str,
     pub finished: &'static str,
+    pub failed: &'static str,
 }
 
 #[derive(Debug)]

@@ -9,6 +9,8 @@ import { startServer } from '../../tools/static-server.mjs';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 const TEST_PAGES = fileURLToPath(new URL('./pages', import.meta.url));
+// Mermaid from npm, served locally so the lesson test can prove the exports really parse.
+const MERMAID = fileURLToPath(new URL('../../node_modules/mermaid/dist', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots', import.meta.url));
 
 export type Server = { url: string; requests: string[]; close(): Promise<void> };
@@ -27,7 +29,7 @@ type TestFixtures = {
 export const test = base.extend<TestFixtures, { server: Server }>({
   server: [
     async ({}, use) => {
-      const server = await startServer(DIST, 0, { '/__test/': TEST_PAGES });
+      const server = await startServer(DIST, 0, { '/__test/': TEST_PAGES, '/__mermaid/': MERMAID });
       await use(server);
       await server.close();
     },

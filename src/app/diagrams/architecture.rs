@@ -1,0 +1,123 @@
+//! The architecture diagram: a client, a lock service, and the four messages between them.
+//!
+//! Props for live use (the sandbox):
+//! - `in_flight: Vec<InFlight>`: messages travelling now, each drawn as a dot with a label
+//!   at `progress` (0 = just sent, 1 = arriving; clamped) along its edge's arrow.
+//! - `on_select: Callback<ArchSelection>`: told of every selection by click or key.
+//! - `explain: bool` (default true): whether to show the explanation panel under it.
+
+use yew::prelude::*;
+
+use super::{arrow, arrow_marker, explanation_panel, on_activate_key};
+use crate::lesson::content::{ArchEdge, ArchNode, LESSON};
+use crate::lesson::diagram::{
+    architecture_box, architecture_curve, explain_architecture, ArchSelection, ARCHITECTURE_VIEW,
+};
+
+/// A message on its way along an edge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InFlight {
+    pub edge: ArchEdge,
+    /// 0.0 when sent, 1.0 on arrival.
+    pub progress: f64,
+    pub label: AttrValue,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ArchitectureDiagramProps {
+    #[prop_or_default]
+    pub in_flight: Vec<InFlight>,
+    #[prop_or_default]
+    pub on_select: Callback<ArchSelection>,
+    #[prop_or(true)]
+    pub explain: bool,
+}
+
+const MARKER: &str = "architecture-arrow";
+
+#[component]
+pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
+    let selected = use_state(|| None::<ArchSelection>);
+    let select = |selection: ArchSelection| {
+        let selected = selected.clone();
+        let on_select = props.on_select.clone();
+        Callback::from(move |()| {
+            selected.set(Some(selection));
+            on_select.emit(selection);
+        })
+    };
+    let (width, height) = ARCHITECTURE_VIEW;
+    let architecture = &LESSON.architecture;
+
+    let nodes = ArchNode::ALL.into_iter().map(|node| {
+        let rect = architecture_box(node);
+        let selection = ArchSelection::Node(node);
+        let onclick = {
+            let select = select(selection);
+            Callback::from(move |_: MouseEvent| select.emit(()))
+        };
+        html! {
+            <g class={classes!("node", format!("node-{}", node.slug()))} role="button" tabindex="0"
+                aria-label={format!("Node {}", node.title())}
+                aria-pressed={(*selected == Some(selection)).to_string()}
+                {onclick} onkeydown={on_activate_key(select(selection))}>
+                <rect x={rect.left().to_string()} y={rect.top().to_string()}
+                    width={rect.width.to_string()} height={rect.height.to_string()} rx="12" />
+                <text class="node-label" x={rect.center.x.to_string()} y={(rect.top() + 26.0).to_string()}
+                    text-anchor="middle">{node.title()}</text>
+            </g>
+        }
+    });
+
+    let edges = ArchEdge::ALL.into_iter().map(|edge| {
+        let text = edge.text();
+        let selection = ArchSelection::Edge(edge);
+        let aria = format!(
+            "Edge {}, from {} to {}",
+            text.label,
+            text.from.title(),
+            text.to.title()
+        );
+        let class = if matches!(edge, ArchEdge::Ok | ArchEdge::Fail) {
+            "reply"
+        } else {
+            "request"
+        };
+        arrow(
+            &architecture_curve(edge),
+            text.label,
+            aria,
+            *selected == Some(selection),
+            MARKER,
+            select(selection),
+            class,
+        )
+    });
+
+    let flying = props.in_flight.iter().map(|message| {
+        let at = architecture_curve(message.edge).point_at(message.progress);
+        html! {
+            <g class="in-flight" aria-hidden="true">
+                <circle cx={at.x.to_string()} cy={at.y.to_string()} r="7" />
+                <text x={at.x.to_string()} y={(at.y + 22.0).to_string()} text-anchor="middle">{message.label.clone()}</text>
+            </g>
+        }
+    });
+
+    html! {
+        <figure class="diagram architecture-diagram">
+            <div class="diagram-scroll">
+                <svg viewBox={format!("0 0 {width} {height}")} role="group" aria-label={architecture.diagram_label}
+                    class="diagram-svg">
+                    { arrow_marker(MARKER) }
+                    { for nodes }
+                    { for edges }
+                    { for flying }
+                </svg>
+            </div>
+            if props.explain {
+                { explanation_panel((*selected).map(explain_architecture), architecture.intro) }
+            }
+        </figure>
+    }
+}

@@ -1,0 +1,145 @@
+//! The lease lifecycle state machine: Acquiring, Holding, Renew result, Lost, Releasing.
+//!
+//! Props for live use (the sandbox):
+//! - `markers: Vec<StateMarker>`: badges such as "A" and "B" drawn on the state each client
+//!   is in; several may share a state.
+//! - `active_transition: Option<(LeaseState, LeaseState)>`: an arrow to emphasise, such as
+//!   the transition just taken.
+//! - `on_select: Callback<LifecycleSelection>`: told of every selection by click or key.
+//! - `explain: bool` (default true): whether to show the explanation panel under it.
+
+use yew::prelude::*;
+
+use super::{arrow, arrow_marker, explanation_panel, on_activate_key};
+use crate::lesson::content::{LeaseState, LESSON};
+use crate::lesson::diagram::{
+    explain_lifecycle, lifecycle_box, lifecycle_curve, LifecycleSelection, LIFECYCLE_VIEW,
+};
+
+/// A badge on a state, e.g. where client "A" is now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateMarker {
+    pub state: LeaseState,
+    pub label: AttrValue,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LifecycleDiagramProps {
+    #[prop_or_default]
+    pub markers: Vec<StateMarker>,
+    #[prop_or_default]
+    pub active_transition: Option<(LeaseState, LeaseState)>,
+    #[prop_or_default]
+    pub on_select: Callback<LifecycleSelection>,
+    #[prop_or(true)]
+    pub explain: bool,
+}
+
+const MARKER: &str = "lifecycle-arrow";
+
+/// The state machine as SVG, with its explanation panel.
+#[component]
+pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
+    let selected = use_state(|| None::<LifecycleSelection>);
+    let select = |selection: LifecycleSelection| {
+        let selected = selected.clone();
+        let on_select = props.on_select.clone();
+        Callback::from(move |()| {
+            selected.set(Some(selection));
+            on_select.emit(selection);
+        })
+    };
+    let (width, height) = LIFECYCLE_VIEW;
+    let lifecycle = &LESSON.lifecycle;
+
+    let transitions = lifecycle.transitions.iter().filter_map(|t| {
+        let curve = lifecycle_curve(t.from, t.to)?;
+        let selection = LifecycleSelection::Transition {
+            from: t.from,
+            to: t.to,
+        };
+        let aria = format!(
+            "Transition from {} to {}: {}",
+            t.from.text().label,
+            t.to.text().label,
+            t.label
+        );
+        let class = if props.active_transition == Some((t.from, t.to)) {
+            "active"
+        } else {
+            ""
+        };
+        Some(arrow(
+            &curve,
+            t.label,
+            aria,
+            *selected == Some(selection),
+            MARKER,
+            select(selection),
+            class,
+        ))
+    });
+
+    let states = LeaseState::ALL.into_iter().map(|state| {
+        let text = state.text();
+        let rect = lifecycle_box(state);
+        let selection = LifecycleSelection::State(state);
+        let pressed = *selected == Some(selection);
+        let badges: Vec<&StateMarker> = props.markers.iter().filter(|m| m.state == state).collect();
+        let aria = if badges.is_empty() {
+            format!("State {} {}", text.number, text.label)
+        } else {
+            let who: Vec<&str> = badges.iter().map(|m| m.label.as_str()).collect();
+            // The badges are visible text, so the name repeats them (WCAG "label in name").
+            format!(
+                "State {} {} {} (current state of client {})",
+                text.number,
+                text.label,
+                who.join(" "),
+                who.join(", client ")
+            )
+        };
+        let onclick = {
+            let select = select(selection);
+            Callback::from(move |_: MouseEvent| select.emit(()))
+        };
+        html! {
+            <g class={classes!("node", format!("state-{}", state.slug()))} role="button" tabindex="0"
+                aria-label={aria} aria-pressed={pressed.to_string()}
+                {onclick} onkeydown={on_activate_key(select(selection))}>
+                <rect x={rect.left().to_string()} y={rect.top().to_string()}
+                    width={rect.width.to_string()} height={rect.height.to_string()} rx="10" />
+                <text class="node-label" x={rect.center.x.to_string()} y={(rect.center.y + 5.0).to_string()}
+                    text-anchor="middle">
+                    <tspan class="node-number">{text.number}</tspan>{" "}<tspan>{text.label}</tspan>
+                </text>
+                { for badges.iter().enumerate().map(|(i, m)| {
+                    let cx = rect.left() + rect.width - 12.0 - 24.0 * i as f64;
+                    let cy = rect.top();
+                    html! {
+                        <g class="badge" aria-hidden="true">
+                            <circle cx={cx.to_string()} cy={cy.to_string()} r="11" />
+                            <text x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle">{m.label.clone()}</text>
+                        </g>
+                    }
+                }) }
+            </g>
+        }
+    });
+
+    html! {
+        <figure class="diagram lifecycle-diagram">
+            <div class="diagram-scroll">
+                <svg viewBox={format!("0 0 {width} {height}")} role="group" aria-label={lifecycle.diagram_label}
+                    class="diagram-svg" preserveAspectRatio="xMidYMid meet">
+                    { arrow_marker(MARKER) }
+                    { for transitions }
+                    { for states }
+                </svg>
+            </div>
+            if props.explain {
+                { explanation_panel((*selected).and_then(explain_lifecycle), lifecycle.hint) }
+            }
+        </figure>
+    }
+}

@@ -1,0 +1,146 @@
+//! A sequence diagram of messages between participants, such as the lesson's heartbeat
+//! story or the messages of a sandbox run.
+//!
+//! Props:
+//! - `participants: Vec<AttrValue>`: the lifelines, left to right.
+//! - `messages: Vec<SequenceMessage>`: arrows top to bottom; `from == to` draws a loop
+//!   (an action on oneself); indexes past the participants are skipped.
+//! - `explanations: Vec<AttrValue>`: optional text per message for the explanation panel.
+//! - `label: AttrValue`: the diagram's accessible name.
+//! - `hint: AttrValue`: shown in the panel before anything is selected.
+//! - `selected: Option<usize>`: a message to select from outside (e.g. the sandbox's
+//!   current step); the learner can still select others.
+//! - `on_select: Callback<usize>`: told of the message index selected by click or key.
+
+use yew::prelude::*;
+
+use super::{arrow, arrow_marker, explanation_panel};
+use crate::lesson::diagram::{Explanation, SequenceLayout};
+
+/// One arrow: participant indexes, its text, and an optional time shown in a left gutter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SequenceMessage {
+    pub from: usize,
+    pub to: usize,
+    pub label: AttrValue,
+    pub time: Option<AttrValue>,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SequenceDiagramProps {
+    pub participants: Vec<AttrValue>,
+    pub messages: Vec<SequenceMessage>,
+    #[prop_or_default]
+    pub explanations: Vec<AttrValue>,
+    pub label: AttrValue,
+    #[prop_or_default]
+    pub hint: AttrValue,
+    #[prop_or_default]
+    pub selected: Option<usize>,
+    #[prop_or_default]
+    pub on_select: Callback<usize>,
+}
+
+const MARKER: &str = "sequence-arrow";
+
+#[component]
+pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
+    let selected = use_state(|| props.selected);
+    {
+        let selected = selected.clone();
+        use_effect_with(props.selected, move |outside| {
+            if outside.is_some() {
+                selected.set(*outside);
+            }
+        });
+    }
+    let count = props.participants.len();
+    let layout = SequenceLayout {
+        participants: count,
+        messages: props.messages.len(),
+        time_gutter: props.messages.iter().any(|m| m.time.is_some()),
+    };
+    let name = |index: usize| {
+        props
+            .participants
+            .get(index)
+            .map(|p| p.to_string())
+            .unwrap_or_default()
+    };
+
+    let heads = props.participants.iter().enumerate().map(|(index, participant)| {
+        let x = layout.lifeline_x(index);
+        html! {
+            <g class="participant">
+                <line class="lifeline" x1={x.to_string()} y1={SequenceLayout::HEAD_HEIGHT.to_string()}
+                    x2={x.to_string()} y2={layout.height().to_string()} />
+                <rect x={(x - 75.0).to_string()} y="4" width="150" height={(SequenceLayout::HEAD_HEIGHT - 8.0).to_string()} rx="8" />
+                <text class="node-label" x={x.to_string()} y={(SequenceLayout::HEAD_HEIGHT / 2.0 + 5.0).to_string()}
+                    text-anchor="middle">{participant.clone()}</text>
+            </g>
+        }
+    });
+
+    let arrows = props.messages.iter().enumerate().filter(|(_, m)| m.from < count && m.to < count).map(|(index, m)| {
+        let select = {
+            let selected = selected.clone();
+            let on_select = props.on_select.clone();
+            Callback::from(move |()| {
+                selected.set(Some(index));
+                on_select.emit(index);
+            })
+        };
+        let aria = if m.from == m.to {
+            format!("Step {}: {} {}", index + 1, name(m.from), m.label)
+        } else {
+            format!("Step {}: {} to {}: {}", index + 1, name(m.from), name(m.to), m.label)
+        };
+        let y = layout.row_y(index);
+        html! {
+            <>
+                <text class="step-number" x={(layout.lifeline_x(0) - 60.0).to_string()} y={(y + 4.0).to_string()}
+                    text-anchor="middle" aria-hidden="true">{index + 1}</text>
+                if let Some(time) = &m.time {
+                    <text class="step-time" x="8" y={(y + 4.0).to_string()} aria-hidden="true">{time.clone()}</text>
+                }
+                { arrow(&layout.arrow(index, m.from, m.to), &m.label, aria, *selected == Some(index), MARKER, select, "") }
+            </>
+        }
+    });
+
+    let explanation = (*selected).and_then(|index| {
+        let m = props.messages.get(index)?;
+        let title = if m.from == m.to {
+            format!("{}. {}: {}", index + 1, name(m.from), m.label)
+        } else {
+            format!(
+                "{}. {} → {}: {}",
+                index + 1,
+                name(m.from),
+                name(m.to),
+                m.label
+            )
+        };
+        let lines = props
+            .explanations
+            .get(index)
+            .map(|text| vec![("What happens", text.to_string())])
+            .unwrap_or_default();
+        Some(Explanation { title, lines })
+    });
+
+    html! {
+        <figure class="diagram sequence-diagram">
+            <div class="diagram-scroll">
+                <svg viewBox={format!("0 0 {} {}", layout.width(), layout.height())} role="group"
+                    aria-label={props.label.clone()} class="diagram-svg"
+                    style={format!("max-width: {}px", layout.width() * 1.25)}>
+                    { arrow_marker(MARKER) }
+                    { for heads }
+                    { for arrows }
+                </svg>
+            </div>
+            { explanation_panel(explanation, &props.hint) }
+        </figure>
+    }
+}

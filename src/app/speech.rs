@@ -1,0 +1,349 @@
+//! Voice readout: reads the open tab aloud through the Web Speech API, in reading order.
+//!
+//! Each readable block of the panel (headings, paragraphs, list items, table rows) is spoken
+//! sentence by sentence; the block being read is highlighted and scrolled into view. All
+//! utterances are queued at once, so pause and resume are the browser's own. Switching tabs
+//! or unmounting cancels speech. Where `speechSynthesis` is missing the control is disabled
+//! with a plain notice; with no voices listed (headless Chromium) the default voice is used.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+use web_sys::{Element, SpeechSynthesis, SpeechSynthesisUtterance};
+use yew::prelude::*;
+
+use crate::lesson::readout::{normalize, row_sentence, sentences};
+use crate::lesson::LESSON;
+use crate::route::Tab;
+
+/// What the readout reads, in document order; nested matches defer to the innermost.
+const READABLE: &str = "h2, h3, h4, p, li, caption, tr, dt, dd";
+/// Never read: diagrams' drawings, hidden answers, the Mermaid source, the control itself.
+const SKIPPED: &str = "svg, [hidden], [aria-hidden='true'], .readout-skip";
+const READING_CLASS: &str = "reading";
+
+/// The browser's speech synthesizer, or `None` where the page cannot speak.
+pub fn synthesizer() -> Option<SpeechSynthesis> {
+    let window = gloo::utils::window();
+    let has = |name: &str| {
+        js_sys::Reflect::get(&window, &JsValue::from_str(name))
+            .map(|v| !v.is_undefined() && !v.is_null())
+            .unwrap_or(false)
+    };
+    if !has("speechSynthesis") || !has("SpeechSynthesisUtterance") {
+        return None;
+    }
+    window.speech_synthesis().ok()
+}
+
+/// One thing to say and the element to highlight while saying it.
+struct Line {
+    text: String,
+    element: Element,
+}
+
+/// The open panel's text, block by block and sentence by sentence.
+fn lines_of(panel: &Element) -> Vec<Line> {
+    let Ok(blocks) = panel.query_selector_all(READABLE) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    for index in 0..blocks.length() {
+        let Some(element) = blocks
+            .item(index)
+            .and_then(|n| n.dyn_into::<Element>().ok())
+        else {
+            continue;
+        };
+        let skipped = element.closest(SKIPPED).ok().flatten().is_some();
+        let has_inner = element.query_selector(READABLE).ok().flatten().is_some();
+        if skipped || has_inner {
+            continue;
+        }
+        if element.tag_name().eq_ignore_ascii_case("tr") {
+            let cells = element.children();
+            let texts: Vec<String> = (0..cells.length())
+                .filter_map(|i| cells.item(i))
+                .map(|c| c.text_content().unwrap_or_default())
+                .collect();
+            let text = row_sentence(&texts);
+            if !text.is_empty() {
+                lines.push(Line { text, element });
+            }
+            continue;
+        }
+        let text = normalize(&element.text_content().unwrap_or_default());
+        for sentence in sentences(&text) {
+            lines.push(Line {
+                text: sentence,
+                element: element.clone(),
+            });
+        }
+    }
+    lines
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Status {
+    Idle,
+    Playing,
+    Paused,
+    Finished,
+    Failed,
+}
+
+/// The queued utterances and the callbacks they hold. The browser may still fire events
+/// on cancelled utterances, so handlers are detached before their closures are dropped.
+#[derive(Default)]
+struct Session {
+    utterances: Vec<SpeechSynthesisUtterance>,
+    handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
+    highlighted: Option<Element>,
+}
+
+fn highlight(session: &Rc<RefCell<Session>>, element: Option<Element>) {
+    let mut session = session.borrow_mut();
+    if let Some(old) = session.highlighted.take() {
+        let _ = old.class_list().remove_1(READING_CLASS);
+    }
+    if let Some(element) = element {
+        let _ = element.class_list().add_1(READING_CLASS);
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Center);
+        options.set_behavior(web_sys::ScrollBehavior::Smooth);
+        element.scroll_into_view_with_scroll_into_view_options(&options);
+        session.highlighted = Some(element);
+    }
+}
+
+/// Cancels speech and clears the highlight; safe to call at any time.
+fn stop_all(synth: &SpeechSynthesis, session: &Rc<RefCell<Session>>) {
+    for utterance in session.borrow_mut().utterances.drain(..) {
+        utterance.set_onstart(None);
+        utterance.set_onend(None);
+        utterance.set_onerror(None);
+    }
+    synth.cancel();
+    highlight(session, None);
+    session.borrow_mut().handlers.clear();
+}
+
+#[derive(Properties, PartialEq)]
+pub struct VoiceReadoutProps {
+    /// The open tab: its panel is what gets read, and changing it stops the reading.
+    pub tab: Tab,
+}
+
+#[component]
+pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
+    let words = &LESSON.voice;
+    let synth = use_memo((), |_| synthesizer());
+    let status = use_state(|| Status::Idle);
+    let rate = use_state(|| 1.0_f32);
+    let voices = use_state(Vec::<(String, String)>::new);
+    let voice = use_state(String::new);
+    let session = use_mut_ref(Session::default);
+
+    {
+        let synth = synth.clone();
+        let voices = voices.clone();
+        use_effect_with((), move |_| {
+            let listener = (*synth).clone().map(|synth| {
+                let list = move |synth: &SpeechSynthesis| {
+                    let all = synth.get_voices();
+                    (0..all.length())
+                        .filter_map(|i| all.get(i).dyn_into::<web_sys::SpeechSynthesisVoice>().ok())
+                        .map(|v| (v.name(), v.lang()))
+                        .collect::<Vec<_>>()
+                };
+                voices.set(list(&synth));
+                let target = synth.clone();
+                EventListener::new(&target, "voiceschanged", move |_| voices.set(list(&synth)))
+            });
+            move || drop(listener)
+        });
+    }
+    {
+        let synth = synth.clone();
+        let session = session.clone();
+        let status = status.clone();
+        use_effect_with(props.tab, move |_| {
+            move || {
+                if let Some(synth) = &*synth {
+                    stop_all(synth, &session);
+                }
+                status.set(Status::Idle);
+            }
+        });
+    }
+
+    let Some(speaker) = (*synth).clone() else {
+        return html! {
+            <div class="readout readout-skip" role="group" aria-label={words.label}>
+                <button type="button" class="button" disabled=true>{words.play}</button>
+                <p class="readout-note">{words.unsupported}</p>
+            </div>
+        };
+    };
+
+    let play = {
+        let synth = speaker.clone();
+        let session = session.clone();
+        let status = status.clone();
+        let rate = *rate;
+        let voice = (*voice).clone();
+        let tab = props.tab;
+        Callback::from(move |_: MouseEvent| {
+            stop_all(&synth, &session);
+            let Some(panel) =
+                gloo::utils::document().get_element_by_id(&format!("panel-{}", tab.slug()))
+            else {
+                return;
+            };
+            let lines = lines_of(&panel);
+            if lines.is_empty() {
+                return;
+            }
+            let chosen = {
+                let all = synth.get_voices();
+                (0..all.length())
+                    .filter_map(|i| all.get(i).dyn_into::<web_sys::SpeechSynthesisVoice>().ok())
+                    .find(|v| !voice.is_empty() && v.name() == voice)
+            };
+            let last = lines.len() - 1;
+            for (index, line) in lines.into_iter().enumerate() {
+                let Ok(utterance) = SpeechSynthesisUtterance::new_with_text(&line.text) else {
+                    continue;
+                };
+                utterance.set_rate(rate);
+                if let Some(chosen) = &chosen {
+                    utterance.set_voice(Some(chosen));
+                }
+                let on_start = {
+                    let session = session.clone();
+                    let element = line.element;
+                    Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                        highlight(&session, Some(element.clone()))
+                    })
+                };
+                utterance.set_onstart(Some(on_start.as_ref().unchecked_ref()));
+                session.borrow_mut().handlers.push(on_start);
+                if index == last {
+                    let on_end = {
+                        let session = session.clone();
+                        let status = status.clone();
+                        Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                            highlight(&session, None);
+                            status.set(Status::Finished);
+                        })
+                    };
+                    utterance.set_onend(Some(on_end.as_ref().unchecked_ref()));
+                    session.borrow_mut().handlers.push(on_end);
+                }
+                let on_error = {
+                    let session = session.clone();
+                    let status = status.clone();
+                    Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+                        let reason = event
+                            .dyn_ref::<web_sys::SpeechSynthesisErrorEvent>()
+                            .map(|e| e.error())
+                            .unwrap_or(web_sys::SpeechSynthesisErrorCode::SynthesisFailed);
+                        let cancelled = matches!(
+                            reason,
+                            web_sys::SpeechSynthesisErrorCode::Interrupted
+                                | web_sys::SpeechSynthesisErrorCode::Canceled
+                        );
+                        if !cancelled {
+                            highlight(&session, None);
+                            status.set(Status::Failed);
+                        }
+                    })
+                };
+                utterance.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+                session.borrow_mut().handlers.push(on_error);
+                synth.speak(&utterance);
+                session.borrow_mut().utterances.push(utterance);
+            }
+            status.set(Status::Playing);
+        })
+    };
+    let pause_or_resume = {
+        let synth = speaker.clone();
+        let status = status.clone();
+        Callback::from(move |_: MouseEvent| match *status {
+            Status::Playing => {
+                synth.pause();
+                status.set(Status::Paused);
+            }
+            Status::Paused => {
+                synth.resume();
+                status.set(Status::Playing);
+            }
+            Status::Idle | Status::Finished | Status::Failed => {}
+        })
+    };
+    let stop = {
+        let synth = speaker.clone();
+        let session = session.clone();
+        let status = status.clone();
+        Callback::from(move |_: MouseEvent| {
+            stop_all(&synth, &session);
+            status.set(Status::Idle);
+        })
+    };
+    let on_rate = {
+        let rate = rate.clone();
+        Callback::from(move |event: InputEvent| {
+            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+            if let Ok(value) = input.value().parse::<f32>() {
+                rate.set(value.clamp(0.5, 2.0));
+            }
+        })
+    };
+    let on_voice = {
+        let voice = voice.clone();
+        Callback::from(move |event: Event| {
+            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+            voice.set(select.value());
+        })
+    };
+
+    let active = matches!(*status, Status::Playing | Status::Paused);
+    let status_text = match *status {
+        Status::Playing => words.reading,
+        Status::Paused => words.paused,
+        Status::Finished => words.finished,
+        Status::Failed => words.failed,
+        Status::Idle => "",
+    };
+    html! {
+        <div class="readout readout-skip" role="group" aria-label={words.label}>
+            <button type="button" class="button primary" onclick={play}>
+                <span aria-hidden="true">{"▶ "}</span>{words.play}
+            </button>
+            <button type="button" class="button" onclick={pause_or_resume} disabled={!active}>
+                { if *status == Status::Paused { words.resume } else { words.pause } }
+            </button>
+            <button type="button" class="button" onclick={stop} disabled={!active}>{words.stop}</button>
+            <label class="readout-rate">
+                {words.rate}
+                <input type="range" min="0.5" max="2" step="0.25" value={rate.to_string()} oninput={on_rate} />
+                <span class="rate-value">{format!("{}×", *rate)}</span>
+            </label>
+            if !voices.is_empty() {
+                <label class="readout-voice">
+                    {words.voice}
+                    <select onchange={on_voice}>
+                        <option value="" selected={voice.is_empty()}>{words.default_voice}</option>
+                        { for voices.iter().map(|(name, lang)| html! {
+                            <option value={name.clone()} selected={*voice == *name}>{format!("{name} ({lang})")}</option>
+                        }) }
+                    </select>
+                </label>
+            }
+            <span class="readout-status" role="status">{status_text}</span>
+        </div>
+    }
+}
