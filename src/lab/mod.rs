@@ -5,6 +5,7 @@
 //! playback only moves the cursor `now` through that deterministic run, so seeking and
 //! stepping back are exact.
 
+pub mod pitfall;
 mod playback;
 mod sequence;
 mod switches;

@@ -1,0 +1,86 @@
+//! The thin driver: a `requestAnimationFrame` loop that reads `performance.now()` and tells
+//! the lab how much wall time passed. It runs only while playing and is dropped on cleanup.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use gloo::render::{request_animation_frame, AnimationFrame};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::lab::LabAction;
+
+struct FrameLoop {
+    dispatch: Callback<LabAction>,
+    last_ms: Cell<Option<f64>>,
+    frame: RefCell<Option<AnimationFrame>>,
+    stopped: Cell<bool>,
+}
+
+fn performance_now() -> f64 {
+    gloo::utils::window()
+        .performance()
+        .map(|p| p.now())
+        .unwrap_or_default()
+}
+
+fn schedule(frames: &Rc<FrameLoop>) {
+    if frames.stopped.get() {
+        return;
+    }
+    let next = Rc::clone(frames);
+    let handle = request_animation_frame(move |_| {
+        let now = performance_now();
+        if let Some(last) = next.last_ms.replace(Some(now)) {
+            next.dispatch.emit(LabAction::Tick {
+                wall_ms: now - last,
+            });
+        }
+        schedule(&next);
+    });
+    *frames.frame.borrow_mut() = Some(handle);
+}
+
+/// Runs the frame loop while `playing` is true.
+#[hook]
+pub fn use_playback(playing: bool, dispatch: Callback<LabAction>) {
+    use_effect_with(playing, move |&playing| {
+        let frames = playing.then(|| {
+            let frames = Rc::new(FrameLoop {
+                dispatch,
+                last_ms: Cell::new(None),
+                frame: RefCell::new(None),
+                stopped: Cell::new(false),
+            });
+            schedule(&frames);
+            frames
+        });
+        move || {
+            if let Some(frames) = frames {
+                frames.stopped.set(true);
+                // Dropping the handle cancels the pending frame and breaks the Rc cycle.
+                frames.frame.borrow_mut().take();
+            }
+        }
+    });
+}
+
+/// True when a key press belongs to the focused control rather than to the lab's
+/// shortcuts: form fields keep every key, and buttons keep Space (which presses them).
+pub fn belongs_to_control(event: &KeyboardEvent) -> bool {
+    let Some(element) = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return false;
+    };
+    let field = matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+        || element
+            .closest("[contenteditable], .cm-editor")
+            .ok()
+            .flatten()
+            .is_some();
+    let pressable = matches!(element.tag_name().as_str(), "BUTTON" | "SUMMARY" | "A")
+        || element.get_attribute("role").as_deref() == Some("button");
+    field || (pressable && event.key() == " ")
+}

@@ -1,0 +1,127 @@
+//! The lesson's diagrams driven by the run: messages in flight move along the architecture
+//! diagram's edges, each client's badge sits on its lifecycle state, and the sequence of
+//! recent messages is drawn (click an arrow to go to it) and exported as Mermaid.
+
+use yew::prelude::*;
+
+use super::LabProps;
+use crate::app::diagrams::architecture::{ArchitectureDiagram, InFlight};
+use crate::app::diagrams::export::MermaidExport;
+use crate::app::diagrams::lifecycle::{LifecycleDiagram, StateMarker};
+use crate::app::diagrams::sequence::{SequenceDiagram, SequenceMessage};
+use crate::lab::{LabAction, RunSequence};
+use crate::lesson::content::{ArchEdge, LeaseState};
+use crate::model::{Lifecycle, Message, NodeId};
+
+const SEQUENCE_WINDOW: usize = 12;
+
+/// The architecture diagram's edge a message travels on, if it is drawn there.
+fn edge_of(message: &Message) -> Option<ArchEdge> {
+    match message {
+        Message::Acquire { .. } => Some(ArchEdge::Acquire),
+        Message::Renew { .. } => Some(ArchEdge::Renew),
+        Message::Granted { .. } | Message::RenewOk { .. } => Some(ArchEdge::Ok),
+        Message::NotOwner { .. } | Message::Busy { .. } => Some(ArchEdge::Fail),
+        Message::Release { .. } | Message::ReleaseReply { .. } | Message::Write { .. } => None,
+    }
+}
+
+/// The lesson's lifecycle state that a client's model state is drawn on.
+fn lesson_state(state: Lifecycle) -> LeaseState {
+    match state {
+        Lifecycle::Idle | Lifecycle::Acquiring => LeaseState::Acquiring,
+        Lifecycle::Holding => LeaseState::Holding,
+        Lifecycle::RenewInFlight => LeaseState::RenewResult,
+        Lifecycle::Lost(_) => LeaseState::Lost,
+        Lifecycle::Releasing | Lifecycle::Released => LeaseState::Releasing,
+    }
+}
+
+/// The architecture and lifecycle diagrams at the cursor.
+#[component]
+pub fn LiveDiagrams(props: &LabProps) -> Html {
+    let lab = &props.lab.0;
+    let snapshot = lab.run().state_at(lab.now());
+    let in_flight: Vec<InFlight> = snapshot
+        .in_flight
+        .iter()
+        .filter_map(|(record, permille)| {
+            let edge = edge_of(&record.msg)?;
+            let client = match (record.from, record.to) {
+                (NodeId::Client(c), _) | (_, NodeId::Client(c)) => c.letter(),
+                _ => '?',
+            };
+            Some(InFlight {
+                edge,
+                progress: f64::from(*permille) / 1000.0,
+                label: format!("{client}: {}", record.msg.label()).into(),
+            })
+        })
+        .collect();
+    let markers: Vec<StateMarker> = snapshot
+        .clients
+        .iter()
+        .map(|client| StateMarker {
+            state: lesson_state(client.lifecycle),
+            label: client.id.letter().to_string().into(),
+        })
+        .collect();
+    html! {
+        <section class="card live-diagrams" aria-labelledby="live-title">
+            <h4 id="live-title">{"Live diagrams"}</h4>
+            <p class="muted small">{"Messages between the clients and the lock service travel along the arrows; each client's letter sits on its lifecycle state."}</p>
+            <div class="live-grid">
+                <ArchitectureDiagram {in_flight} explain={false} />
+                <LifecycleDiagram {markers} explain={false} />
+            </div>
+        </section>
+    }
+}
+
+/// The latest messages of the run as a sequence diagram, with Mermaid export.
+#[component]
+pub fn RunSequenceView(props: &LabProps) -> Html {
+    let lab = &props.lab.0;
+    let sequence = RunSequence::before(lab.run(), lab.now(), SEQUENCE_WINDOW);
+    let times: Vec<_> = sequence.arrows.iter().map(|a| a.sent_at).collect();
+    let on_select = props
+        .send(move |index: usize| LabAction::Seek(times.get(index).copied().unwrap_or_default()));
+    let messages: Vec<SequenceMessage> = sequence
+        .arrows
+        .iter()
+        .map(|a| SequenceMessage {
+            from: a.from,
+            to: a.to,
+            label: a.label.clone().into(),
+            time: Some(a.sent_at.to_string().into()),
+        })
+        .collect();
+    let explanations: Vec<AttrValue> = sequence
+        .arrows
+        .iter()
+        .map(|a| {
+            AttrValue::from(format!(
+                "Sent at {}: {}. Selecting it moved the cursor there.",
+                a.sent_at, a.label
+            ))
+        })
+        .collect();
+    let participants: Vec<AttrValue> = sequence
+        .participants
+        .iter()
+        .map(|(_, name)| AttrValue::from(name.clone()))
+        .collect();
+    html! {
+        <section class="card run-sequence" aria-labelledby="run-sequence-title">
+            <h4 id="run-sequence-title">{format!("Sequence: the last {} messages before t = {}", sequence.arrows.len(), lab.now())}</h4>
+            if sequence.arrows.is_empty() {
+                <p class="muted">{"No message has been sent yet. Step forward or press Play."}</p>
+            } else {
+                <SequenceDiagram {participants} {messages} {explanations} {on_select}
+                    label="Messages of the run before the cursor"
+                    hint="Select an arrow to move the cursor to the moment it was sent." />
+                <MermaidExport title="Mermaid export of this sequence" text={sequence.to_mermaid()} file="lease-lab-run-sequence.mmd" />
+            }
+        </section>
+    }
+}

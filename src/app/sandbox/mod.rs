@@ -1,0 +1,158 @@
+//! The Sandbox tab: the lease laboratory, the pitfall exercise, and the runnable snippets.
+//!
+//! The laboratory keeps a [`Lab`] in a reducer; [`driver`] feeds it frame times from
+//! `performance.now`, and every panel renders the lab's run at its cursor.
+
+mod checks;
+mod controls;
+mod driver;
+mod faults;
+mod live;
+mod log;
+mod pitfall;
+mod storage;
+mod timeline;
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::lab::{Lab, LabAction};
+use crate::model::presets;
+
+/// The lab as a Yew reducer state. An action that changes nothing keeps the same `Rc`,
+/// so Yew skips the render.
+pub struct LabStore(pub Lab);
+
+/// Cheap equality for props: a new scenario always comes with a new run `Rc`.
+impl PartialEq for LabStore {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        Rc::ptr_eq(a.run(), b.run())
+            && a.now() == b.now()
+            && a.playing() == b.playing()
+            && a.speed() == b.speed()
+            && a.problem() == b.problem()
+            && a.compare().map(|c| Rc::as_ptr(&c.run)) == b.compare().map(|c| Rc::as_ptr(&c.run))
+    }
+}
+
+impl Reducible for LabStore {
+    type Action = LabAction;
+
+    fn reduce(self: Rc<Self>, action: LabAction) -> Rc<Self> {
+        match self.0.apply(action) {
+            Some(next) => Rc::new(LabStore(next)),
+            None => self,
+        }
+    }
+}
+
+/// Props shared by every laboratory panel: the lab, which also takes actions.
+#[derive(Properties, PartialEq, Clone)]
+pub struct LabProps {
+    pub lab: UseReducerHandle<LabStore>,
+}
+
+impl LabProps {
+    /// A callback that sends `make(value)` to the lab.
+    fn send<T: 'static>(&self, make: impl Fn(T) -> LabAction + 'static) -> Callback<T> {
+        let lab = self.lab.clone();
+        Callback::from(move |value| lab.dispatch(make(value)))
+    }
+}
+
+/// The Sandbox tab's content.
+#[component]
+pub fn SandboxTab() -> Html {
+    html! {
+        <>
+            <h2>{"Sandbox"}</h2>
+            <p class="lead">
+                {"Make every failure from the lesson happen, watch why, and see what saves you. \
+                  The lease model runs here in your browser: pick a scenario, press Play, inject faults, \
+                  flip policies, and read the checks."}
+            </p>
+            <Laboratory />
+            <pitfall::PitfallExercise />
+            <crate::app::snippets::SnippetPanels />
+        </>
+    }
+}
+
+/// The lease laboratory.
+#[component]
+pub fn Laboratory() -> Html {
+    let store = use_reducer(|| LabStore(Lab::default()));
+    let dispatch = {
+        let store = store.clone();
+        Callback::from(move |action: LabAction| store.dispatch(action))
+    };
+    driver::use_playback(store.0.playing(), dispatch.clone());
+
+    let onkeydown = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            if driver::belongs_to_control(&event) {
+                return;
+            }
+            let action = match event.key().as_str() {
+                " " => LabAction::TogglePlay,
+                "ArrowRight" => LabAction::StepForward,
+                "ArrowLeft" => LabAction::StepBack,
+                _ => return,
+            };
+            event.prevent_default();
+            dispatch.emit(action);
+        })
+    };
+
+    let props = LabProps { lab: store.clone() };
+    let lab = &store.0;
+    html! {
+        <section class="lab" aria-labelledby="lab-title" {onkeydown}>
+            <h3 id="lab-title">{"Lease laboratory"}</h3>
+            <controls::PresetPicker ..props.clone() />
+            if let Some(problem) = lab.problem() {
+                <p class="lab-problem status-warn" role="status">{problem}</p>
+            }
+            <controls::PlaybackBar ..props.clone() />
+            <timeline::Timeline ..props.clone() />
+            <live::LiveDiagrams ..props.clone() />
+            <div class="lab-grid">
+                <div class="lab-main">
+                    <controls::Summary ..props.clone() />
+                    <storage::StoragePanel ..props.clone() />
+                    <live::RunSequenceView ..props.clone() />
+                </div>
+                <div class="lab-side">
+                    <checks::ChecksPanel ..props.clone() />
+                </div>
+            </div>
+            <div class="lab-settings">
+                <faults::FaultsPanel ..props.clone() />
+                <controls::PolicyPanel ..props.clone() />
+                <controls::ParametersPanel ..props.clone() />
+            </div>
+            <log::EventLog ..props />
+            <p class="trace-id">
+                {format!("Trace hash {:016x} · seed {} · {} events",
+                    lab.run().trace_hash(), lab.scenario().seed, lab.run().events().len())}
+            </p>
+        </section>
+    }
+}
+
+/// The preset ids in lesson order, with their visible names.
+fn preset_choices() -> Vec<(&'static str, String)> {
+    presets::presets()
+        .into_iter()
+        .map(|p| {
+            let name = match p.variant {
+                Some(variant) => format!("{}. {} ({variant})", p.number, p.title),
+                None => format!("{}. {}", p.number, p.title),
+            };
+            (p.id, name)
+        })
+        .collect()
+}

@@ -1,0 +1,198 @@
+//! The pitfall exercise: the TTL calculator prefilled with the lesson's numbers, a T of the
+//! learner's choosing, a 400 ms stop-the-world pause at a chosen point of the renew period,
+//! the outcome explained, and a sweep of every start across one period.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use crate::lab::pitfall::{outcome, PitfallTry, MAX_TTL, MIN_TTL, SWEEP_STARTS};
+use crate::lesson::ttl::read_inputs;
+use crate::model::{advise_ttl, presets::PITFALL_PAUSE, SimDuration, TtlInputs};
+
+const FIELDS: [(&str, &str); 4] = [
+    ("pitfall-work", "Work slice p99"),
+    ("pitfall-rtt", "Renew RTT p99"),
+    ("pitfall-gc", "GC budget"),
+    ("pitfall-margin", "Safety margin"),
+];
+
+fn millis_text(d: SimDuration) -> String {
+    let ms = d.0 as f64 / 1_000.0;
+    if ms.fract() == 0.0 {
+        format!("{ms:.0}")
+    } else {
+        format!("{ms:.3}")
+    }
+}
+
+/// The whole exercise.
+#[component]
+pub fn PitfallExercise() -> Html {
+    let fields = use_state(|| {
+        [
+            "200".to_owned(),
+            "20".to_owned(),
+            "150".to_owned(),
+            "0".to_owned(),
+        ]
+    });
+    let chosen_ttl = use_state(|| None::<String>);
+    let offset_permille = use_state(|| 720u32);
+
+    let inputs = read_inputs([&fields[0], &fields[1], &fields[2], &fields[3]]);
+    let advice = advise_ttl(*inputs.as_ref().unwrap_or(&TtlInputs::LESSON));
+    let ttl_text = (*chosen_ttl)
+        .clone()
+        .unwrap_or_else(|| millis_text(advice.proposed));
+    let ttl_ms = ttl_text
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0);
+    let ttl = ttl_ms
+        .map(|ms| SimDuration((ms * 1_000.0).round() as u64))
+        .unwrap_or(advice.proposed);
+    let ttl_in_range = (MIN_TTL..=MAX_TTL).contains(&ttl);
+
+    let base = PitfallTry {
+        ttl,
+        offset: SimDuration::ZERO,
+    };
+    let period = base.period();
+    let attempt = PitfallTry {
+        offset: period.mul_ratio(u64::from(*offset_permille), 1000),
+        ..base
+    };
+    let run = attempt.run();
+    let result = outcome(&run);
+    let sweep = attempt.sweep();
+
+    let field_input = |index: usize| {
+        let fields = fields.clone();
+        Callback::from(move |event: InputEvent| {
+            let mut next = (*fields).clone();
+            next[index] = event.target_unchecked_into::<HtmlInputElement>().value();
+            fields.set(next);
+        })
+    };
+    let on_ttl = {
+        let chosen_ttl = chosen_ttl.clone();
+        Callback::from(move |event: InputEvent| {
+            chosen_ttl.set(Some(
+                event.target_unchecked_into::<HtmlInputElement>().value(),
+            ));
+        })
+    };
+    let use_proposed = {
+        let chosen_ttl = chosen_ttl.clone();
+        Callback::from(move |_: MouseEvent| chosen_ttl.set(None))
+    };
+    let on_offset = {
+        let offset_permille = offset_permille.clone();
+        Callback::from(move |event: InputEvent| {
+            let value = event.target_unchecked_into::<HtmlInputElement>().value();
+            offset_permille.set(value.parse::<u32>().unwrap_or(0).min(1000));
+        })
+    };
+
+    let verdict = match result.lost {
+        Some((at, reason)) => format!(
+            "Client A lost the lease at t = {at}: {}. The lost flag stopped its writes ({} issued after the flag), \
+             the fence rejected {} stale write{}, and storage accepted {} stale write{}.",
+            reason.describe(),
+            result.writes_after_lost_flag,
+            result.fence_rejections,
+            if result.fence_rejections == 1 { "" } else { "s" },
+            result.stale_accepted,
+            if result.stale_accepted == 1 { "" } else { "s" },
+        ),
+        None => format!(
+            "Client A kept the lease: a renewal confirmed within T = {ttl} reached it before its safe deadline, \
+             even with the {PITFALL_PAUSE} pause."
+        ),
+    };
+
+    let bar_width = 600.0 / f64::from(SWEEP_STARTS);
+    html! {
+        <section class="card pitfall" aria-labelledby="pitfall-title">
+            <h3 id="pitfall-title">{"Pitfall exercise: a 400 ms pause against your lease"}</h3>
+            <p>
+                {"Your work slice takes up to 200 ms at p99, a renew round trip up to 20 ms, and you budget 150 ms \
+                  for garbage collection. Choose T and a T/3 heartbeat, then let a 400 ms stop-the-world pause hit. \
+                  Do you still hold the lock? What does the lost flag do, and what must storage do with the old fencing token?"}
+            </p>
+            <div class="pitfall-calculator">
+                { for FIELDS.iter().enumerate().map(|(index, (id, label))| html! {
+                    <div class="field">
+                        <label for={*id}>{*label}</label>
+                        <input id={*id} type="text" inputmode="numeric" value={fields[index].clone()}
+                            oninput={field_input(index)} aria-describedby="pitfall-inequality" />
+                        <span class="unit">{"ms"}</span>
+                    </div>
+                }) }
+                <p id="pitfall-inequality" class="inequality" aria-live="polite">
+                    { match &inputs {
+                        Ok(_) => html! {
+                            <>
+                                <strong>{format!("T > {}", advice.minimum)}</strong>
+                                {format!(" (work + RTT + GC + margin). A comfortable choice: T = {}, heartbeat every {}.",
+                                    advice.proposed, advice.heartbeat)}
+                            </>
+                        },
+                        Err((index, problem)) => html! {
+                            <span class="status-warn">{format!("{}: {}", FIELDS[*index].1, problem.message())}</span>
+                        },
+                    } }
+                </p>
+            </div>
+            <div class="pitfall-choice">
+                <div class="field">
+                    <label for="pitfall-ttl">{"Your T"}</label>
+                    <input id="pitfall-ttl" type="text" inputmode="decimal" value={ttl_text} oninput={on_ttl} />
+                    <span class="unit">{"ms"}</span>
+                </div>
+                <button type="button" class="button small" onclick={use_proposed}>{"Use the proposed T"}</button>
+                if ttl_ms.is_none() || !ttl_in_range {
+                    <p class="status-warn small" role="status">
+                        {format!("T must be a number of milliseconds between {} and {}; using {} for now.",
+                            MIN_TTL, MAX_TTL, SimDuration(ttl.0.clamp(MIN_TTL.0, MAX_TTL.0)))}
+                    </p>
+                }
+                <p class="muted">{format!("Heartbeat every T/3 = {}.", period)}</p>
+                <label for="pitfall-offset">
+                    {format!("The pause starts {} into a renew period", attempt.offset)}
+                </label>
+                <input id="pitfall-offset" type="range" min="0" max="1000" step="1"
+                    value={offset_permille.to_string()} oninput={on_offset}
+                    aria-valuetext={format!("{} of {}", attempt.offset, period)} />
+            </div>
+            <p class={classes!("pitfall-verdict", if result.lost.is_some() { "status-bad" } else { "status-ok" })}
+                role="status">{verdict}</p>
+            <figure class="sweep">
+                <svg viewBox="0 0 620 90" role="img"
+                    aria-label={format!("Sweep of {} pause starts across one renew period: {} lose the lease.",
+                        sweep.cases.len(), sweep.lost_count())}>
+                    { for sweep.cases.iter().enumerate().map(|(i, case)| {
+                        let x = 10.0 + bar_width * i as f64;
+                        html! {
+                            <rect class={if case.lost { "sweep-lost" } else { "sweep-kept" }}
+                                x={x.to_string()} y="10" width={(bar_width - 2.0).to_string()} height="50" rx="2">
+                                <title>{format!("Pause starting {} into the period: {}", case.offset,
+                                    if case.lost { "lease lost" } else { "lease kept" })}</title>
+                            </rect>
+                        }
+                    }) }
+                    <line class="sweep-marker" x1={(10.0 + 600.0 * f64::from(*offset_permille) / 1000.0).to_string()}
+                        x2={(10.0 + 600.0 * f64::from(*offset_permille) / 1000.0).to_string()} y1="4" y2="66" />
+                    <text x="10" y="82" class="sweep-axis">{"0"}</text>
+                    <text x="610" y="82" text-anchor="end" class="sweep-axis">{period.to_string()}</text>
+                </svg>
+                <figcaption>
+                    {format!("{} of {} pause starts across one renew period ({} %) lose the lease. \
+                              In every losing case the lost flag stops the writes and the fence rejects the stale one.",
+                        sweep.lost_count(), sweep.cases.len(), sweep.lost_permille() / 10)}
+                </figcaption>
+            </figure>
+        </section>
+    }
+}
