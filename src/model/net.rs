@@ -49,19 +49,6 @@ pub struct Packet {
     pub msg: Message,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Queued(Packet);
-impl Ord for Queued {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        (self.0.deliver_at, self.0.id).cmp(&(o.0.deliver_at, o.0.id))
-    }
-}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
 /// What happened to a packet handed to [`Network::send`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SendOutcome {
@@ -76,7 +63,10 @@ pub enum SendOutcome {
 pub struct Network {
     cfg: LinkConfig,
     rng: SimRng,
-    heap: BinaryHeap<Reverse<Queued>>,
+    /// Due packets as (delivery time, id, slot in `slab`): small entries keep the heap fast.
+    heap: BinaryHeap<Reverse<(SimTime, MsgId, u32)>>,
+    slab: Vec<Packet>,
+    free: Vec<u32>,
     next_id: u32,
     down: Vec<(NodeId, NodeId, SimTime)>,
     delay_next: Vec<(NodeId, NodeId, SimDuration)>,
@@ -88,7 +78,9 @@ impl Network {
         Network {
             cfg,
             rng,
-            heap: BinaryHeap::with_capacity(64),
+            heap: BinaryHeap::with_capacity(8),
+            slab: Vec::with_capacity(8),
+            free: Vec::with_capacity(8),
             next_id: 0,
             down: Vec::new(),
             delay_next: Vec::new(),
@@ -101,6 +93,8 @@ impl Network {
         self.cfg = cfg;
         self.rng = rng;
         self.heap.clear();
+        self.slab.clear();
+        self.free.clear();
         self.next_id = 0;
         self.down.clear();
         self.delay_next.clear();
@@ -152,14 +146,24 @@ impl Network {
         if self.rng.chance_ppm(self.cfg.loss_ppm) {
             return SendOutcome::Dropped(p, DropReason::Lost);
         }
-        self.heap.push(Reverse(Queued(p)));
+        let slot = match self.free.pop() {
+            Some(i) => {
+                self.slab[i as usize] = p;
+                i
+            }
+            None => {
+                self.slab.push(p);
+                (self.slab.len() - 1) as u32
+            }
+        };
+        self.heap.push(Reverse((p.deliver_at, p.id, slot)));
         SendOutcome::InFlight(p)
     }
 
     /// When the next packet is due, if any.
     #[inline]
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.heap.peek().map(|r| r.0 .0.deliver_at)
+        self.heap.peek().map(|r| r.0 .0)
     }
 
     /// The next packet due at or before `now`, with `Err` if it must be dropped because its
@@ -168,7 +172,9 @@ impl Network {
         if self.poll_timeout()? > now {
             return None;
         }
-        let p = self.heap.pop()?.0 .0;
+        let slot = self.heap.pop()?.0 .2;
+        self.free.push(slot);
+        let p = self.slab[slot as usize];
         if self.link_down(p.from, p.to, p.deliver_at) {
             Some(Err((p, DropReason::LinkDown)))
         } else {
@@ -178,7 +184,7 @@ impl Network {
 
     /// Packets still on the wire.
     pub fn in_flight(&self) -> impl Iterator<Item = &Packet> {
-        self.heap.iter().map(|r| &r.0 .0)
+        self.heap.iter().map(|r| &self.slab[r.0 .2 as usize])
     }
 }
 

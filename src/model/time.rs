@@ -304,9 +304,10 @@ impl NodeClock {
         }
         // mono(anchor + d) = anchor_mono + ⌊d·rate/10⁶⌋, so the first d reaching dl is
         // ⌈dl·10⁶/rate⌉ exactly.
+        // dl ≤ 2⁴³, so dl·10⁶ + rate stays below i64::MAX (no 128-bit division, which
+        // wasm lacks).
         let rate = 1_000_000 + self.drift_ppm as i64;
-        let num = dl as i128 * 1_000_000;
-        let d = (num + rate as i128 - 1) / rate as i128;
+        let d = (dl * 1_000_000 + rate - 1) / rate;
         SimTime(self.anchor_real + d as u64)
     }
 
