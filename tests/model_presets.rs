@@ -653,3 +653,34 @@ fn seeking_a_ten_minute_scenario_is_cheap() {
     );
     assert!(run.events().len() > 1_000);
 }
+
+#[test]
+fn a_far_client_pays_its_own_round_trip() {
+    // Multi-region renew latency: RTT eats the budget.
+    let far = LinkOverride {
+        a: NodeId::Client(ClientId::A),
+        b: NodeId::Service,
+        rtt: SimDuration::from_millis(400),
+        jitter: SimDuration::ZERO,
+        loss_ppm: 0,
+    };
+    let s = Scenario {
+        links: vec![far],
+        client_stagger: SimDuration::from_secs(1),
+        ..preset("1").unwrap().scenario
+    };
+    s.validate().unwrap();
+    let run = Simulation::run(&s);
+    let granted = run
+        .lifecycle_history(ClientId::A)
+        .iter()
+        .find(|p| p.state == Lifecycle::Holding)
+        .unwrap();
+    assert_eq!(granted.from, SimTime::from_millis(400));
+    let write = run.storage_log()[0];
+    assert_eq!(
+        write.at,
+        SimTime::from_millis(410),
+        "the storage link keeps the default 20 ms RTT"
+    );
+}

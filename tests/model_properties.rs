@@ -243,3 +243,36 @@ fn arbitrary_scenarios_never_panic_once_validated() {
         )
         .unwrap();
 }
+
+#[test]
+fn unvalidated_scenarios_with_unknown_clients_do_not_panic() {
+    let s = Scenario {
+        clients: 2,
+        duration: SimDuration::from_secs(5),
+        faults: FaultPlan::none()
+            .with(
+                SimTime::from_secs(1),
+                Fault::Crash {
+                    client: ClientId(9),
+                },
+            )
+            .with(
+                SimTime::from_secs(1),
+                Fault::ClockStep {
+                    node: NodeId::Client(ClientId(7)),
+                    by_micros: 5,
+                },
+            )
+            .with(
+                SimTime::from_secs(1),
+                Fault::Pause {
+                    client: ClientId(5),
+                    duration: SimDuration::from_secs(1),
+                    in_write_path: true,
+                },
+            ),
+        ..Scenario::default()
+    };
+    assert!(s.validate().is_err());
+    assert!(!Simulation::check(&s).any_broken());
+}

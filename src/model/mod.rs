@@ -17,6 +17,8 @@
 //! assert_eq!(at_11s.holder.map(|h| h.0), Some(ClientId::B));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod calc;
 pub mod check;
 pub mod client;
@@ -51,7 +53,7 @@ pub use rng::SimRng;
 pub use run::{
     ClientSnapshot, Interval, LifecyclePoint, MessageFate, MessageRecord, Run, Snapshot, Tenure,
 };
-pub use scenario::{Fraction, Scenario, ScenarioError};
+pub use scenario::{Fraction, LinkOverride, Scenario, ScenarioError};
 pub use service::{LeaseEnd, LockService, ServiceConfig, ServiceEvent};
 pub use storage::{Storage, WriteRecord, WriteVerdict};
 pub use time::{ClockKind, LocalNow, LocalTime, NodeClock, SimDuration, SimTime, WALL_EPOCH};

@@ -70,6 +70,7 @@ pub struct Network {
     next_id: u32,
     down: Vec<(NodeId, NodeId, SimTime)>,
     delay_next: Vec<(NodeId, NodeId, SimDuration)>,
+    overrides: Vec<(NodeId, NodeId, LinkConfig)>,
 }
 
 impl Network {
@@ -84,7 +85,23 @@ impl Network {
             next_id: 0,
             down: Vec::new(),
             delay_next: Vec::new(),
+            overrides: Vec::new(),
         }
+    }
+
+    /// Gives the link between `a` and `b` (both ways) its own latency, jitter and loss.
+    pub fn configure_link(&mut self, a: NodeId, b: NodeId, cfg: LinkConfig) {
+        self.overrides
+            .retain(|&(x, y, _)| !((x == a && y == b) || (x == b && y == a)));
+        self.overrides.push((a, b, cfg));
+    }
+
+    #[inline]
+    fn link(&self, from: NodeId, to: NodeId) -> LinkConfig {
+        self.overrides
+            .iter()
+            .find(|&&(x, y, _)| (x == from && y == to) || (x == to && y == from))
+            .map_or(self.cfg, |o| o.2)
     }
 
     /// Brings back a fresh network with the same configuration and a new RNG, keeping the
@@ -121,9 +138,14 @@ impl Network {
     pub fn send(&mut self, now: SimTime, from: NodeId, to: NodeId, msg: Message) -> SendOutcome {
         let id = MsgId(self.next_id);
         self.next_id += 1;
-        let mut latency = self.cfg.latency;
-        if !self.cfg.jitter.is_zero() {
-            latency = latency + SimDuration(self.rng.up_to(self.cfg.jitter.0));
+        let cfg = if self.overrides.is_empty() {
+            self.cfg
+        } else {
+            self.link(from, to)
+        };
+        let mut latency = cfg.latency;
+        if !cfg.jitter.is_zero() {
+            latency = latency + SimDuration(self.rng.up_to(cfg.jitter.0));
         }
         if let Some(i) = self
             .delay_next
@@ -143,7 +165,7 @@ impl Network {
         if self.link_down(from, to, now) {
             return SendOutcome::Dropped(p, DropReason::LinkDown);
         }
-        if self.rng.chance_ppm(self.cfg.loss_ppm) {
+        if self.rng.chance_ppm(cfg.loss_ppm) {
             return SendOutcome::Dropped(p, DropReason::Lost);
         }
         let slot = match self.free.pop() {

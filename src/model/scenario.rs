@@ -26,6 +26,21 @@ impl Fraction {
     }
 }
 
+/// One link with its own network parameters (e.g. a client in a far region).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LinkOverride {
+    /// One end.
+    pub a: NodeId,
+    /// The other end.
+    pub b: NodeId,
+    /// Round-trip time on this link.
+    pub rtt: SimDuration,
+    /// Extra one-way jitter on this link.
+    pub jitter: SimDuration,
+    /// Loss on this link, in parts per million.
+    pub loss_ppm: u32,
+}
+
 /// Everything that defines one simulation. [`Scenario::default`] holds the sandbox's default
 /// parameters; presets start from it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -53,6 +68,8 @@ pub struct Scenario {
     pub jitter: SimDuration,
     /// Probability that any packet is lost, in parts per million.
     pub loss_ppm: u32,
+    /// Links whose latency, jitter or loss differ from the defaults above.
+    pub links: Vec<LinkOverride>,
     /// Time between two writes of the critical section.
     pub work_slice: SimDuration,
     /// Subtracted from send time + T to get the client's safe deadline (covers clock drift).
@@ -85,6 +102,7 @@ impl Default for Scenario {
             rtt: SimDuration::from_millis(20),
             jitter: SimDuration::ZERO,
             loss_ppm: 0,
+            links: Vec::new(),
             work_slice: SimDuration::from_secs(1),
             drift_margin: SimDuration::from_millis(500),
             lock_delay: SimDuration::ZERO,
@@ -208,6 +226,33 @@ impl Scenario {
         )?;
         if self.loss_ppm > 1_000_000 {
             return err("loss_ppm", "must be at most 1,000,000 (100 %)");
+        }
+        if self.links.len() > 16 {
+            return err("links", "more than 16 link overrides");
+        }
+        for l in &self.links {
+            let known = |n: NodeId| !matches!(n, NodeId::Client(c) if c.0 >= self.clients);
+            if !known(l.a) || !known(l.b) || l.a == l.b {
+                return err(
+                    "links",
+                    "a link names an unknown node or joins a node to itself",
+                );
+            }
+            within(
+                "links",
+                l.rtt,
+                SimDuration::ZERO,
+                SimDuration::from_secs(60),
+            )?;
+            within(
+                "links",
+                l.jitter,
+                SimDuration::ZERO,
+                SimDuration::from_secs(60),
+            )?;
+            if l.loss_ppm > 1_000_000 {
+                return err("links", "loss must be at most 1,000,000 ppm");
+            }
         }
         within("work_slice", self.work_slice, MIN_INTERVAL, MAX_INTERVAL)?;
         if self.drift_margin >= self.ttl {

@@ -106,6 +106,15 @@ impl World {
             jitter: s.jitter,
             loss_ppm: s.loss_ppm,
         };
+        let mut net = Network::new(link, SimRng::child(s.seed, stream::NETWORK));
+        for l in &s.links {
+            let cfg = LinkConfig {
+                latency: l.rtt.mul_ratio(1, 2),
+                jitter: l.jitter,
+                loss_ppm: l.loss_ppm,
+            };
+            net.configure_link(l.a, l.b, cfg);
+        }
         World {
             now: SimTime::ZERO,
             end: SimTime::ZERO + s.duration,
@@ -119,7 +128,7 @@ impl World {
             service_dirty: true,
             storage: Storage::new(s.policy.fencing),
             slots,
-            net: Network::new(link, SimRng::child(s.seed, stream::NETWORK)),
+            net,
             faults,
             next_fault: 0,
             record,
@@ -308,7 +317,28 @@ impl World {
         self.run_until(self.end);
     }
 
+    fn known(&self, n: NodeId) -> bool {
+        match n {
+            NodeId::Client(c) => c.index() < self.slots.len(),
+            _ => true,
+        }
+    }
+
     fn apply_fault(&mut self, f: Fault) {
+        // Faults naming a client the scenario does not have are ignored (validation
+        // refuses them; this keeps an unvalidated scenario from panicking).
+        let nodes_known = match f {
+            Fault::Pause { client, .. } | Fault::Crash { client } => {
+                self.known(NodeId::Client(client))
+            }
+            Fault::Partition { a, b, .. } => self.known(a) && self.known(b),
+            Fault::DelayNextPacket { from, to, .. } => self.known(from) && self.known(to),
+            Fault::ClockStep { node, .. } | Fault::ClockDrift { node, .. } => self.known(node),
+            Fault::RevokeLease => true,
+        };
+        if !nodes_known {
+            return;
+        }
         let node = match f {
             Fault::Pause { client, .. } | Fault::Crash { client } => NodeId::Client(client),
             Fault::Partition { a, .. } => a,
