@@ -121,7 +121,7 @@ records! {
         heading: String, intro: String, diagram_label: String, file: String,
         nodes: Vec<NodeText>, edges: Vec<EdgeText>,
     }
-    NodeText { id: ArchNode, number: String, label: String, why: String }
+    NodeText { id: ArchNode, number: String, label: String, duties: Vec<String>, why: String }
     EdgeText {
         id: ArchEdge, from: ArchNode, to: ArchNode, label: String, protocol: String,
         direction: String, effect: String, consequence: String,

@@ -122,7 +122,7 @@ fn table_section(table: &'static Table) -> Html {
         <section aria-labelledby={heading_id.clone()}>
             <h2 id={heading_id}>{table.heading}</h2>
             <div class="table-wrap" role="region" tabindex="0" aria-labelledby={format!("caption-{}", table.id)}>
-                <table id={format!("table-{}", table.id)}>
+                <table id={format!("table-{}", table.id)} class="stack-table">
                     <caption id={format!("caption-{}", table.id)}>{table.caption}</caption>
                     <thead>
                         <tr>{ for table.columns.iter().map(|c| html! { <th scope="col">{*c}</th> }) }</tr>
@@ -133,7 +133,7 @@ fn table_section(table: &'static Table) -> Html {
                                 { for row.iter().enumerate().map(|(i, cell)| if i == 0 {
                                     html! { <th scope="row">{*cell}</th> }
                                 } else {
-                                    html! { <td>{*cell}</td> }
+                                    html! { <td data-label={table.columns[i]}>{*cell}</td> }
                                 }) }
                             </tr>
                         }) }

@@ -264,6 +264,8 @@ pub struct NodeText {
     pub id: ArchNode,
     pub number: &'static str,
     pub label: &'static str,
+    /// Short phrases drawn inside the node's box: what it keeps track of.
+    pub duties: &'static [&'static str],
     pub why: &'static str,
 }
 

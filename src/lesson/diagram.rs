@@ -122,7 +122,7 @@ pub fn lifecycle_curve(from: LeaseState, to: LeaseState) -> Option<Curve> {
         (Acquiring, Holding) => Curve::straight(
             pt(160.0, 100.0),
             pt(285.0, 100.0),
-            pt(222.0, 88.0),
+            pt(222.0, 62.0),
             Anchor::Middle,
         ),
         (Holding, RenewResult) => Curve {

@@ -58,13 +58,18 @@ pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
         };
         html! {
             <g class={classes!("node", format!("node-{}", node.slug()))} role="button" tabindex="0"
-                aria-label={format!("Node {}", node.title())}
+                aria-label={format!("Node {}: {}", node.title(), node.text().duties.join(", "))}
                 aria-pressed={(*selected == Some(selection)).to_string()}
                 {onclick} onkeydown={on_activate_key(select(selection))}>
                 <rect x={rect.left().to_string()} y={rect.top().to_string()}
                     width={rect.width.to_string()} height={rect.height.to_string()} rx="12" />
                 <text class="node-label" x={rect.center.x.to_string()} y={(rect.top() + 26.0).to_string()}
                     text-anchor="middle">{node.title()}</text>
+                { for node.text().duties.iter().enumerate().map(|(i, duty)| html! {
+                    // The space keeps the visible words apart, so they match the name.
+                    <>{" "}<text class="node-duty" x={rect.center.x.to_string()} y={(rect.top() + 62.0 + 26.0 * i as f64).to_string()}
+                        text-anchor="middle">{*duty}</text></>
+                }) }
             </g>
         }
     });

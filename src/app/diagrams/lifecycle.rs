@@ -116,11 +116,12 @@ pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
                 { for badges.iter().enumerate().map(|(i, m)| {
                     let cx = rect.left() + rect.width - 12.0 - 24.0 * i as f64;
                     let cy = rect.top();
+                    // The space keeps the badge's letter apart from the state's name.
                     html! {
-                        <g class="badge" aria-hidden="true">
+                        <>{" "}<g class="badge" aria-hidden="true">
                             <circle cx={cx.to_string()} cy={cy.to_string()} r="11" />
                             <text x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle">{m.label.clone()}</text>
-                        </g>
+                        </g></>
                     }
                 }) }
             </g>

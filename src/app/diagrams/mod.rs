@@ -34,7 +34,7 @@ fn arrow_marker(id: &'static str) -> Html {
     html! {
         <defs>
             <marker {id} class="arrowhead" viewBox="0 0 10 10" refX="9" refY="5"
-                markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
                 <path d="M0 0 L10 5 L0 10 z" />
             </marker>
         </defs>
