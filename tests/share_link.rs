@@ -9,6 +9,7 @@
 use std::time::Instant;
 
 use lease_lab::lab::PolicySwitch;
+use lease_lab::model::scenario::LinkOverride;
 use lease_lab::model::{
     presets, ClientId, Fault, Fraction, NodeId, Scenario, SimDuration, SimTime, TimedFault,
 };
@@ -149,6 +150,16 @@ fn scenario() -> impl Strategy<Value = (Option<&'static str>, Scenario)> {
         ),
         (any::<Option<u64>>(), any::<u8>(), any::<u64>()),
         proptest::collection::vec(raw_fault(), 0..12),
+        proptest::collection::vec(
+            (
+                any::<u8>(),
+                any::<u8>(),
+                0u64..=60_000_000,
+                0u64..=60_000_000,
+                0u32..=1_000_000,
+            ),
+            0..4,
+        ),
     );
     let drawn = (fields, proptest::option::of(0..PRESET_IDS)).prop_map(
         |(
@@ -159,6 +170,7 @@ fn scenario() -> impl Strategy<Value = (Option<&'static str>, Scenario)> {
                 (slice, margin, delay, token),
                 (release, flips, stagger),
                 faults,
+                links,
             ),
             base,
         )| {
@@ -191,6 +203,19 @@ fn scenario() -> impl Strategy<Value = (Option<&'static str>, Scenario)> {
                     switch.flip(&mut s.policy);
                 }
             }
+            s.links = links
+                .into_iter()
+                .map(|(n1, n2, rtt, jitter, loss_ppm)| {
+                    let a = node(n1, clients);
+                    LinkOverride {
+                        a,
+                        b: other(a, n2, clients),
+                        rtt: SimDuration(rtt),
+                        jitter: SimDuration(jitter),
+                        loss_ppm,
+                    }
+                })
+                .collect();
             s.faults.0 = faults.into_iter().map(|f| fault(f, clients, dur)).collect();
             (base.map(preset_id), s)
         },
@@ -325,6 +350,11 @@ const PIECES: &[&str] = &[
     "seed=",
     "release=never",
     "token=",
+    "link=",
+    "links=none",
+    "A-service/",
+    "200ms/",
+    "0.5%",
 ];
 
 /// A small seeded generator (xorshift64*), so the many decode cases cost almost nothing to

@@ -64,7 +64,7 @@ impl FaultError {
     }
 }
 
-fn node_name(node: NodeId) -> String {
+pub(super) fn node_name(node: NodeId) -> String {
     match node {
         NodeId::Service => "service".to_owned(),
         NodeId::Storage => "storage".to_owned(),
@@ -90,7 +90,7 @@ fn parse_client(text: &str) -> Result<ClientId, FaultError> {
     }
 }
 
-fn parse_pair(text: &str) -> Result<(NodeId, NodeId), FaultError> {
+pub(super) fn parse_pair(text: &str) -> Result<(NodeId, NodeId), FaultError> {
     let (a, b) = text.split_once('-').ok_or(FaultError::BadNode)?;
     Ok((parse_node(a)?, parse_node(b)?))
 }

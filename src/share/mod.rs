@@ -15,7 +15,9 @@
 //!   `jitter`, `loss` (`0.5%`), `slice`, `margin`, `lockdelay`, `token`, `stagger`,
 //!   `release` (a time or `never`), each policy switch by its slug (`fencing=off`,
 //!   `wall-timers=on`, …), and faults: each `fault=` is added after the base plan's faults,
-//!   and `faults=none` drops the base plan first (syntax in [`faults`]).
+//!   and `faults=none` drops the base plan first (syntax in [`faults`]); likewise `link=`
+//!   adds a per-link network override (`A-service/200ms/5ms/0.5%`, see [`links`]) and
+//!   `links=none` drops the base's.
 //! - `t=17.5s` is the playback time; `compare=<switch slug>` the comparison run.
 //! - `sel=<id>` a diagram node or edge; `py=` and `ts=` edited snippet code in base64url.
 //! - Times read `17.5s`, `250ms`, `20us`, or a bare number of seconds.
@@ -30,6 +32,7 @@
 
 pub mod embed;
 pub mod faults;
+pub mod links;
 pub mod values;
 
 use crate::lab::{Lab, LabAction, PolicySwitch};
@@ -52,6 +55,8 @@ pub const MAX_FIELDS: usize = 400;
 pub const MAX_SNIPPET_BYTES: usize = 8_192;
 /// Longest diagram selection id.
 pub const MAX_SELECTION_CHARS: usize = 64;
+/// Most link overrides read (the model accepts 16).
+const MAX_LINK_OVERRIDES: usize = 16;
 /// At most this many problems are listed; the rest are counted.
 pub const MAX_PROBLEMS_SHOWN: usize = 8;
 
@@ -200,6 +205,17 @@ impl LabLink {
             if on != switch.is_on(&base.policy) {
                 out.push((switch.slug(), print_switch(on).to_owned()));
             }
+        }
+        let links = &self.scenario.links;
+        let added = match links.strip_prefix(base.links.as_slice()) {
+            Some(added) => added,
+            None => {
+                out.push(("links", "none".to_owned()));
+                links.as_slice()
+            }
+        };
+        for link in added {
+            out.push(("link", links::print_link(link)));
         }
         let plan = &self.scenario.faults.0;
         let added = match plan.strip_prefix(base.faults.0.as_slice()) {
@@ -418,8 +434,8 @@ fn base_name(preset: Option<&str>) -> String {
 }
 
 /// Keys this version knows besides the scenario fields and switch slugs.
-const LINK_KEYS: [&str; 9] = [
-    "v", "preset", "t", "compare", "sel", "py", "ts", "faults", "fault",
+const LINK_KEYS: [&str; 11] = [
+    "v", "preset", "t", "compare", "sel", "py", "ts", "faults", "fault", "links", "link",
 ];
 
 fn is_known_key(key: &str) -> bool {
@@ -442,7 +458,7 @@ pub fn decode(fragment: &str) -> Decoded {
             if !path.is_empty() {
                 problems.push(format!(
                     "This link asks for a tab {} that does not exist; showing the Gist instead.",
-                    quote(path)
+                    quote(&unescape(path).unwrap_or_else(|_| path.to_owned()))
                 ));
             }
             Tab::Gist
@@ -466,7 +482,9 @@ pub fn decode(fragment: &str) -> Decoded {
 
     let mut singles: Vec<(String, String)> = Vec::new();
     let mut fault_texts: Vec<String> = Vec::new();
+    let mut link_texts: Vec<String> = Vec::new();
     let mut clear_faults = false;
+    let mut clear_links = false;
     let mut fields = query.split('&').filter(|p| !p.is_empty());
     for pair in fields.by_ref().take(MAX_FIELDS) {
         let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -487,10 +505,12 @@ pub fn decode(fragment: &str) -> Decoded {
         };
         match key.as_str() {
             "fault" => fault_texts.push(value),
+            "link" => link_texts.push(value),
+            "links" if value == "none" => clear_links = true,
             "faults" if value == "none" => clear_faults = true,
-            "faults" => problems.push(format!(
-                "This link's {} should say faults=none; it was ignored.",
-                quote(&format!("faults={value}"))
+            "faults" | "links" => problems.push(format!(
+                "This link's {} should say {key}=none; it was ignored.",
+                quote(&format!("{key}={value}"))
             )),
             _ if embed::KEYS.contains(&key.as_str()) => {}
             _ if singles.iter().any(|(k, _)| *k == key) => problems.push(format!(
@@ -528,9 +548,17 @@ pub fn decode(fragment: &str) -> Decoded {
         .iter()
         .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts"))
         || clear_faults
-        || !fault_texts.is_empty();
+        || clear_links
+        || !fault_texts.is_empty()
+        || !link_texts.is_empty();
     if has_lab {
-        state.lab = read_lab(&single, clear_faults, &fault_texts, &mut problems);
+        let lists = Lists {
+            clear_faults,
+            faults: &fault_texts,
+            clear_links,
+            links: &link_texts,
+        };
+        state.lab = read_lab(&single, &lists, &mut problems);
     }
 
     if let Some(selection) = single("sel") {
@@ -573,10 +601,17 @@ pub fn decode(fragment: &str) -> Decoded {
     }
 }
 
+/// The repeatable fields of a link: faults and link overrides, each with its `=none`.
+struct Lists<'a> {
+    clear_faults: bool,
+    faults: &'a [String],
+    clear_links: bool,
+    links: &'a [String],
+}
+
 fn read_lab<'a>(
     single: &impl Fn(&str) -> Option<&'a str>,
-    clear_faults: bool,
-    fault_texts: &[String],
+    lists: &Lists<'_>,
     problems: &mut Problems,
 ) -> Option<LabLink> {
     let preset = match single("preset") {
@@ -631,9 +666,34 @@ fn read_lab<'a>(
             }
         }
     }
-    if clear_faults {
+    if lists.clear_links {
+        scenario.links.clear();
+    }
+    if scenario.links.len() + lists.links.len() > MAX_LINK_OVERRIDES {
+        readable = false;
+        problems.push(format!(
+            "This link's network has more than {MAX_LINK_OVERRIDES} link overrides; showing \
+             {fallback} instead."
+        ));
+    } else {
+        for text in lists.links {
+            match links::parse_link(text) {
+                Ok(link) => scenario.links.push(link),
+                Err(e) => {
+                    readable = false;
+                    problems.push(format!(
+                        "This link's network has {} ({}); showing {fallback} instead.",
+                        e.describe(),
+                        quote(text)
+                    ));
+                }
+            }
+        }
+    }
+    if lists.clear_faults {
         scenario.faults.0.clear();
     }
+    let fault_texts = lists.faults;
     let max_faults = crate::model::scenario::limits::MAX_FAULTS;
     if scenario.faults.0.len() + fault_texts.len() > max_faults {
         readable = false;

@@ -115,7 +115,8 @@ fn each_scenario_field_reads_its_own_syntax() {
     let (lab, problems) = lab_of(
         "#/sandbox?v=1&seed=42&clients=3&dur=45s&ttl=12s&renew=2/15&timeout=800ms&retry=2s\
          &acquire=1.5s&rtt=40ms&jitter=5ms&loss=0.5%&slice=250ms&margin=1s&lockdelay=15s\
-         &token=100&stagger=50ms&release=20s&wall-timers=on&service-wall=on",
+         &token=100&stagger=50ms&release=20s&wall-timers=on&service-wall=on\
+         &link=C-service/200ms/5ms/1%",
     );
     assert_eq!(problems, Vec::<String>::new());
     let s = &lab.scenario;
@@ -126,6 +127,9 @@ fn each_scenario_field_reads_its_own_syntax() {
     assert_eq!(s.acquire_retry, SimDuration::from_millis(1_500));
     assert_eq!(s.loss_ppm, 5_000);
     assert_eq!(s.release_after, Some(SimDuration::from_secs(20)));
+    assert_eq!(s.links.len(), 1);
+    assert_eq!(s.links[0].b, NodeId::Service);
+    assert_eq!(s.links[0].loss_ppm, 10_000);
     assert!(s.policy.wall_clock_timers);
     assert_eq!(s.policy.service_expiry, crate::model::ClockKind::Wall);
     assert_eq!(lab.preset, None);
@@ -148,6 +152,8 @@ fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
         ("dur=1e3", "run length (\u{201c}1e3\u{201d}) is not a number"),
         ("loss=150%", "does not hold together (loss_ppm"),
         ("margin=20s", "drift_margin: must be shorter than the TTL"),
+        ("link=A-service/200ms", "network has a link override not written as ends/rtt/jitter/loss"),
+        ("link=A-C/1s/0s/0%", "does not hold together (links: a link names an unknown node"),
     ];
     let base = presets::preset("2").unwrap().scenario;
     for (field, expected) in cases {

@@ -1,0 +1,110 @@
+//! One link override as a link writes it: `A-service/200ms/5ms/0.5%` is the link between
+//! client A and the lock service with a 200 ms round trip, 5 ms of jitter and 0.5 % loss.
+
+use super::faults::{node_name, parse_pair};
+use super::values::{
+    parse_duration, parse_percent_ppm, print_duration, print_percent_ppm, ValueError,
+};
+use crate::model::scenario::LinkOverride;
+use crate::model::SimDuration;
+
+/// Why a link override could not be read, completing "This link's network has …".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// Not `ends/rtt/jitter/loss`.
+    Shape,
+    /// The ends are not two node names joined by `-`.
+    BadNodes,
+    /// One of the three values is unreadable.
+    BadValue(&'static str, ValueError),
+}
+
+impl LinkError {
+    /// The phrase after "This link's network has ".
+    pub fn describe(&self) -> String {
+        match self {
+            LinkError::Shape => {
+                "a link override not written as ends/rtt/jitter/loss (A-service/200ms/0s/0%)"
+                    .to_owned()
+            }
+            LinkError::BadNodes => "a link override between unknown nodes".to_owned(),
+            LinkError::BadValue(what, e) => format!("a link override whose {what} {e}"),
+        }
+    }
+}
+
+/// Prints a link override.
+pub fn print_link(link: &LinkOverride) -> String {
+    format!(
+        "{}-{}/{}/{}/{}",
+        node_name(link.a),
+        node_name(link.b),
+        print_duration(link.rtt.0),
+        print_duration(link.jitter.0),
+        print_percent_ppm(u64::from(link.loss_ppm))
+    )
+}
+
+/// Reads a link override.
+pub fn parse_link(text: &str) -> Result<LinkOverride, LinkError> {
+    let mut parts = text.split('/');
+    let (Some(ends), Some(rtt), Some(jitter), Some(loss), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return Err(LinkError::Shape);
+    };
+    let (a, b) = parse_pair(ends).map_err(|_| LinkError::BadNodes)?;
+    let time = |what, v| {
+        parse_duration(v)
+            .map(SimDuration)
+            .map_err(|e| LinkError::BadValue(what, e))
+    };
+    let loss = parse_percent_ppm(loss)
+        .and_then(|ppm| u32::try_from(ppm).map_err(|_| ValueError::TooLarge))
+        .map_err(|e| LinkError::BadValue("loss", e))?;
+    Ok(LinkOverride {
+        a,
+        b,
+        rtt: time("round-trip time", rtt)?,
+        jitter: time("jitter", jitter)?,
+        loss_ppm: loss,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ClientId, NodeId};
+
+    #[test]
+    fn a_far_client_reads_back_exactly() {
+        let link = LinkOverride {
+            a: NodeId::Client(ClientId::A),
+            b: NodeId::Service,
+            rtt: SimDuration::from_millis(200),
+            jitter: SimDuration::from_millis(5),
+            loss_ppm: 5_000,
+        };
+        assert_eq!(print_link(&link), "A-service/200ms/5ms/0.5%");
+        assert_eq!(parse_link("A-service/200ms/5ms/0.5%"), Ok(link));
+    }
+
+    #[test]
+    fn broken_overrides_say_why() {
+        assert_eq!(parse_link("A-service/200ms"), Err(LinkError::Shape));
+        assert_eq!(parse_link("A-service/1s/1s/1%/x"), Err(LinkError::Shape));
+        assert_eq!(parse_link("A/1s/1s/1%"), Err(LinkError::BadNodes));
+        assert_eq!(
+            parse_link("A-B/-1s/0s/0%"),
+            Err(LinkError::BadValue("round-trip time", ValueError::Negative))
+        );
+        assert_eq!(
+            parse_link("A-B/1s/0s/99999999999%"),
+            Err(LinkError::BadValue("loss", ValueError::TooLarge))
+        );
+    }
+}
