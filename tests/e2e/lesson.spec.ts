@@ -360,8 +360,9 @@ test.describe('Voice readout', () => {
     await page.addInitScript(() => {
       const w = window as any;
       w.__spoken = [];
+      w.__utterances = [];
       w.__cancels = 0;
-      speechSynthesis.speak = (u: SpeechSynthesisUtterance) => { w.__spoken.push(u.text); };
+      speechSynthesis.speak = (u: SpeechSynthesisUtterance) => { w.__spoken.push(u.text); w.__utterances.push(u); };
       speechSynthesis.cancel = () => { w.__cancels += 1; };
     });
     await openApp(page, '#/gist');
@@ -382,10 +383,22 @@ test.describe('Voice readout', () => {
     expect(spoken.some((t) => t.includes('1 Acquiring'))).toBe(false); // the SVG is not read
     await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeEnabled();
 
+    // As the engine starts each utterance, its block is highlighted (and scrolled to).
+    const startUtterance = (index: number) =>
+      page.evaluate((i) => (window as any).__utterances[i].onstart(new Event('start')), index);
+    await startUtterance(5);
+    await expect(page.locator('.reading')).toHaveCount(1);
+    await expect(page.locator('.reading')).toContainText('Drive the heartbeat from a monotonic clock');
+    const stepTitle = spoken.indexOf('Acquire with TTL T plus a fence');
+    await startUtterance(stepTitle);
+    await expect(page.locator('.reading')).toHaveText('Acquire with TTL T plus a fence');
+    await expect(page.locator('.reading')).toBeInViewport();
+
     const cancelsBefore: number = await page.evaluate(() => (window as any).__cancels);
     await page.getByRole('tab', { name: 'Q&A' }).click();
     await expect.poll(() => page.evaluate(() => (window as any).__cancels)).toBeGreaterThan(cancelsBefore);
     await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeDisabled();
+    await expect(page.locator('.reading')).toHaveCount(0);
 
     await page.evaluate(() => { (window as any).__spoken = []; });
     await page.getByRole('button', { name: 'Read this tab aloud' }).click();
