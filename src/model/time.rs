@@ -53,7 +53,10 @@ impl SimDuration {
     }
     /// `self × num / den`, rounded down, computed without overflow; `den` must not be zero.
     pub const fn mul_ratio(self, num: u64, den: u64) -> Self {
-        SimDuration(((self.0 as u128 * num as u128) / den as u128) as u64)
+        match self.0.checked_mul(num) {
+            Some(p) => SimDuration(p / den),
+            None => SimDuration(((self.0 as u128 * num as u128) / den as u128) as u64),
+        }
     }
     /// Seconds as a float, for display only (the model never computes with floats).
     pub fn as_secs_f64(self) -> f64 {
