@@ -143,7 +143,8 @@ records! {
         calculator_heading: String, calculator_intro: String, work_label: String,
         rtt_label: String, gc_label: String, margin_label: String, unit: String,
         minimum_label: String, proposed_label: String, heartbeat_label: String,
-        calculator_invalid: String,
+        calculator_invalid: String, error_empty: String, error_negative: String,
+        error_not_whole: String, error_too_large: String,
         work_default: u32, rtt_default: u32, gc_default: u32, margin_default: u32,
         exercise: String,
     }

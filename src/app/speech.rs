@@ -98,6 +98,8 @@ enum Status {
 /// on cancelled utterances, so handlers are detached before their closures are dropped.
 #[derive(Default)]
 struct Session {
+    /// The index of the line being read, to restart from when the speed or voice changes.
+    current: usize,
     utterances: Vec<SpeechSynthesisUtterance>,
     handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
     highlighted: Option<Element>,
@@ -128,6 +130,123 @@ fn stop_all(synth: &SpeechSynthesis, session: &Rc<RefCell<Session>>) {
     synth.cancel();
     highlight(session, None);
     session.borrow_mut().handlers.clear();
+}
+
+/// What to read and how: the open tab, the speed and the chosen voice ("" = default).
+struct Reading {
+    tab: Tab,
+    rate: f32,
+    voice: String,
+}
+
+/// Queues the open panel's lines from line `from` on, replacing anything queued before.
+fn read_aloud(
+    synth: &SpeechSynthesis,
+    session: &Rc<RefCell<Session>>,
+    status: &UseStateHandle<Status>,
+    reading: &Reading,
+    from: usize,
+) {
+    stop_all(synth, session);
+    let Some(panel) =
+        gloo::utils::document().get_element_by_id(&format!("panel-{}", reading.tab.slug()))
+    else {
+        return;
+    };
+    let lines = lines_of(&panel);
+    if from >= lines.len() {
+        return;
+    }
+    let chosen = {
+        let all = synth.get_voices();
+        (0..all.length())
+            .filter_map(|i| all.get(i).dyn_into::<web_sys::SpeechSynthesisVoice>().ok())
+            .find(|v| !reading.voice.is_empty() && v.name() == reading.voice)
+    };
+    let last = lines.len() - 1;
+    session.borrow_mut().current = from;
+    for (index, line) in lines.into_iter().enumerate().skip(from) {
+        let Ok(utterance) = SpeechSynthesisUtterance::new_with_text(&line.text) else {
+            continue;
+        };
+        utterance.set_rate(reading.rate);
+        if let Some(chosen) = &chosen {
+            utterance.set_voice(Some(chosen));
+        }
+        let on_start = {
+            let session = session.clone();
+            let element = line.element;
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                session.borrow_mut().current = index;
+                highlight(&session, Some(element.clone()))
+            })
+        };
+        utterance.set_onstart(Some(on_start.as_ref().unchecked_ref()));
+        session.borrow_mut().handlers.push(on_start);
+        if index == last {
+            let on_end = {
+                let session = session.clone();
+                let status = status.clone();
+                Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                    highlight(&session, None);
+                    status.set(Status::Finished);
+                })
+            };
+            utterance.set_onend(Some(on_end.as_ref().unchecked_ref()));
+            session.borrow_mut().handlers.push(on_end);
+        }
+        let on_error = {
+            let session = session.clone();
+            let status = status.clone();
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+                let reason = event
+                    .dyn_ref::<web_sys::SpeechSynthesisErrorEvent>()
+                    .map(|e| e.error())
+                    .unwrap_or(web_sys::SpeechSynthesisErrorCode::SynthesisFailed);
+                let cancelled = matches!(
+                    reason,
+                    web_sys::SpeechSynthesisErrorCode::Interrupted
+                        | web_sys::SpeechSynthesisErrorCode::Canceled
+                );
+                if !cancelled {
+                    highlight(&session, None);
+                    status.set(Status::Failed);
+                }
+            })
+        };
+        utterance.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        session.borrow_mut().handlers.push(on_error);
+        synth.speak(&utterance);
+        session.borrow_mut().utterances.push(utterance);
+    }
+    status.set(Status::Playing);
+}
+
+/// A callback that, while reading (not paused), re-queues from the sentence being read with
+/// a new speed and, if given, a new voice, so a change is heard at once.
+fn restart_with(
+    synth: &SpeechSynthesis,
+    session: &Rc<RefCell<Session>>,
+    status: &UseStateHandle<Status>,
+    tab: Tab,
+    voice: &UseStateHandle<String>,
+) -> Callback<(f32, Option<String>)> {
+    let synth = synth.clone();
+    let session = session.clone();
+    let status = status.clone();
+    let voice = (**voice).clone();
+    Callback::from(move |(rate, new_voice): (f32, Option<String>)| {
+        if *status != Status::Playing {
+            return;
+        }
+        let from = session.borrow().current;
+        let reading = Reading {
+            tab,
+            rate,
+            voice: new_voice.unwrap_or_else(|| voice.clone()),
+        };
+        read_aloud(&synth, &session, &status, &reading, from);
+    })
 }
 
 #[derive(Properties, PartialEq)]
@@ -192,82 +311,12 @@ pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
         let synth = speaker.clone();
         let session = session.clone();
         let status = status.clone();
-        let rate = *rate;
-        let voice = (*voice).clone();
-        let tab = props.tab;
-        Callback::from(move |_: MouseEvent| {
-            stop_all(&synth, &session);
-            let Some(panel) =
-                gloo::utils::document().get_element_by_id(&format!("panel-{}", tab.slug()))
-            else {
-                return;
-            };
-            let lines = lines_of(&panel);
-            if lines.is_empty() {
-                return;
-            }
-            let chosen = {
-                let all = synth.get_voices();
-                (0..all.length())
-                    .filter_map(|i| all.get(i).dyn_into::<web_sys::SpeechSynthesisVoice>().ok())
-                    .find(|v| !voice.is_empty() && v.name() == voice)
-            };
-            let last = lines.len() - 1;
-            for (index, line) in lines.into_iter().enumerate() {
-                let Ok(utterance) = SpeechSynthesisUtterance::new_with_text(&line.text) else {
-                    continue;
-                };
-                utterance.set_rate(rate);
-                if let Some(chosen) = &chosen {
-                    utterance.set_voice(Some(chosen));
-                }
-                let on_start = {
-                    let session = session.clone();
-                    let element = line.element;
-                    Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                        highlight(&session, Some(element.clone()))
-                    })
-                };
-                utterance.set_onstart(Some(on_start.as_ref().unchecked_ref()));
-                session.borrow_mut().handlers.push(on_start);
-                if index == last {
-                    let on_end = {
-                        let session = session.clone();
-                        let status = status.clone();
-                        Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                            highlight(&session, None);
-                            status.set(Status::Finished);
-                        })
-                    };
-                    utterance.set_onend(Some(on_end.as_ref().unchecked_ref()));
-                    session.borrow_mut().handlers.push(on_end);
-                }
-                let on_error = {
-                    let session = session.clone();
-                    let status = status.clone();
-                    Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
-                        let reason = event
-                            .dyn_ref::<web_sys::SpeechSynthesisErrorEvent>()
-                            .map(|e| e.error())
-                            .unwrap_or(web_sys::SpeechSynthesisErrorCode::SynthesisFailed);
-                        let cancelled = matches!(
-                            reason,
-                            web_sys::SpeechSynthesisErrorCode::Interrupted
-                                | web_sys::SpeechSynthesisErrorCode::Canceled
-                        );
-                        if !cancelled {
-                            highlight(&session, None);
-                            status.set(Status::Failed);
-                        }
-                    })
-                };
-                utterance.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-                session.borrow_mut().handlers.push(on_error);
-                synth.speak(&utterance);
-                session.borrow_mut().utterances.push(utterance);
-            }
-            status.set(Status::Playing);
-        })
+        let reading = Reading {
+            tab: props.tab,
+            rate: *rate,
+            voice: (*voice).clone(),
+        };
+        Callback::from(move |_: MouseEvent| read_aloud(&synth, &session, &status, &reading, 0))
     };
     let pause_or_resume = {
         let synth = speaker.clone();
@@ -295,18 +344,24 @@ pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
     };
     let on_rate = {
         let rate = rate.clone();
+        let restart = restart_with(&speaker, &session, &status, props.tab, &voice);
         Callback::from(move |event: InputEvent| {
             let input: web_sys::HtmlInputElement = event.target_unchecked_into();
             if let Ok(value) = input.value().parse::<f32>() {
-                rate.set(value.clamp(0.5, 2.0));
+                let value = value.clamp(0.5, 2.0);
+                rate.set(value);
+                restart.emit((value, None));
             }
         })
     };
     let on_voice = {
         let voice = voice.clone();
+        let restart = restart_with(&speaker, &session, &status, props.tab, &voice);
+        let rate = *rate;
         Callback::from(move |event: Event| {
             let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
             voice.set(select.value());
+            restart.emit((rate, Some(select.value())));
         })
     };
 

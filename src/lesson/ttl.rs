@@ -2,6 +2,7 @@
 //! (`model::calc::advise_ttl`); this module only turns typed text into durations and
 //! refuses bad input with a reason, so a browser form can never make it panic.
 
+use super::LESSON;
 use crate::model::calc::TtlInputs;
 use crate::model::time::SimDuration;
 
@@ -18,13 +19,14 @@ pub enum MsError {
 }
 
 impl MsError {
-    /// A sentence for the learner, shown beside the field.
+    /// A sentence for the learner, shown beside the field (from the lesson's content).
     pub fn message(self) -> &'static str {
+        let ttl = &LESSON.ttl;
         match self {
-            MsError::Empty => "Enter a number of milliseconds.",
-            MsError::Negative => "A duration cannot be negative.",
-            MsError::NotWholeNumber => "Use a whole number of milliseconds, like 150.",
-            MsError::TooLarge => "Keep it under one hour (3600000 ms).",
+            MsError::Empty => ttl.error_empty,
+            MsError::Negative => ttl.error_negative,
+            MsError::NotWholeNumber => ttl.error_not_whole,
+            MsError::TooLarge => ttl.error_too_large,
         }
     }
 }
@@ -95,5 +97,6 @@ mod tests {
             read_inputs(["200", "", "-1", "x"]),
             Err((1, MsError::Empty))
         );
+        assert!(MsError::TooLarge.message().contains("3600000"));
     }
 }

@@ -394,6 +394,14 @@ test.describe('Voice readout', () => {
     await expect(page.locator('.reading')).toHaveText('Acquire with TTL T plus a fence');
     await expect(page.locator('.reading')).toBeInViewport();
 
+    // A new speed is heard at once: the queue restarts at the sentence being read.
+    await page.evaluate(() => { (window as any).__spoken = []; (window as any).__utterances = []; });
+    await page.getByLabel('Speed').fill('1.5');
+    const restarted: { text: string; rate: number }[] = await page.evaluate(() =>
+      (window as any).__utterances.map((u: SpeechSynthesisUtterance) => ({ text: u.text, rate: u.rate })));
+    expect(restarted[0]).toEqual({ text: 'Acquire with TTL T plus a fence', rate: 1.5 });
+    expect(restarted).toHaveLength(spoken.length - stepTitle);
+
     const cancelsBefore: number = await page.evaluate(() => (window as any).__cancels);
     await page.getByRole('tab', { name: 'Q&A' }).click();
     await expect.poll(() => page.evaluate(() => (window as any).__cancels)).toBeGreaterThan(cancelsBefore);
