@@ -236,6 +236,8 @@ pub struct LeaseClient {
     write_seq: u32,
     lost_flag: bool,
     reported: Lifecycle,
+    /// Whether to report trace-only events (timers, stale replies).
+    verbose: bool,
     out: VecDeque<Transmit>,
     events: VecDeque<ClientEvent>,
 }
@@ -257,9 +259,17 @@ impl LeaseClient {
             write_seq: 0,
             lost_flag: false,
             reported: Lifecycle::Idle,
+            verbose: true,
             out: VecDeque::with_capacity(4),
             events: VecDeque::with_capacity(8),
         }
+    }
+
+    /// Stops reporting [`ClientEvent::TimerFired`] and [`ClientEvent::StaleReply`], which
+    /// only feed the trace (the world does this when it records no trace).
+    pub fn quiet(mut self) -> Self {
+        self.verbose = false;
+        self
     }
 
     /// This client's id.
@@ -462,9 +472,11 @@ impl LeaseClient {
         let Some((_, i)) = best else { return false };
         let d = self.timers[i].take().expect("due timer");
         let timer = TIMERS[i];
-        let late_by = SimDuration((now.read(d.clock).0 - d.at.0).max(0) as u64);
-        self.events
-            .push_back(ClientEvent::TimerFired { timer, late_by });
+        if self.verbose {
+            let late_by = SimDuration((now.read(d.clock).0 - d.at.0).max(0) as u64);
+            self.events
+                .push_back(ClientEvent::TimerFired { timer, late_by });
+        }
         self.fire(timer, now);
         self.sync_lifecycle();
         true
@@ -716,7 +728,7 @@ impl LeaseClient {
             (msg, self.state),
             (Message::ReleaseReply { .. }, State::Lost { .. })
         );
-        if !handled && !best_effort_unlock {
+        if !handled && !best_effort_unlock && self.verbose {
             self.events.push_back(ClientEvent::StaleReply { msg });
         }
         self.sync_lifecycle();

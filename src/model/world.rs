@@ -86,8 +86,9 @@ impl World {
                     release_after: s.release_after,
                     policy: s.policy,
                 };
+                let client = LeaseClient::new(ClientId(i as u8), cfg);
                 Slot {
-                    client: LeaseClient::new(ClientId(i as u8), cfg),
+                    client: if record { client } else { client.quiet() },
                     next_timer: None,
                     dirty: true,
                     paused_until: None,
