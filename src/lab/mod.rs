@@ -16,7 +16,7 @@ pub use playback::{Speed, MAX_FRAME_GAP_MS};
 pub use sequence::{RunArrow, RunSequence};
 pub use switches::PolicySwitch;
 
-use crate::model::{presets, Run, Scenario, SimTime, Simulation, TimedFault};
+use crate::model::{presets, Fault, Run, Scenario, SimTime, Simulation, TimedFault};
 
 /// The sandbox: a scenario, its run, an optional comparison run, and playback.
 #[derive(Clone, Debug)]
@@ -65,6 +65,8 @@ pub enum LabAction {
     SetScenario(Scenario),
     /// Add a fault to the plan.
     AddFault(TimedFault),
+    /// Add a fault to the plan at the cursor.
+    AddFaultAtCursor(Fault),
     /// Remove the fault at this index of the plan.
     RemoveFault(usize),
     /// Move the fault at this index to another time.
@@ -193,6 +195,12 @@ impl Lab {
                 }
             },
             LabAction::SetScenario(scenario) => next.replace_scenario(scenario),
+            LabAction::AddFaultAtCursor(fault) => {
+                return self.apply(LabAction::AddFault(TimedFault {
+                    at: self.now,
+                    fault,
+                }));
+            }
             LabAction::AddFault(fault) => {
                 let mut scenario = self.scenario.clone();
                 scenario.faults.0.push(fault);

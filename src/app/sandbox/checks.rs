@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::LabProps;
+use super::StepProps;
 use crate::lab::LabAction;
 use crate::model::{
     CheckId, CheckStatus, ClientId, EventKind, Lifecycle, Message, Run, SimTime, WriteVerdict,
@@ -102,10 +102,10 @@ fn status_text(status: &CheckStatus) -> String {
 
 /// Every check at the cursor, the counts, and the comparison if there is one.
 #[component]
-pub fn ChecksPanel(props: &LabProps) -> Html {
+pub fn ChecksPanel(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let run = lab.run();
-    let now = lab.now();
+    let now = props.at;
     let losses: Vec<Html> = (0..run.scenario().clients)
         .flat_map(|c| {
             let client = ClientId(c);
@@ -171,9 +171,9 @@ fn not_applicable_reason(id: CheckId) -> &'static str {
 
 /// The counts of this run, side by side with the comparison run when comparing.
 #[component]
-fn Comparison(props: &LabProps) -> Html {
+fn Comparison(props: &StepProps) -> Html {
     let lab = &props.lab.0;
-    let now = lab.now();
+    let now = props.at;
     let mine = counts_at(lab.run(), now);
     let Some(compare) = lab.compare() else {
         return html! {

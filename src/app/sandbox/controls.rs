@@ -4,7 +4,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{preset_choices, LabProps};
+use super::{preset_choices, LabProps, SetupProps, StepProps};
 use crate::lab::{LabAction, PolicySwitch, Speed};
 use crate::model::{presets, Fraction, Lifecycle, Policy, Scenario, SimDuration, SimTime};
 
@@ -18,7 +18,7 @@ fn input_value(event: &Event) -> String {
 
 /// Chooses one of the canonical scenarios and tells its story.
 #[component]
-pub fn PresetPicker(props: &LabProps) -> Html {
+pub fn PresetPicker(props: &SetupProps) -> Html {
     let lab = &props.lab.0;
     let current = lab.preset();
     let onchange = props.send(|event: Event| LabAction::LoadPreset(select_value(&event)));
@@ -114,16 +114,16 @@ fn lifecycle_class(state: Lifecycle) -> &'static str {
 /// What is true at the cursor: who the service says holds the lease, and what each client
 /// believes.
 #[component]
-pub fn Summary(props: &LabProps) -> Html {
+pub fn Summary(props: &StepProps) -> Html {
     let lab = &props.lab.0;
-    let snapshot = lab.run().state_at(lab.now());
+    let snapshot = lab.run().state_at(props.at);
     let holder = match snapshot.holder {
         Some((client, token)) => format!("client {client} with token {token}"),
         None => "nobody".to_owned(),
     };
     html! {
         <div class="now-summary" aria-label="State at the cursor">
-            <p>{format!("At {} the lock service says the holder is ", lab.now())}<strong>{holder}</strong>{"."}</p>
+            <p>{format!("At {} the lock service says the holder is ", props.at)}<strong>{holder}</strong>{"."}</p>
             <ul class="client-states">
                 { for snapshot.clients.iter().map(|client| {
                     let mut notes = Vec::new();
@@ -148,7 +148,7 @@ pub fn Summary(props: &LabProps) -> Html {
 
 /// The policy switches, "back to Prefer", and compare mode.
 #[component]
-pub fn PolicyPanel(props: &LabProps) -> Html {
+pub fn PolicyPanel(props: &SetupProps) -> Html {
     let lab = &props.lab.0;
     let policy = lab.scenario().policy;
     let prefer = {
@@ -350,7 +350,7 @@ const RENEW_FRACTIONS: [(u32, u32); 5] = [(1, 2), (1, 3), (1, 4), (1, 5), (2, 3)
 
 /// Every number of the scenario, the renew fraction, and the defaults of real systems.
 #[component]
-pub fn ParametersPanel(props: &LabProps) -> Html {
+pub fn ParametersPanel(props: &SetupProps) -> Html {
     let lab = &props.lab.0;
     let scenario = lab.scenario();
     let fraction = scenario.renew_every;

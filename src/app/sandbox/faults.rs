@@ -3,7 +3,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::LabProps;
+use super::SetupProps;
 use crate::lab::LabAction;
 use crate::model::{ClientId, Fault, NodeId, SimDuration, SimTime, TimedFault};
 
@@ -112,7 +112,7 @@ fn build_fault(kind: &str, node: &str, peer: &str, amount: f64) -> Result<Fault,
 
 /// The fault plan and the form that adds to it.
 #[component]
-pub fn FaultsPanel(props: &LabProps) -> Html {
+pub fn FaultsPanel(props: &SetupProps) -> Html {
     let lab = &props.lab.0;
     let kind = use_state(|| "pause".to_owned());
     let node = use_state(|| "c0".to_owned());
@@ -155,16 +155,18 @@ pub fn FaultsPanel(props: &LabProps) -> Html {
         Callback::from(move |event: SubmitEvent| {
             event.prevent_default();
             let when = match at.trim() {
-                "" => Some(lab.0.now()),
-                text => text
+                "" => None,
+                text => match text
                     .parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite() && *v >= 0.0)
-                    .map(|v| SimTime(seconds(v).0)),
-            };
-            let Some(when) = when else {
-                error.set(Some("The time must be a number of seconds, zero or more."));
-                return;
+                {
+                    Some(v) => Some(SimTime(seconds(v).0)),
+                    None => {
+                        error.set(Some("The time must be a number of seconds, zero or more."));
+                        return;
+                    }
+                },
             };
             let value = amount
                 .trim()
@@ -175,7 +177,10 @@ pub fn FaultsPanel(props: &LabProps) -> Html {
             match build_fault(&kind, &node, &peer, value) {
                 Ok(fault) => {
                     error.set(None);
-                    lab.dispatch(LabAction::AddFault(TimedFault { at: when, fault }));
+                    lab.dispatch(match when {
+                        Some(at) => LabAction::AddFault(TimedFault { at, fault }),
+                        None => LabAction::AddFaultAtCursor(fault),
+                    });
                 }
                 Err(message) => error.set(Some(message)),
             }
@@ -221,7 +226,7 @@ pub fn FaultsPanel(props: &LabProps) -> Html {
                 <div class="field">
                     <label for="fault-at">{"At (s)"}</label>
                     <input id="fault-at" type="number" step="0.001" min="0" value={(*at).clone()}
-                        placeholder={format!("now: {:.3}", lab.now().as_secs_f64())} oninput={set_from_input(&at)} />
+                        placeholder="at the cursor" oninput={set_from_input(&at)} />
                 </div>
                 if needs_amount {
                     <div class="field">

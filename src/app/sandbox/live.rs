@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::LabProps;
+use super::{LabProps, StepProps};
 use crate::app::diagrams::architecture::{ArchitectureDiagram, InFlight};
 use crate::app::diagrams::export::MermaidExport;
 use crate::app::diagrams::lifecycle::{LifecycleDiagram, StateMarker};
@@ -80,9 +80,9 @@ pub fn LiveDiagrams(props: &LabProps) -> Html {
 
 /// The latest messages of the run as a sequence diagram, with Mermaid export.
 #[component]
-pub fn RunSequenceView(props: &LabProps) -> Html {
+pub fn RunSequenceView(props: &StepProps) -> Html {
     let lab = &props.lab.0;
-    let sequence = RunSequence::before(lab.run(), lab.now(), SEQUENCE_WINDOW);
+    let sequence = RunSequence::before(lab.run(), props.at, SEQUENCE_WINDOW);
     let times: Vec<_> = sequence.arrows.iter().map(|a| a.sent_at).collect();
     let on_select = props
         .send(move |index: usize| LabAction::Seek(times.get(index).copied().unwrap_or_default()));
@@ -113,7 +113,7 @@ pub fn RunSequenceView(props: &LabProps) -> Html {
         .collect();
     html! {
         <section class="card run-sequence" aria-labelledby="run-sequence-title">
-            <h4 id="run-sequence-title">{format!("Sequence: the last {} messages before t = {}", sequence.arrows.len(), lab.now())}</h4>
+            <h4 id="run-sequence-title">{format!("Sequence: the last {} messages up to t = {}", sequence.arrows.len(), props.at)}</h4>
             if sequence.arrows.is_empty() {
                 <p class="muted">{"No message has been sent yet. Step forward or press Play."}</p>
             } else {

@@ -2,16 +2,16 @@
 
 use yew::prelude::*;
 
-use super::LabProps;
+use super::StepProps;
 use crate::model::Run;
 
 const SHOWN_EVENTS: usize = 60;
 
 /// The latest events up to the cursor, oldest first.
 #[component]
-pub fn EventLog(props: &LabProps) -> Html {
+pub fn EventLog(props: &StepProps) -> Html {
     let lab = &props.lab.0;
-    let events = lab.run().events_until(lab.now());
+    let events = lab.run().events_until(props.at);
     let shown = &events[events.len().saturating_sub(SHOWN_EVENTS)..];
     html! {
         <details class="card event-log">

@@ -18,7 +18,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::lab::{Lab, LabAction};
-use crate::model::presets;
+use crate::model::{presets, SimTime};
 
 /// The lab as a Yew reducer state. An action that changes nothing keeps the same `Rc`,
 /// so Yew skips the render.
@@ -57,8 +57,60 @@ pub struct LabProps {
 impl LabProps {
     /// A callback that sends `make(value)` to the lab.
     fn send<T: 'static>(&self, make: impl Fn(T) -> LabAction + 'static) -> Callback<T> {
-        let lab = self.lab.clone();
-        Callback::from(move |value| lab.dispatch(make(value)))
+        send(&self.lab, make)
+    }
+}
+
+fn send<T: 'static>(
+    lab: &UseReducerHandle<LabStore>,
+    make: impl Fn(T) -> LabAction + 'static,
+) -> Callback<T> {
+    let lab = lab.clone();
+    Callback::from(move |value| lab.dispatch(make(value)))
+}
+
+/// True when two labs run the same scenario (a new scenario always brings a new run `Rc`).
+fn same_setup(a: &Lab, b: &Lab) -> bool {
+    Rc::ptr_eq(a.run(), b.run())
+        && a.compare().map(|c| Rc::as_ptr(&c.run)) == b.compare().map(|c| Rc::as_ptr(&c.run))
+        && a.problem() == b.problem()
+}
+
+/// Props for panels that change only when an event happens: `at` is the time of the
+/// latest event at or before the cursor, so playback between events skips their render.
+#[derive(Properties, Clone)]
+pub struct StepProps {
+    pub lab: UseReducerHandle<LabStore>,
+    pub at: SimTime,
+}
+
+impl PartialEq for StepProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.at == other.at && same_setup(&self.lab.0, &other.lab.0)
+    }
+}
+
+impl StepProps {
+    fn send<T: 'static>(&self, make: impl Fn(T) -> LabAction + 'static) -> Callback<T> {
+        send(&self.lab, make)
+    }
+}
+
+/// Props for panels that show the scenario itself: they render only when it changes.
+#[derive(Properties, Clone)]
+pub struct SetupProps {
+    pub lab: UseReducerHandle<LabStore>,
+}
+
+impl PartialEq for SetupProps {
+    fn eq(&self, other: &Self) -> bool {
+        same_setup(&self.lab.0, &other.lab.0)
+    }
+}
+
+impl SetupProps {
+    fn send<T: 'static>(&self, make: impl Fn(T) -> LabAction + 'static) -> Callback<T> {
+        send(&self.lab, make)
     }
 }
 
@@ -75,7 +127,7 @@ pub fn SandboxTab() -> Html {
             </p>
             <Laboratory />
             <pitfall::PitfallExercise />
-            <crate::app::snippets::SnippetPanels />
+            <crate::app::share::LinkedSnippets />
         </>
     }
 }
@@ -83,12 +135,13 @@ pub fn SandboxTab() -> Html {
 /// The lease laboratory.
 #[component]
 pub fn Laboratory() -> Html {
-    let store = use_reducer(|| LabStore(Lab::default()));
+    let store = use_reducer(|| LabStore(crate::app::share::initial_lab()));
     let dispatch = {
         let store = store.clone();
         Callback::from(move |action: LabAction| store.dispatch(action))
     };
     driver::use_playback(store.0.playing(), dispatch.clone());
+    crate::app::share::use_lab_link(&store.0, dispatch.clone());
 
     let onkeydown = {
         let dispatch = dispatch.clone();
@@ -109,10 +162,20 @@ pub fn Laboratory() -> Html {
 
     let props = LabProps { lab: store.clone() };
     let lab = &store.0;
+    let at = lab
+        .run()
+        .events_until(lab.now())
+        .last()
+        .map_or(SimTime::ZERO, |event| event.at);
+    let step = StepProps {
+        lab: store.clone(),
+        at,
+    };
+    let setup = SetupProps { lab: store.clone() };
     html! {
         <section class="lab" aria-labelledby="lab-title" {onkeydown}>
             <h3 id="lab-title">{"Lease laboratory"}</h3>
-            <controls::PresetPicker ..props.clone() />
+            <controls::PresetPicker ..setup.clone() />
             if let Some(problem) = lab.problem() {
                 <p class="lab-problem status-warn" role="status">{problem}</p>
             }
@@ -121,20 +184,20 @@ pub fn Laboratory() -> Html {
             <live::LiveDiagrams ..props.clone() />
             <div class="lab-grid">
                 <div class="lab-main">
-                    <controls::Summary ..props.clone() />
-                    <storage::StoragePanel ..props.clone() />
-                    <live::RunSequenceView ..props.clone() />
+                    <controls::Summary ..step.clone() />
+                    <storage::StoragePanel ..step.clone() />
+                    <live::RunSequenceView ..step.clone() />
                 </div>
                 <div class="lab-side">
-                    <checks::ChecksPanel ..props.clone() />
+                    <checks::ChecksPanel ..step.clone() />
                 </div>
             </div>
             <div class="lab-settings">
-                <faults::FaultsPanel ..props.clone() />
-                <controls::PolicyPanel ..props.clone() />
-                <controls::ParametersPanel ..props.clone() />
+                <faults::FaultsPanel ..setup.clone() />
+                <controls::PolicyPanel ..setup.clone() />
+                <controls::ParametersPanel ..setup />
             </div>
-            <log::EventLog ..props />
+            <log::EventLog ..step />
             <p class="trace-id">
                 {format!("Trace hash {:016x} · seed {} · {} events",
                     lab.run().trace_hash(), lab.scenario().seed, lab.run().events().len())}

@@ -2,16 +2,16 @@
 
 use yew::prelude::*;
 
-use super::LabProps;
+use super::StepProps;
 use crate::model::WriteVerdict;
 
 const SHOWN_WRITES: usize = 40;
 
 /// The storage log as a table, newest last.
 #[component]
-pub fn StoragePanel(props: &LabProps) -> Html {
+pub fn StoragePanel(props: &StepProps) -> Html {
     let lab = &props.lab.0;
-    let log = lab.run().storage_log_until(lab.now());
+    let log = lab.run().storage_log_until(props.at);
     let fencing = lab.scenario().policy.fencing;
     let shown = &log[log.len().saturating_sub(SHOWN_WRITES)..];
     let rejected = log.iter().filter(|w| !w.verdict.accepted()).count();

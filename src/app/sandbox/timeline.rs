@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::LabProps;
+use super::{LabProps, StepProps};
 use crate::lab::LabAction;
 use crate::model::{ClientId, EventKind, Fault, Lifecycle, Message, NodeId, SimTime, WriteVerdict};
 
@@ -51,38 +51,24 @@ fn tick_step(end: SimTime) -> u64 {
     .unwrap_or(600_000_000)
 }
 
-/// The lanes of the run up to the cursor.
+fn x_of(t: SimTime, end: SimTime) -> f64 {
+    GUTTER + PLOT * (t.0.min(end.0) as f64 / end.0.max(1) as f64)
+}
+
+fn client_lane(c: ClientId) -> f64 {
+    TOP + LANE * (2.0 + f64::from(c.0))
+}
+
+/// Everything drawn on the lanes up to the latest event: it changes only when an event
+/// happens, so playback between events redraws just the cursor.
 #[component]
-pub fn Timeline(props: &LabProps) -> Html {
+fn TimelineLanes(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let run = lab.run();
     let end = run.end().max(SimTime(1));
-    let now = lab.now();
+    let now = props.at;
     let clients = run.scenario().clients;
-    let x = move |t: SimTime| GUTTER + PLOT * (t.0.min(end.0) as f64 / end.0 as f64);
-    let client_lane = |c: ClientId| TOP + LANE * (2.0 + f64::from(c.0));
-    let height = TOP + LANE * (2.0 + f64::from(clients)) + 26.0;
-    let svg_ref = use_node_ref();
-
-    let onclick = {
-        let svg_ref = svg_ref.clone();
-        let lab = props.lab.clone();
-        Callback::from(move |event: MouseEvent| {
-            let Some(svg) = svg_ref.cast::<web_sys::Element>() else {
-                return;
-            };
-            let rect = svg.get_bounding_client_rect();
-            if rect.width() <= 0.0 {
-                return;
-            }
-            let view_x = (f64::from(event.client_x()) - rect.left()) / rect.width() * WIDTH;
-            let fraction = ((view_x - GUTTER) / PLOT).clamp(0.0, 1.0);
-            lab.dispatch(LabAction::Seek(SimTime(
-                (fraction * lab.0.run().end().0 as f64) as u64,
-            )));
-        })
-    };
-
+    let x = move |t: SimTime| x_of(t, end);
     let mut shapes: Vec<Html> = Vec::new();
     let lane_y = |node: NodeId| match node {
         NodeId::Service | NodeId::Storage => TOP + LANE,
@@ -200,6 +186,41 @@ pub fn Timeline(props: &LabProps) -> Html {
         });
     }
 
+    html! { <g class="lanes">{ for shapes }</g> }
+}
+
+/// The lanes of the run up to the cursor.
+#[component]
+pub fn Timeline(props: &LabProps) -> Html {
+    let lab = &props.lab.0;
+    let run = lab.run();
+    let end = run.end().max(SimTime(1));
+    let now = lab.now();
+    let at = run.events_until(now).last().map_or(SimTime::ZERO, |e| e.at);
+    let clients = run.scenario().clients;
+    let x = move |t: SimTime| x_of(t, end);
+    let height = TOP + LANE * (2.0 + f64::from(clients)) + 26.0;
+    let svg_ref = use_node_ref();
+
+    let onclick = {
+        let svg_ref = svg_ref.clone();
+        let lab = props.lab.clone();
+        Callback::from(move |event: MouseEvent| {
+            let Some(svg) = svg_ref.cast::<web_sys::Element>() else {
+                return;
+            };
+            let rect = svg.get_bounding_client_rect();
+            if rect.width() <= 0.0 {
+                return;
+            }
+            let view_x = (f64::from(event.client_x()) - rect.left()) / rect.width() * WIDTH;
+            let fraction = ((view_x - GUTTER) / PLOT).clamp(0.0, 1.0);
+            lab.dispatch(LabAction::Seek(SimTime(
+                (fraction * lab.0.run().end().0 as f64) as u64,
+            )));
+        })
+    };
+
     let step = tick_step(end);
     let ticks: Vec<Html> = (0..=end.0 / step)
         .map(|k| {
@@ -238,7 +259,7 @@ pub fn Timeline(props: &LabProps) -> Html {
                 { for (0..clients).map(|i| html! {
                     <text class="lane-label" x="6" y={(client_lane(ClientId(i)) + 19.0).to_string()}>{label_for(i)}</text>
                 }) }
-                { for shapes }
+                <TimelineLanes lab={props.lab.clone()} {at} />
                 <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
             </svg></div>
             <figcaption class="legend">
