@@ -1,11 +1,13 @@
 //! The Yew views. They render the model's state and trace; they never re-derive model logic.
 
 pub mod diagrams;
+pub mod embed;
 mod error_panel;
 pub mod gist;
 pub mod maps;
 pub mod qa;
 pub mod sandbox;
+pub mod share;
 pub mod shell;
 pub mod speech;
 pub mod snippets;
@@ -21,5 +23,14 @@ pub fn start() {
         show_error_panel("The page has no element with id \"app\" to mount Lease Lab into.");
         return;
     };
-    yew::Renderer::<shell::App>::with_root(root).render();
+    let options = share::restore_from_location();
+    if options.embed {
+        yew::Renderer::<embed::EmbedApp>::with_root_and_props(
+            root,
+            embed::EmbedAppProps { options },
+        )
+        .render();
+    } else {
+        yew::Renderer::<shell::App>::with_root(root).render();
+    }
 }

@@ -66,8 +66,10 @@ pub fn App() -> Html {
                 <p class="summary">{LESSON.masthead.summary}</p>
                 <VoiceReadout tab={active} />
                 <TabList {active} />
+                <super::share::ShareBar />
             </header>
             <main class="panels">
+                <super::share::LinkNotice />
                 { for Tab::ALL.into_iter().map(|tab| {
                     let selected = tab == active;
                     html! {

@@ -1,0 +1,217 @@
+//! Embed mode: one view with minimal chrome for an iframe in a course page.
+//!
+//! It must work inside `<iframe sandbox="allow-scripts">` (an opaque origin: no storage, no
+//! clipboard), so nothing here may throw. It reports its content height to the parent as
+//! `{ type: "lease-lab:height", height }` (CSS pixels) on load and whenever the content
+//! resizes, and it never touches the top window.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use js_sys::{Array, Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
+use yew::prelude::*;
+
+use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram, SequenceMessage};
+use super::share::{CopyLink, LinkNotice};
+use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::Laboratory};
+use crate::lesson::content::ArchNode;
+use crate::lesson::LESSON;
+use crate::route::{Route, Tab};
+use crate::share::embed::{DiagramView, EmbedOptions, HEIGHT_MESSAGE_TYPE};
+
+/// Rules that only embed mode needs: no page margin, and controls hidden on request.
+const EMBED_CSS: &str = "body{margin:0}\
+.embed{padding:0.75rem 1rem}\
+.embed-no-controls .playback-buttons,.embed-no-controls .speed,.embed-no-controls .hint,\
+.embed-no-controls .preset-picker select,.embed-no-controls .lab-settings,\
+.embed-no-controls .copy-field,.embed-no-controls .embed-builder,\
+.embed-no-controls .export{display:none}";
+
+/// Properties of [`EmbedApp`].
+#[derive(Properties, PartialEq)]
+pub struct EmbedAppProps {
+    /// The options read from the address.
+    pub options: EmbedOptions,
+}
+
+fn current_tab() -> Tab {
+    Route::parse(&gloo::utils::window().location().hash().unwrap_or_default()).tab
+}
+
+/// The whole page in embed mode.
+#[component]
+pub fn EmbedApp(props: &EmbedAppProps) -> Html {
+    let tab = use_state(current_tab);
+    let root = use_node_ref();
+    {
+        let tab = tab.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                tab.set(current_tab());
+            });
+            move || drop(listener)
+        });
+    }
+    {
+        let theme = props.options.theme;
+        use_effect_with(theme, move |theme| {
+            if let (Some(theme), Some(html)) = (theme, gloo::utils::document().document_element()) {
+                let _ = html.set_attribute("data-theme", theme.slug());
+            }
+        });
+    }
+    {
+        let root = root.clone();
+        use_effect_with((), move |_| {
+            let reporter = root.cast::<HtmlElement>().map(HeightReporter::start);
+            move || drop(reporter)
+        });
+    }
+    let view = match props.options.diagram {
+        Some(diagram) => diagram_view(diagram),
+        None => match *tab {
+            Tab::Gist => html! { <GistTab /> },
+            Tab::Maps => html! { <MapsTab /> },
+            Tab::Qa => html! { <QaTab /> },
+            Tab::Sandbox => html! { <Laboratory /> },
+        },
+    };
+    let class = classes!(
+        "embed",
+        props.options.hide_controls.then_some("embed-no-controls")
+    );
+    html! {
+        <main ref={root} {class}>
+            <style>{EMBED_CSS}</style>
+            <LinkNotice />
+            {view}
+            <CopyLink />
+        </main>
+    }
+}
+
+/// One diagram alone, under its heading.
+fn diagram_view(diagram: DiagramView) -> Html {
+    let (heading, body) = match diagram {
+        DiagramView::Architecture => (
+            LESSON.architecture.heading,
+            html! { <ArchitectureDiagram /> },
+        ),
+        DiagramView::Lifecycle => (LESSON.lifecycle_map.heading, html! { <LifecycleDiagram /> }),
+        DiagramView::Sequence => {
+            let sequence = &LESSON.sequence;
+            let index = |node: ArchNode| ArchNode::ALL.iter().position(|&n| n == node).unwrap_or(0);
+            let messages: Vec<SequenceMessage> = sequence
+                .messages
+                .iter()
+                .map(|m| SequenceMessage {
+                    from: index(m.from),
+                    to: index(m.to),
+                    label: AttrValue::from(m.label),
+                    time: None,
+                })
+                .collect();
+            (
+                sequence.heading,
+                html! {
+                    <SequenceDiagram
+                        participants={ArchNode::ALL.iter().map(|n| AttrValue::from(n.title())).collect::<Vec<_>>()}
+                        {messages}
+                        explanations={sequence.messages.iter().map(|m| AttrValue::from(m.explain)).collect::<Vec<_>>()}
+                        label={sequence.diagram_label}
+                        hint={sequence.intro} />
+                },
+            )
+        }
+    };
+    html! {
+        <section class="lesson" aria-labelledby="embed-diagram">
+            <h2 id="embed-diagram">{heading}</h2>
+            {body}
+        </section>
+    }
+}
+
+/// Posts the root's height to the parent window on start and on every resize, while alive.
+struct HeightReporter {
+    observer: Option<JsValue>,
+    _on_resize: Closure<dyn FnMut()>,
+}
+
+impl HeightReporter {
+    fn start(root: HtmlElement) -> HeightReporter {
+        let last = Rc::new(Cell::new(-1));
+        let post = {
+            let root = root.clone();
+            move || {
+                let height = root.offset_height().max(root.scroll_height());
+                if height != last.get() {
+                    last.set(height);
+                    post_height(height);
+                }
+            }
+        };
+        post();
+        let on_resize = Closure::<dyn FnMut()>::new(post);
+        let observer = resize_observer(&on_resize, &root);
+        HeightReporter {
+            observer,
+            _on_resize: on_resize,
+        }
+    }
+}
+
+impl Drop for HeightReporter {
+    fn drop(&mut self) {
+        if let Some(observer) = &self.observer {
+            if let Ok(disconnect) = Reflect::get(observer, &JsValue::from_str("disconnect")) {
+                if let Some(disconnect) = disconnect.dyn_ref::<Function>() {
+                    let _ = disconnect.call0(observer);
+                }
+            }
+        }
+    }
+}
+
+/// A `ResizeObserver` watching `target`, if the browser has one (looked up by name, so a
+/// browser without it simply gets the one report made on start).
+fn resize_observer(callback: &Closure<dyn FnMut()>, target: &HtmlElement) -> Option<JsValue> {
+    let window = gloo::utils::window();
+    let constructor = Reflect::get(&window, &JsValue::from_str("ResizeObserver")).ok()?;
+    let constructor = constructor.dyn_ref::<Function>()?;
+    let observer = Reflect::construct(constructor, &Array::of1(callback.as_ref())).ok()?;
+    let observe = Reflect::get(&observer, &JsValue::from_str("observe")).ok()?;
+    observe
+        .dyn_ref::<Function>()?
+        .call1(&observer, target)
+        .ok()?;
+    Some(observer)
+}
+
+/// Sends `{ type: "lease-lab:height", height }` to the parent window, if there is one.
+/// The target origin is `*`: the parent's origin is unknown, and the height is no secret.
+fn post_height(height: i32) {
+    let window = gloo::utils::window();
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if JsValue::from(parent.clone()) == JsValue::from(window) {
+        return;
+    }
+    let message = Object::new();
+    let _ = Reflect::set(
+        &message,
+        &JsValue::from_str("type"),
+        &JsValue::from_str(HEIGHT_MESSAGE_TYPE),
+    );
+    let _ = Reflect::set(
+        &message,
+        &JsValue::from_str("height"),
+        &JsValue::from(height),
+    );
+    let _ = parent.post_message(&message, "*");
+}

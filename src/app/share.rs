@@ -1,0 +1,514 @@
+//! Share links in the page: restore the state from the address on load, keep the address in
+//! step with the sandbox, snippets and diagram selection, and the "Copy link" button.
+//!
+//! The codec is [`crate::share`]; this module only talks to `location`, `history` and the
+//! clipboard, and every one of those calls may fail (a sandboxed iframe has no clipboard and
+//! an opaque origin) without breaking anything. Text read from a link is shown as text.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::snippets::{SnippetLanguage, SnippetPanels};
+use crate::lab::{Lab, LabAction};
+use crate::route::Route;
+use crate::share::embed::{self, EmbedOptions};
+use crate::share::{decode, encode, LabLink, LinkState, SnippetCode};
+
+thread_local! {
+    /// The latest state of every part a link carries; each part updates its own field.
+    static LINK: RefCell<LinkState> = RefCell::new(LinkState::default());
+    /// Sentences about the link the page was opened with, until the notice takes them.
+    static PROBLEMS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// While a back/forward step is replayed into the lab: the address it restores and
+    /// when (ms). Writes wait until the lab matches it, for at most [`REPLAY_LIMIT_MS`].
+    static REPLAYING: RefCell<Option<(String, f64)>> = const { RefCell::new(None) };
+}
+
+/// Reads the page's address once, at start: the link state for the views to start from,
+/// the problems for [`LinkNotice`], and embed mode's options.
+pub fn restore_from_location() -> EmbedOptions {
+    let location = gloo::utils::window().location();
+    let hash = location.hash().unwrap_or_default();
+    let search = location.search().unwrap_or_default();
+    let decoded = decode(&hash);
+    let query = hash.split_once('?').map_or("", |(_, q)| q);
+    let (options, embed_problems) = embed::read(&search, query);
+    LINK.with(|link| *link.borrow_mut() = decoded.state);
+    PROBLEMS.with(|p| {
+        let mut problems = p.borrow_mut();
+        problems.extend(decoded.problems);
+        problems.extend(embed_problems);
+    });
+    options
+}
+
+/// The lab the sandbox starts with: the link's, or the default one.
+pub fn initial_lab() -> Lab {
+    LINK.with(|link| link.borrow().lab.as_ref().map(LabLink::to_lab))
+        .unwrap_or_default()
+}
+
+/// Snippet code the link carried (shown, never run unasked).
+fn initial_snippets() -> SnippetCode {
+    LINK.with(|link| link.borrow().snippets.clone())
+}
+
+/// The diagram part the link selected.
+pub fn initial_selection() -> Option<String> {
+    LINK.with(|link| link.borrow().selection.clone())
+}
+
+/// How a change goes into the browser's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    /// A new entry: a deliberate change (preset, fault, switch, compare, edit).
+    Push,
+    /// The same entry: scrubbing, playing, stepping.
+    Replace,
+}
+
+/// The page's address without query and fragment.
+fn page_address() -> String {
+    let href = gloo::utils::window().location().href().unwrap_or_default();
+    href.split(['?', '#']).next().unwrap_or_default().to_owned()
+}
+
+/// The current state's fragment, on the open tab.
+fn current_fragment() -> String {
+    let tab = Route::parse(&gloo::utils::window().location().hash().unwrap_or_default()).tab;
+    LINK.with(|link| {
+        let mut link = link.borrow_mut();
+        link.tab = tab;
+        encode(&link)
+    })
+}
+
+/// The full link to the current state (for people: no embed options).
+pub fn current_link() -> String {
+    format!("{}{}", page_address(), current_fragment())
+}
+
+/// The address an iframe should load for the current state with `options`.
+pub fn embed_address(options: EmbedOptions) -> String {
+    format!(
+        "{}{}{}",
+        page_address(),
+        options.to_search(),
+        current_fragment()
+    )
+}
+
+/// Writes the current state into the address bar, unless it is already there. Failures
+/// (an opaque origin may refuse history changes) are ignored: the page keeps working.
+fn write_address(history: History) {
+    let window = gloo::utils::window();
+    let fragment = current_fragment();
+    let replaying = REPLAYING.with(|r| {
+        let mut replay = r.borrow_mut();
+        let waiting = replay.as_ref().is_some_and(|(target, since)| {
+            *target != fragment && now_ms() - since < REPLAY_LIMIT_MS
+        });
+        if !waiting {
+            *replay = None;
+        }
+        waiting
+    });
+    if replaying {
+        return;
+    }
+    if window.location().hash().unwrap_or_default() == fragment {
+        return;
+    }
+    let Ok(history_api) = window.history() else {
+        return;
+    };
+    let _ = match history {
+        History::Push => history_api.push_state_with_url(&JsValue::NULL, "", Some(&fragment)),
+        History::Replace => history_api.replace_state_with_url(&JsValue::NULL, "", Some(&fragment)),
+    };
+}
+
+/// How long a replayed back/forward step may hold back address writes.
+const REPLAY_LIMIT_MS: f64 = 1_000.0;
+
+fn now_ms() -> f64 {
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+}
+
+/// Records edited snippet code (or `None` for the original) and updates the address.
+fn record_snippet(language: SnippetLanguage, code: Option<String>) {
+    LINK.with(|link| {
+        let mut link = link.borrow_mut();
+        match language {
+            SnippetLanguage::Python => link.snippets.python = code,
+            SnippetLanguage::TypeScript => link.snippets.typescript = code,
+        }
+    });
+    write_address(History::Replace);
+}
+
+/// The runnable snippets, starting from the link's code and writing edits into the link.
+/// Code from a link is shown, and runs only when the learner presses Run.
+#[component]
+pub fn LinkedSnippets() -> Html {
+    let code = use_memo((), |_| initial_snippets());
+    let on_code_change = Callback::from(|(language, code)| record_snippet(language, code));
+    html! {
+        <SnippetPanels python={code.python.clone()} typescript={code.typescript.clone()}
+            {on_code_change} />
+    }
+}
+
+/// Records the selected diagram part and updates the address.
+pub fn record_selection(selection: Option<String>) {
+    LINK.with(|link| link.borrow_mut().selection = selection);
+    write_address(History::Push);
+}
+
+/// While playing, the address follows the cursor at most this often (browsers throttle
+/// history calls made every frame).
+const PLAYING_WRITE_GAP_MS: f64 = 1_000.0;
+
+/// What a lab change last wrote, to tell a deliberate change from the cursor moving.
+#[derive(Clone, Copy, Default, PartialEq)]
+struct Written {
+    run: usize,
+    compare: Option<crate::lab::PolicySwitch>,
+    at_ms: f64,
+}
+
+/// Keeps the address in step with the lab (push on deliberate changes, replace while the
+/// cursor moves), and replays back/forward steps into the lab through `dispatch`.
+#[hook]
+pub fn use_lab_link(lab: &Lab, dispatch: Callback<LabAction>) {
+    let written = use_mut_ref(|| None::<Written>);
+    let key = (
+        Rc::as_ptr(lab.run()) as usize,
+        lab.now(),
+        lab.compare().map(|c| c.switch),
+        lab.playing(),
+    );
+    let lab = lab.clone();
+    use_effect_with(key, move |&(run, _, compare, playing)| {
+        let now_ms = now_ms();
+        let previous = *written.borrow();
+        let deliberate = previous.is_some_and(|w| w.run != run || w.compare != compare);
+        let too_soon = playing && previous.is_some_and(|w| now_ms - w.at_ms < PLAYING_WRITE_GAP_MS);
+        if !too_soon || deliberate {
+            LINK.with(|link| link.borrow_mut().lab = Some(LabLink::of(&lab)));
+            write_address(if deliberate {
+                History::Push
+            } else {
+                History::Replace
+            });
+            *written.borrow_mut() = Some(Written {
+                run,
+                compare,
+                at_ms: now_ms,
+            });
+        }
+    });
+    use_effect_with((), move |_| {
+        let listener = EventListener::new(&gloo::utils::window(), "popstate", move |_| {
+            let hash = gloo::utils::window().location().hash().unwrap_or_default();
+            let Some(link) = decode(&hash).state.lab else {
+                return;
+            };
+            let mut actions = Vec::new();
+            if let Some(preset) = link.preset {
+                actions.push(LabAction::LoadPreset(preset.to_owned()));
+            }
+            actions.push(LabAction::SetScenario(link.scenario.clone()));
+            actions.push(LabAction::SetCompare(link.compare));
+            actions.push(LabAction::Seek(link.time));
+            REPLAYING.with(|r| *r.borrow_mut() = Some((hash, now_ms())));
+            LINK.with(|l| l.borrow_mut().lab = Some(link));
+            for action in actions {
+                dispatch.emit(action);
+            }
+        });
+        move || drop(listener)
+    });
+}
+
+/// Whether the page runs inside a frame (where the clipboard API is blocked by default).
+fn in_frame() -> bool {
+    let window = gloo::utils::window();
+    match window.parent() {
+        Ok(Some(parent)) => JsValue::from(parent) != JsValue::from(window),
+        _ => false,
+    }
+}
+
+/// Copies `text` to the clipboard if the page may; `false` when it cannot.
+async fn copy_to_clipboard(text: String) -> bool {
+    if in_frame() {
+        return false;
+    }
+    let navigator = gloo::utils::window().navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .is_ok_and(|c| c.is_object());
+    if !has_clipboard {
+        return false;
+    }
+    JsFuture::from(navigator.clipboard().write_text(&text))
+        .await
+        .is_ok()
+}
+
+/// The outcome of a copy: the text, and whether it reached the clipboard.
+#[derive(Clone, PartialEq)]
+struct Copied {
+    text: String,
+    on_clipboard: bool,
+}
+
+/// Properties of [`CopyField`].
+#[derive(Properties, PartialEq)]
+pub struct CopyFieldProps {
+    /// The button's text.
+    pub label: AttrValue,
+    /// The field's label.
+    pub field_label: AttrValue,
+    /// Computes the text when the button is pressed.
+    pub text: Callback<(), String>,
+}
+
+/// A button that copies text, and then always shows it selected in a read-only field, so
+/// it can be copied by hand where the clipboard is unavailable (a sandboxed iframe).
+#[component]
+pub fn CopyField(props: &CopyFieldProps) -> Html {
+    let copied = use_state(|| None::<Copied>);
+    let field = use_node_ref();
+    let onclick = {
+        let copied = copied.clone();
+        let text = props.text.clone();
+        Callback::from(move |_: MouseEvent| {
+            let text = text.emit(());
+            let copied = copied.clone();
+            spawn_local(async move {
+                let on_clipboard = copy_to_clipboard(text.clone()).await;
+                copied.set(Some(Copied { text, on_clipboard }));
+            });
+        })
+    };
+    {
+        let field = field.clone();
+        use_effect_with((*copied).clone(), move |_| {
+            if let Some(input) = field.cast::<HtmlInputElement>() {
+                input.select();
+            }
+        });
+    }
+    html! {
+        <div class="copy-field">
+            <button type="button" class="button" {onclick}>{props.label.clone()}</button>
+            if let Some(copied) = &*copied {
+                <label class="copy-field-text">
+                    <span>{props.field_label.clone()}</span>
+                    <input ref={field} type="text" readonly=true value={copied.text.clone()} />
+                </label>
+                <p class="muted small" role="status">
+                    { if copied.on_clipboard {
+                        "Copied to the clipboard."
+                    } else {
+                        "The clipboard is not available here: copy it from the field."
+                    } }
+                </p>
+            }
+        </div>
+    }
+}
+
+/// "Copy link": the link to the current state of every part of the page.
+#[component]
+pub fn CopyLink() -> Html {
+    html! {
+        <CopyField label="Copy link" field_label="Link to this state"
+            text={Callback::from(|()| current_link())} />
+    }
+}
+
+/// What the page could not read from the link it was opened with, as plain text, until
+/// dismissed.
+#[component]
+pub fn LinkNotice() -> Html {
+    let problems = use_state(|| PROBLEMS.with(|p| p.borrow_mut().split_off(0)));
+    if problems.is_empty() {
+        return Html::default();
+    }
+    let dismiss = {
+        let problems = problems.clone();
+        Callback::from(move |_: MouseEvent| problems.set(Vec::new()))
+    };
+    html! {
+        <section class="link-notice status-warn" role="status" aria-labelledby="link-notice-title">
+            <h2 id="link-notice-title">{"Part of this link could not be read"}</h2>
+            <ul>
+                { for problems.iter().map(|p| html! { <li>{p.clone()}</li> }) }
+            </ul>
+            <button type="button" class="button" onclick={dismiss}>{"Dismiss"}</button>
+        </section>
+    }
+}
+
+/// Reads a checkbox or text field from an event.
+fn input_of(event: &Event) -> Option<HtmlInputElement> {
+    event.target().and_then(|t| t.dyn_into().ok())
+}
+
+/// The "Embed" button and its panel: choose the view and options, get the `<iframe>`.
+#[component]
+pub fn EmbedDialog() -> Html {
+    let open = use_state(|| false);
+    let options = use_state(|| EmbedOptions {
+        embed: true,
+        ..EmbedOptions::default()
+    });
+    let title = use_state(|| String::from("Lease Lab"));
+    let size = use_state(|| (720u32, 560u32));
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let on_theme = {
+        let options = options.clone();
+        Callback::from(move |event: Event| {
+            let theme = input_of(&event).map(|i| i.value()).unwrap_or_default();
+            options.set(EmbedOptions {
+                theme: match theme.as_str() {
+                    "light" => Some(embed::Theme::Light),
+                    "dark" => Some(embed::Theme::Dark),
+                    _ => None,
+                },
+                ..*options
+            });
+        })
+    };
+    let on_controls = {
+        let options = options.clone();
+        Callback::from(move |event: Event| {
+            let hide = input_of(&event).is_some_and(|i| i.checked());
+            options.set(EmbedOptions {
+                hide_controls: hide,
+                ..*options
+            });
+        })
+    };
+    let on_diagram = {
+        let options = options.clone();
+        Callback::from(move |event: Event| {
+            let value = event
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                .map(|s| s.value())
+                .unwrap_or_default();
+            options.set(EmbedOptions {
+                diagram: embed::DiagramView::ALL
+                    .into_iter()
+                    .find(|d| d.slug() == value),
+                ..*options
+            });
+        })
+    };
+    let on_title = {
+        let title = title.clone();
+        Callback::from(move |event: InputEvent| {
+            if let Some(input) = event
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            {
+                title.set(input.value());
+            }
+        })
+    };
+    let on_size = |height: bool| {
+        let size = size.clone();
+        Callback::from(move |event: InputEvent| {
+            let value = event
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                .and_then(|i| i.value().parse::<u32>().ok())
+                .map(|v| v.clamp(120, 4_000));
+            if let Some(v) = value {
+                size.set(if height { (size.0, v) } else { (v, size.1) });
+            }
+        })
+    };
+    let snippet = {
+        let options = *options;
+        let title = (*title).clone();
+        let (width, height) = *size;
+        Callback::from(move |()| {
+            embed::iframe_snippet(&embed_address(options), &title, width, height)
+        })
+    };
+    let theme = options.theme.map_or("auto", |t| t.slug());
+    html! {
+        <div class="embed-builder">
+            <button type="button" class="button" aria-expanded={open.to_string()}
+                aria-controls="embed-panel" onclick={toggle}>{"Embed"}</button>
+            if *open {
+                <section id="embed-panel" class="card embed-panel" role="dialog"
+                    aria-labelledby="embed-panel-title">
+                    <h2 id="embed-panel-title">{"Embed this view in a course page"}</h2>
+                    <p class="muted small">
+                        {"The snippet loads this view, in its current state, inside a sandboxed iframe. \
+                          The page reports its height to yours with a message; see the README."}
+                    </p>
+                    <label class="field">{"Title"}
+                        <input type="text" value={(*title).clone()} oninput={on_title} />
+                    </label>
+                    <label class="field">{"Width (px)"}
+                        <input type="number" min="120" max="4000" value={size.0.to_string()} oninput={on_size(false)} />
+                    </label>
+                    <label class="field">{"Height (px)"}
+                        <input type="number" min="120" max="4000" value={size.1.to_string()} oninput={on_size(true)} />
+                    </label>
+                    <label class="field">{"Show"}
+                        <select onchange={on_diagram}>
+                            <option value="" selected={options.diagram.is_none()}>{"This tab"}</option>
+                            { for embed::DiagramView::ALL.into_iter().map(|d| html! {
+                                <option value={d.slug()} selected={options.diagram == Some(d)}>
+                                    {format!("Only the {} diagram", d.label().to_lowercase())}
+                                </option>
+                            }) }
+                        </select>
+                    </label>
+                    <fieldset class="field">
+                        <legend>{"Theme"}</legend>
+                        { for ["auto", "light", "dark"].into_iter().map(|t| html! {
+                            <label>
+                                <input type="radio" name="embed-theme" value={t} checked={theme == t}
+                                    onchange={on_theme.clone()} />
+                                {t}
+                            </label>
+                        }) }
+                    </fieldset>
+                    <label class="field">
+                        <input type="checkbox" checked={options.hide_controls} onchange={on_controls} />
+                        {"Hide the controls"}
+                    </label>
+                    <CopyField label="Copy the iframe snippet" field_label="Iframe snippet" text={snippet} />
+                </section>
+            }
+        </div>
+    }
+}
+
+/// The share tools shown above every tab: Copy link and Embed.
+#[component]
+pub fn ShareBar() -> Html {
+    html! {
+        <div class="share-bar" role="group" aria-label="Share">
+            <CopyLink />
+            <EmbedDialog />
+        </div>
+    }
+}
