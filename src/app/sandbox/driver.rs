@@ -8,7 +8,12 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::lab::LabAction;
+use crate::lab::{Lab, LabAction};
+use crate::model::SimTime;
+
+/// While playing, the panels that follow events refresh at most this often, so a fast
+/// playback with many events per second never turns a frame into a long task.
+const PANEL_REFRESH_MS: f64 = 100.0;
 
 struct FrameLoop {
     dispatch: Callback<LabAction>,
@@ -83,4 +88,28 @@ pub fn belongs_to_control(event: &KeyboardEvent) -> bool {
     let pressable = matches!(element.tag_name().as_str(), "BUTTON" | "SUMMARY" | "A")
         || element.get_attribute("role").as_deref() == Some("button");
     field || (pressable && event.key() == " ")
+}
+
+/// The event time the step-driven panels show, and when they last moved.
+#[derive(Default)]
+pub struct ShownStep {
+    run: usize,
+    at: SimTime,
+    wall_ms: f64,
+}
+
+/// The event time to show: the latest one when paused, on a new run, or when the panels
+/// have not refreshed for [`PANEL_REFRESH_MS`]; otherwise the one already shown.
+pub fn refresh_while_playing(shown: &RefCell<ShownStep>, lab: &Lab, latest: SimTime) -> SimTime {
+    let mut shown = shown.borrow_mut();
+    let run = Rc::as_ptr(lab.run()) as usize;
+    let wall_ms = performance_now();
+    if !lab.playing() || shown.run != run || wall_ms - shown.wall_ms >= PANEL_REFRESH_MS {
+        *shown = ShownStep {
+            run,
+            at: latest,
+            wall_ms,
+        };
+    }
+    shown.at
 }

@@ -160,13 +160,15 @@ pub fn Laboratory() -> Html {
         })
     };
 
+    let shown_step = use_mut_ref(driver::ShownStep::default);
     let props = LabProps { lab: store.clone() };
     let lab = &store.0;
-    let at = lab
+    let latest_event = lab
         .run()
         .events_until(lab.now())
         .last()
         .map_or(SimTime::ZERO, |event| event.at);
+    let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
     let step = StepProps {
         lab: store.clone(),
         at,
