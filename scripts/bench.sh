@@ -1,39 +1,41 @@
 #!/usr/bin/env bash
 # Model speed natively (divan, benches/model.rs) and in wasm (headless Chromium,
-# tests/wasm_bench.rs), then the wasm/native ratio of checked 60-second scenarios per second.
-# Called by `make bench`. Needs wasm-bindgen-test-runner and chromedriver on PATH.
+# tests/wasm_bench.rs), then the native/wasm ratio of checked 60-second scenarios per second.
+# On a shared machine both sides are noisy, so each summary runs three times and the best
+# wall-clock rate counts. Called by `make bench`. Needs wasm-bindgen-test-runner and
+# chromedriver on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 
-native_line() { grep -m1 '^native:' "$1"; }
-wall_rate() { sed -n 's/.*wall-clock rate \([0-9]*\)\/s.*/\1/p' <<<"$1"; }
+echo "== native: divan (cargo bench --bench model)"
+cargo bench --bench model
 
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+best_native=0
+best_wasm=0
+native_line=""
+wasm_line=""
+for round in 1 2 3; do
+  # The summary alone (every divan benchmark filtered out), then the wasm harness.
+  line="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null | grep -m1 '^native:')"
+  rate="$(sed -n 's/.*wall-clock rate \([0-9]*\)\/s.*/\1/p' <<<"$line")"
+  echo "round $round: $line"
+  if (( rate > best_native )); then best_native=$rate; native_line=$line; fi
 
-echo "== native (cargo bench --bench model)"
-cargo bench --bench model | tee "$tmp/native1"
-
-echo "== wasm (release build in headless Chromium)"
-cargo test --release --features wasm-bench --target wasm32-unknown-unknown \
-  --test wasm_bench -- --nocapture 2>&1 | tee "$tmp/wasm" | grep -E '^wasm:|test result'
-
-# Measure natively once more right after wasm, so both sides saw similar machine load.
-cargo bench --bench model -- --skip checked --skip traced >"$tmp/native2" 2>&1 || true
-
-n1="$(native_line "$tmp/native1")"
-n2="$(native_line "$tmp/native2" || echo "$n1")"
-w="$(grep -m1 '^wasm:' "$tmp/wasm")"
-native_wall=$(( ( $(wall_rate "$n1") + $(wall_rate "$n2") ) / 2 ))
-wasm_rate="$(sed -n 's/.*events\/s, \([0-9]*\) checked.*/\1/p' <<<"$w")"
+  # No -q here: cargo would pass --quiet to wasm-bindgen-test-runner, which refuses it.
+  line="$(cargo test --release --features wasm-bench --target wasm32-unknown-unknown \
+    --test wasm_bench -- --nocapture 2>&1 | grep -m1 '^wasm:')"
+  rate="$(sed -n 's/.*events\/s, \([0-9]*\) checked.*/\1/p' <<<"$line")"
+  echo "round $round: $line"
+  if (( rate > best_wasm )); then best_wasm=$rate; wasm_line=$line; fi
+done
 
 echo
-echo "== summary"
-echo "$n1"
-echo "$w"
-awk -v n="$native_wall" -v w="$wasm_rate" 'BEGIN {
-  printf "checked scenarios/s (wall clock): native %d, wasm %d; native/wasm = %.2fx (goal <= 1.5x)\n", n, w, n / w
+echo "== summary (best of 3; wasm is the release build that ships, opt-level z)"
+echo "$native_line"
+echo "$wasm_line"
+awk -v n="$best_native" -v w="$best_wasm" 'BEGIN {
+  printf "checked 60-s scenarios/s (wall clock): native %d (goal >= 50000), wasm %d; native/wasm = %.2fx (goal <= 1.5x)\n", n, w, n / w
 }'
