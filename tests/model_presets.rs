@@ -684,3 +684,24 @@ fn a_far_client_pays_its_own_round_trip() {
         "the storage link keeps the default 20 ms RTT"
     );
 }
+
+#[test]
+fn a_scenario_that_would_build_a_huge_trace_is_refused() {
+    let s = Scenario {
+        clients: 8,
+        duration: SimDuration::from_secs(3_600),
+        work_slice: SimDuration::from_millis(10),
+        acquire_retry: SimDuration::from_millis(10),
+        ..Scenario::default()
+    };
+    let e = s.validate().unwrap_err();
+    assert_eq!(e.field, "duration");
+    assert!(e.to_string().contains("simulation steps"), "{e}");
+    // A ten-minute default scenario is far inside the bound.
+    let ten = Scenario {
+        duration: SimDuration::from_secs(600),
+        ..Scenario::default()
+    };
+    assert!(ten.estimated_events() < 20_000);
+    ten.validate().unwrap();
+}

@@ -145,6 +145,9 @@ pub mod limits {
     pub const MAX_INTERVAL: SimDuration = SimDuration::from_secs(86_400);
     /// Most faults in a plan.
     pub const MAX_FAULTS: usize = 256;
+    /// Most simulation events a scenario may be expected to produce (a share link must not
+    /// be able to make the page build a huge trace).
+    pub const MAX_EVENTS: u64 = 1_000_000;
 }
 
 fn err(field: &'static str, problem: impl Into<String>) -> Result<(), ScenarioError> {
@@ -281,6 +284,16 @@ impl Scenario {
                 MAX_INTERVAL,
             )?;
         }
+        let estimate = self.estimated_events();
+        if estimate > MAX_EVENTS {
+            return err(
+                "duration",
+                format!(
+                    "this scenario would take about {estimate} simulation steps (at most {MAX_EVENTS}); \
+                     shorten it or lengthen the work slice or retry intervals"
+                ),
+            );
+        }
         if self.faults.0.len() > MAX_FAULTS {
             return err("faults", format!("more than {MAX_FAULTS} faults"));
         }
@@ -331,6 +344,19 @@ impl Scenario {
             faults: FaultPlan::random(seed, &super::faults::RandomFaults::default()),
             ..Scenario::default()
         }
+    }
+
+    /// A generous estimate of the simulation steps this scenario takes: contenders polling,
+    /// the holder writing and renewing (three steps per round trip, two per write).
+    pub fn estimated_events(&self) -> u64 {
+        let d = self.duration.as_micros() as u128;
+        let per = |steps: u128, every: SimDuration| d * steps / every.as_micros().max(1) as u128;
+        let total = per(3 * self.clients as u128, self.acquire_retry)
+            + per(2, self.work_slice)
+            + per(3, self.renew_interval().max(SimDuration::from_millis(1)))
+            + per(3, self.retry_interval)
+            + 64 * self.faults.0.len() as u128;
+        total.min(u64::MAX as u128) as u64
     }
 
     /// The renewal period T × fraction.
