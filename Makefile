@@ -74,6 +74,8 @@ test: setup-test
 
 size: build
 	node scripts/size.mjs dist
+	@echo
+	node scripts/engine-size.mjs dist
 
 bench: setup-test
 	CHROMEDRIVER=$(CHROMEDRIVER) scripts/bench.sh
