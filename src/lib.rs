@@ -3,8 +3,8 @@
 //! Data flows one way: scenario → [`model`] → trace → views. The model is pure and
 //! deterministic and builds natively; the Yew views in `app` exist only on wasm32.
 
-pub mod lesson;
 pub mod lab;
+pub mod lesson;
 pub mod model;
 pub mod route;
 pub mod share;

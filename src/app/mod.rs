@@ -9,8 +9,8 @@ pub mod qa;
 pub mod sandbox;
 pub mod share;
 pub mod shell;
-pub mod speech;
 pub mod snippets;
+pub mod speech;
 
 pub use error_panel::show_error_panel;
 

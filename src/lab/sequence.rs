@@ -107,12 +107,18 @@ mod tests {
         let sequence = RunSequence::before(&run, at_17_5, 400);
         assert_eq!(sequence.participants.len(), 4);
         assert!(sequence.arrows.iter().all(|a| a.sent_at <= at_17_5));
-        assert!(sequence.arrows.windows(2).all(|w| w[0].sent_at <= w[1].sent_at));
+        assert!(sequence
+            .arrows
+            .windows(2)
+            .all(|w| w[0].sent_at <= w[1].sent_at));
+        assert!(sequence.arrows.iter().any(|a| a.from == 0
+            && a.to == 3
+            && a.label == "write 33"
+            && a.sent_at > SimTime::from_secs(17)));
         assert!(sequence
             .arrows
             .iter()
-            .any(|a| a.from == 0 && a.to == 3 && a.label == "write 33" && a.sent_at > SimTime::from_secs(17)));
-        assert!(sequence.arrows.iter().any(|a| a.from == 1 && a.label == "write 34"));
+            .any(|a| a.from == 1 && a.label == "write 34"));
         let text = sequence.to_mermaid();
         assert!(text.starts_with("sequenceDiagram\n"));
         assert!(text.contains("participant S as Lock service"));
