@@ -13,9 +13,9 @@
 use super::ids::{ClientId, FencingToken, NodeId, RequestId};
 use super::msg::Message;
 use super::policy::Policy;
+use super::queue::Outbox;
 use super::time::{ClockKind, LocalNow, LocalTime, SimDuration};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// A client's fixed configuration, derived from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,8 +238,8 @@ pub struct LeaseClient {
     reported: Lifecycle,
     /// Whether to report trace-only events (timers, stale replies).
     verbose: bool,
-    out: VecDeque<Transmit>,
-    events: VecDeque<ClientEvent>,
+    out: Outbox<Transmit, 8>,
+    events: Outbox<ClientEvent, 16>,
 }
 
 impl LeaseClient {
@@ -260,8 +260,8 @@ impl LeaseClient {
             lost_flag: false,
             reported: Lifecycle::Idle,
             verbose: true,
-            out: VecDeque::with_capacity(4),
-            events: VecDeque::with_capacity(8),
+            out: Outbox::new(),
+            events: Outbox::new(),
         }
     }
 

@@ -29,6 +29,7 @@ pub mod msg;
 pub mod net;
 pub mod policy;
 pub mod presets;
+mod queue;
 pub mod rng;
 pub mod run;
 pub mod scenario;

@@ -8,8 +8,8 @@
 
 use super::ids::{ClientId, FencingToken, NodeId};
 use super::msg::Message;
+use super::queue::Outbox;
 use super::time::{ClockKind, LocalNow, LocalTime, SimDuration};
-use std::collections::VecDeque;
 
 /// The service's fixed configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,8 +120,8 @@ pub struct LockService {
     /// The lease that ended last and how, for the overlap check at the next grant.
     last_ended: Option<(Lease, LeaseEnd)>,
     delay_until: Option<LocalTime>,
-    out: VecDeque<(NodeId, Message)>,
-    events: VecDeque<ServiceEvent>,
+    out: Outbox<(NodeId, Message), 8>,
+    events: Outbox<ServiceEvent, 8>,
 }
 
 impl LockService {
@@ -133,8 +133,8 @@ impl LockService {
             lease: None,
             last_ended: None,
             delay_until: None,
-            out: VecDeque::with_capacity(4),
-            events: VecDeque::with_capacity(4),
+            out: Outbox::new(),
+            events: Outbox::new(),
         }
     }
 
