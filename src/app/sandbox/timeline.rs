@@ -136,19 +136,42 @@ fn TimelineLanes(props: &StepProps) -> Html {
         }
     }
 
+    // Renew attempts on the client's lane, coloured by what became of them.
     for event in run.events_until(now) {
-        if let (
-            EventKind::Sent {
-                msg: Message::Renew { .. },
-                ..
-            },
-            NodeId::Client(c),
-        ) = (&event.kind, event.node)
-        {
-            shapes.push(html! {
-                <circle class="renew-dot" cx={x(event.at).to_string()} cy={(client_lane(c) + 29.0).to_string()} r="2.5" />
-            });
-        }
+        let (class, client) = match (&event.kind, event.node) {
+            (
+                EventKind::Sent {
+                    msg: Message::Renew { .. },
+                    ..
+                },
+                NodeId::Client(c),
+            ) => ("renew-dot", c),
+            (
+                EventKind::Dropped {
+                    msg: Message::Renew { .. },
+                    ..
+                },
+                NodeId::Client(c),
+            ) => ("renew-dot renew-lost", c),
+            (
+                EventKind::Delivered {
+                    msg: Message::RenewOk { .. },
+                    ..
+                },
+                NodeId::Client(c),
+            ) => ("renew-dot renew-ok", c),
+            (
+                EventKind::Delivered {
+                    msg: Message::NotOwner { .. },
+                    ..
+                },
+                NodeId::Client(c),
+            ) => ("renew-dot renew-refused", c),
+            _ => continue,
+        };
+        shapes.push(html! {
+            <circle class={class} cx={x(event.at).to_string()} cy={(client_lane(client) + 29.0).to_string()} r="2.5" />
+        });
     }
 
     for write in run.storage_log_until(now) {
@@ -270,6 +293,9 @@ pub fn Timeline(props: &LabProps) -> Html {
                 <span><i class="swatch write-ok-swatch"></i>{"write accepted"}</span>
                 <span><i class="swatch write-bad-swatch"></i>{"write rejected or stale"}</span>
                 <span><i class="swatch renew-swatch"></i>{"renew sent"}</span>
+                <span><i class="swatch renew-ok-swatch"></i>{"renew OK"}</span>
+                <span><i class="swatch renew-refused-swatch"></i>{"NOT_OWNER"}</span>
+                <span><i class="swatch renew-lost-swatch"></i>{"renew dropped"}</span>
                 <span>{"▼ fault"}</span>
             </figcaption>
         </figure>
