@@ -202,11 +202,14 @@ pub fn use_lab_link(lab: &Lab, dispatch: Callback<LabAction>) {
         let too_soon = playing && previous.is_some_and(|w| now_ms - w.at_ms < PLAYING_WRITE_GAP_MS);
         if !too_soon || deliberate {
             LINK.with(|link| link.borrow_mut().lab = Some(LabLink::of(&lab)));
-            write_address(if deliberate {
-                History::Push
-            } else {
-                History::Replace
-            });
+            // The lab as it opened is already what the address says (or the default).
+            if previous.is_some() {
+                write_address(if deliberate {
+                    History::Push
+                } else {
+                    History::Replace
+                });
+            }
             *written.borrow_mut() = Some(Written {
                 run,
                 compare,

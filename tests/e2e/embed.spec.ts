@@ -1,0 +1,128 @@
+// Embed mode inside a course page: a parent page on the same server embeds the app in
+// <iframe sandbox="allow-scripts"> (an opaque origin: no storage, no clipboard, and every
+// request it makes is cross-origin with `Origin: null`).
+import { test, expect, openApp } from './fixtures';
+import type { BrowserContext, Page } from '@playwright/test';
+
+/**
+ * A static host that sends `Access-Control-Allow-Origin: *` (GitHub Pages does): a sandboxed
+ * iframe can only load the app's module script and wasm with it. Same-origin requests only;
+ * anything else falls through to the fixture that blocks and reports it.
+ */
+async function serveWithCors(context: BrowserContext, baseURL: string) {
+  const origin = new URL(baseURL).origin;
+  await context.route('**/*', async (route) => {
+    if (new URL(route.request().url()).origin !== origin) return route.fallback();
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
+  });
+}
+
+async function openParent(page: Page, src: string) {
+  await page.goto(`/__test/embed-parent.html?src=${encodeURIComponent(src)}`);
+  return page.frameLocator('#lab');
+}
+
+/** The heights the parent received, once at least one arrived. */
+async function heights(page: Page): Promise<number[]> {
+  await page.waitForFunction(() => (window as unknown as { heights: number[] }).heights.length > 0);
+  return page.evaluate(() => (window as unknown as { heights: number[] }).heights);
+}
+
+test.beforeEach(async ({ page, context, baseURL }) => {
+  void page; // the fixture's blocking route first, so this one runs before it
+  await serveWithCors(context, baseURL!);
+});
+
+test.describe('in a tall window, so the whole frame is painted for the screenshot', () => {
+  test.use({ viewport: { width: 1280, height: 4_000 } });
+
+  test('the sandbox with a preset renders in a sandboxed iframe and sizes it by message', async ({ page, shot }) => {
+    const frame = await openParent(page, '/?embed&theme=dark#/sandbox?v=1&preset=2&t=17s');
+    await expect(frame.getByRole('heading', { name: 'Lease laboratory' })).toBeVisible();
+    await expect(frame.locator('.clock .now')).toHaveText('t = 17.000 s');
+    await expect(frame.locator('.trace-id')).toContainText(/Trace hash [0-9a-f]{16}/);
+    await expect(frame.getByRole('tablist')).toHaveCount(0);
+    await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
+
+    const received = await heights(page);
+    const last = received[received.length - 1];
+    expect(last).toBeGreaterThan(600);
+    expect(last).toBeLessThan(20_000);
+    await expect
+      .poll(() => page.locator('#lab').evaluate((f: HTMLIFrameElement) => f.getBoundingClientRect().height))
+      .toBeGreaterThanOrEqual(last);
+    expect(page.url()).toContain('/__test/embed-parent.html');
+    await page.locator('#lab').scrollIntoViewIfNeeded();
+    const background = await frame.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+    expect(background).toBe('rgb(15, 18, 22)');
+    await shot(page, 'embed-sandbox-in-course-page');
+  });
+});
+
+test('the height follows the content when it changes', async ({ page }) => {
+  const frame = await openParent(page, '/?embed#/qa');
+  await expect(frame.getByRole('heading').first()).toBeVisible();
+  const first = await heights(page);
+  await frame.locator('body').evaluate(() => {
+    const spacer = document.createElement('div');
+    spacer.style.height = '900px';
+    document.querySelector('main.embed')!.appendChild(spacer);
+  });
+  await expect
+    .poll(async () => (await heights(page)).length)
+    .toBeGreaterThan(first.length);
+  const all = await heights(page);
+  expect(all[all.length - 1]).toBeGreaterThanOrEqual(first[first.length - 1] + 850);
+});
+
+test('one diagram alone, with the controls hidden, and clicks never navigate the top window', async ({
+  page,
+  shot,
+}) => {
+  const frame = await openParent(page, '/?embed&controls=off&diagram=lifecycle#/maps');
+  const headings = frame.getByRole('heading', { level: 2 });
+  await expect(headings).toHaveCount(1);
+  await expect(frame.locator('svg').first()).toBeVisible();
+  await frame.locator('[role=button]').first().focus();
+  await frame.locator('[role=button]').first().press('Enter');
+  await expect(frame.locator('.explanation')).not.toBeEmpty();
+  await expect(frame.getByRole('button', { name: 'Copy link' })).toHaveCount(0);
+  expect(page.url()).toContain('/__test/embed-parent.html');
+  const received = await heights(page);
+  expect(received[received.length - 1]).toBeGreaterThan(200);
+  await shot(page, 'embed-lifecycle-diagram');
+});
+
+test('the Q&A cards work without storage, and a sandbox without controls hides them', async ({ page }) => {
+  const frame = await openParent(page, '/?embed&controls=off#/sandbox?v=1&preset=4');
+  await expect(frame.getByRole('heading', { name: 'Lease laboratory' })).toBeVisible();
+  await expect(frame.getByRole('button', { name: 'Jump to end' })).toBeHidden();
+  await expect(frame.getByRole('group', { name: 'Add a fault' })).toHaveCount(0);
+
+  const qa = await openParent(page, '/?embed#/qa');
+  await expect(qa.getByRole('heading').first()).toBeVisible();
+  await expect(qa.getByRole('button').first()).toBeVisible();
+});
+
+test('the Embed dialog builds a working iframe snippet for the current view', async ({ page, checkA11y }) => {
+  await openApp(page, '#/sandbox?v=1&preset=3&t=5s');
+  await page.getByRole('button', { name: 'Embed' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Embed this view in a course page' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Title').fill('Pause between writes');
+  await dialog.getByLabel('dark').check();
+  await dialog.getByLabel('Hide the controls').check();
+  await dialog.getByLabel('Height (px)').fill('640');
+  await dialog.getByRole('button', { name: 'Copy the iframe snippet' }).click();
+  const snippet = await dialog.getByLabel('Iframe snippet').inputValue();
+  expect(snippet).toMatch(
+    /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed&amp;theme=dark&amp;controls=off#\/sandbox\?v=1&amp;preset=3&amp;t=5s" title="Pause between writes" width="720" height="640" loading="lazy" sandbox="allow-scripts" style="border:0;max-width:100%"><\/iframe>$/,
+  );
+  await checkA11y(page, '#embed-panel');
+
+  const src = snippet.match(/src="([^"]+)"/)![1].replaceAll('&amp;', '&');
+  const frame = await openParent(page, src);
+  await expect(frame.locator('.clock .now')).toHaveText('t = 5.000 s');
+  await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
