@@ -1,85 +1,94 @@
 //! Model speed, natively: events per second and checked 60-second scenarios per second
 //! (default parameters, random fault plans, all four checks on, no trace recording).
 //! `scripts/bench.sh` compares the summary line with the wasm measurement.
-
-use lease_lab::model::{Scenario, Simulation};
-use std::hint::black_box;
-use std::time::Instant;
+//! The benchmark runs natively only; on wasm32 (linted with --all-targets) it is empty.
 
 fn main() {
-    divan::main();
-    summary();
+    #[cfg(not(target_arch = "wasm32"))]
+    native::run();
 }
 
-/// One checked 60-second scenario per iteration, a different random fault plan each time.
-#[divan::bench]
-fn checked_60s_scenario(bencher: divan::Bencher) {
-    let mut seed = 0u64;
-    bencher
-        .counter(divan::counter::ItemsCount::new(1usize))
-        .bench_local(|| {
-            seed += 1;
-            black_box(Simulation::check(&Scenario::random_default(black_box(
-                seed,
-            ))))
-        });
-}
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use lease_lab::model::{Scenario, Simulation};
+    use std::hint::black_box;
+    use std::time::Instant;
 
-/// A 60-second scenario with the full trace recorded (what the sandbox does when seeking).
-#[divan::bench]
-fn traced_60s_scenario(bencher: divan::Bencher) {
-    let mut seed = 0u64;
-    bencher.bench_local(|| {
-        seed += 1;
-        black_box(Simulation::run(&Scenario::random_default(black_box(seed))).trace_hash())
-    });
-}
-
-/// A 10-minute scenario re-simulated with its trace, as a scrub to a late time would.
-#[divan::bench]
-fn traced_10min_scenario(bencher: divan::Bencher) {
-    let s = Scenario {
-        duration: lease_lab::model::SimDuration::from_secs(600),
-        ..Scenario::random_default(7)
-    };
-    bencher.bench_local(|| black_box(Simulation::run(black_box(&s)).events().len()));
-}
-
-/// CPU time this thread has run, in seconds, from /proc (Linux); `None` elsewhere. On a
-/// shared machine wall time also counts the time other processes held the core.
-fn thread_cpu_secs() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
-}
-
-/// A fixed-length measurement in the same units as the wasm harness, for the ratio.
-fn summary() {
-    let cpu0 = thread_cpu_secs();
-    let mut seed = 0u64;
-    let mut events = 0u64;
-    let mut scenarios = 0u64;
-    let start = Instant::now();
-    while start.elapsed().as_secs_f64() < 2.0 {
-        for _ in 0..1_000 {
-            seed += 1;
-            let o = Simulation::check(&Scenario::random_default(seed));
-            events += o.metrics.events;
-            scenarios += 1;
-        }
+    pub fn run() {
+        divan::main();
+        summary();
     }
-    let wall = start.elapsed().as_secs_f64();
-    let cpu = match (cpu0, thread_cpu_secs()) {
-        (Some(a), Some(b)) if b > a => b - a,
-        _ => wall,
-    };
-    println!(
-        "native: {:.0} events/s, {:.0} checked scenarios/s per CPU-second \
-         ({scenarios} scenarios, {:.0} events each; wall-clock rate {:.0}/s, CPU share {:.0} %)",
-        events as f64 / cpu,
-        scenarios as f64 / cpu,
-        events as f64 / scenarios as f64,
-        scenarios as f64 / wall,
-        100.0 * cpu / wall
-    );
+
+    /// One checked 60-second scenario per iteration, a different random fault plan each time.
+    #[divan::bench]
+    fn checked_60s_scenario(bencher: divan::Bencher) {
+        let mut seed = 0u64;
+        bencher
+            .counter(divan::counter::ItemsCount::new(1usize))
+            .bench_local(|| {
+                seed += 1;
+                black_box(Simulation::check(&Scenario::random_default(black_box(
+                    seed,
+                ))))
+            });
+    }
+
+    /// A 60-second scenario with the full trace recorded (what the sandbox does when seeking).
+    #[divan::bench]
+    fn traced_60s_scenario(bencher: divan::Bencher) {
+        let mut seed = 0u64;
+        bencher.bench_local(|| {
+            seed += 1;
+            black_box(Simulation::run(&Scenario::random_default(black_box(seed))).trace_hash())
+        });
+    }
+
+    /// A 10-minute scenario re-simulated with its trace, as a scrub to a late time would.
+    #[divan::bench]
+    fn traced_10min_scenario(bencher: divan::Bencher) {
+        let s = Scenario {
+            duration: lease_lab::model::SimDuration::from_secs(600),
+            ..Scenario::random_default(7)
+        };
+        bencher.bench_local(|| black_box(Simulation::run(black_box(&s)).events().len()));
+    }
+
+    /// CPU time this thread has run, in seconds, from /proc (Linux); `None` elsewhere. On a
+    /// shared machine wall time also counts the time other processes held the core.
+    fn thread_cpu_secs() -> Option<f64> {
+        let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+        Some(ns / 1e9)
+    }
+
+    /// A fixed-length measurement in the same units as the wasm harness, for the ratio.
+    fn summary() {
+        let cpu0 = thread_cpu_secs();
+        let mut seed = 0u64;
+        let mut events = 0u64;
+        let mut scenarios = 0u64;
+        let start = Instant::now();
+        while start.elapsed().as_secs_f64() < 2.0 {
+            for _ in 0..1_000 {
+                seed += 1;
+                let o = Simulation::check(&Scenario::random_default(seed));
+                events += o.metrics.events;
+                scenarios += 1;
+            }
+        }
+        let wall = start.elapsed().as_secs_f64();
+        let cpu = match (cpu0, thread_cpu_secs()) {
+            (Some(a), Some(b)) if b > a => b - a,
+            _ => wall,
+        };
+        println!(
+            "native: {:.0} events/s, {:.0} checked scenarios/s per CPU-second \
+             ({scenarios} scenarios, {:.0} events each; wall-clock rate {:.0}/s, CPU share {:.0} %)",
+            events as f64 / cpu,
+            scenarios as f64 / cpu,
+            events as f64 / scenarios as f64,
+            scenarios as f64 / wall,
+            100.0 * cpu / wall
+        );
+    }
 }
