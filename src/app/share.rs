@@ -128,6 +128,12 @@ fn write_address(history: History) {
     let Ok(history_api) = window.history() else {
         return;
     };
+    // Inside a frame a pushed entry would land in the course page's Back button.
+    let history = if in_frame() {
+        History::Replace
+    } else {
+        history
+    };
     let _ = match history {
         History::Push => history_api.push_state_with_url(&JsValue::NULL, "", Some(&fragment)),
         History::Replace => history_api.replace_state_with_url(&JsValue::NULL, "", Some(&fragment)),

@@ -57,6 +57,14 @@ test.describe('in a tall window, so the whole frame is painted for the screensho
     const background = await frame.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(background).toBe('rgb(15, 18, 22)');
     await shot(page, 'embed-sandbox-in-course-page');
+
+    // A deliberate change inside the frame adds nothing to the course page's Back button.
+    const entries = await page.evaluate(() => history.length);
+    const trace = await frame.locator('.trace-id').innerText();
+    await frame.getByRole('checkbox', { name: 'Fencing at storage' }).uncheck();
+    await expect(frame.locator('.trace-id')).not.toHaveText(trace);
+    expect(await page.evaluate(() => history.length)).toBe(entries);
+    expect(page.url()).toContain('/__test/embed-parent.html');
   });
 });
 
