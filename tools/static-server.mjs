@@ -52,6 +52,9 @@ export async function startServer(root, port = 0, extraRoutes = {}) {
       response.writeHead(200, {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
         'Cache-Control': 'no-cache',
+        // A course page may embed the app in <iframe sandbox="allow-scripts">, whose opaque
+        // origin needs CORS to load the app's own module script and wasm.
+        'Access-Control-Allow-Origin': '*',
       });
       response.end(body);
     } catch {

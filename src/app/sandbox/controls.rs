@@ -16,6 +16,22 @@ fn input_value(event: &Event) -> String {
     event.target_unchecked_into::<HtmlInputElement>().value()
 }
 
+/// Keeps a `<select>` showing `value` after every render: once the learner has used a
+/// select, its options' `selected` attributes no longer steer it.
+#[hook]
+fn use_selected(value: String) -> NodeRef {
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect(move || {
+            if let Some(select) = node.cast::<HtmlSelectElement>() {
+                select.set_value(&value);
+            }
+        });
+    }
+    node
+}
+
 /// Chooses one of the canonical scenarios and tells its story.
 #[component]
 pub fn PresetPicker(props: &SetupProps) -> Html {
@@ -23,10 +39,11 @@ pub fn PresetPicker(props: &SetupProps) -> Html {
     let current = lab.preset();
     let onchange = props.send(|event: Event| LabAction::LoadPreset(select_value(&event)));
     let story = current.and_then(presets::preset);
+    let select = use_selected(current.unwrap_or_default().to_owned());
     html! {
         <div class="preset-picker">
             <label for="lab-preset">{"Scenario"}</label>
-            <select id="lab-preset" {onchange}>
+            <select id="lab-preset" ref={select} {onchange}>
                 if current.is_none() {
                     <option value="" selected=true disabled=true>{"Your own scenario (edited)"}</option>
                 }
@@ -162,6 +179,7 @@ pub fn PolicyPanel(props: &SetupProps) -> Html {
     let oncompare = props
         .send(|event: Event| LabAction::SetCompare(PolicySwitch::from_slug(&select_value(&event))));
     let compared = lab.compare().map(|c| c.switch);
+    let compare_select = use_selected(compared.map_or("", |s| s.slug()).to_owned());
     html! {
         <fieldset class="card policy-panel">
             <legend>{"Policies"}</legend>
@@ -189,7 +207,7 @@ pub fn PolicyPanel(props: &SetupProps) -> Html {
                 }) }
             </ul>
             <label for="lab-compare">{"Compare side by side with"}</label>
-            <select id="lab-compare" onchange={oncompare}>
+            <select id="lab-compare" ref={compare_select} onchange={oncompare}>
                 <option value="" selected={compared.is_none()}>{"No comparison"}</option>
                 { for PolicySwitch::ALL.into_iter().map(|switch| html! {
                     <option value={switch.slug()} selected={compared == Some(switch)}>
