@@ -69,11 +69,23 @@ fn send<T: 'static>(
     Callback::from(move |value| lab.dispatch(make(value)))
 }
 
-/// True when two labs run the same scenario (a new scenario always brings a new run `Rc`).
-fn same_setup(a: &Lab, b: &Lab) -> bool {
-    Rc::ptr_eq(a.run(), b.run())
-        && a.compare().map(|c| Rc::as_ptr(&c.run)) == b.compare().map(|c| Rc::as_ptr(&c.run))
-        && a.problem() == b.problem()
+/// What identifies a lab's setup: a new scenario always brings a new run `Rc`. Kept as
+/// plain values because every clone of a reducer handle reads the latest state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetupKey {
+    run: usize,
+    compare: Option<usize>,
+    problem: Option<String>,
+}
+
+impl SetupKey {
+    fn of(lab: &Lab) -> SetupKey {
+        SetupKey {
+            run: Rc::as_ptr(lab.run()) as usize,
+            compare: lab.compare().map(|c| Rc::as_ptr(&c.run) as usize),
+            problem: lab.problem().map(str::to_owned),
+        }
+    }
 }
 
 /// Props for panels that change only when an event happens: `at` is the time of the
@@ -81,12 +93,13 @@ fn same_setup(a: &Lab, b: &Lab) -> bool {
 #[derive(Properties, Clone)]
 pub struct StepProps {
     pub lab: UseReducerHandle<LabStore>,
+    pub setup: SetupKey,
     pub at: SimTime,
 }
 
 impl PartialEq for StepProps {
     fn eq(&self, other: &Self) -> bool {
-        self.at == other.at && same_setup(&self.lab.0, &other.lab.0)
+        self.at == other.at && self.setup == other.setup
     }
 }
 
@@ -100,11 +113,12 @@ impl StepProps {
 #[derive(Properties, Clone)]
 pub struct SetupProps {
     pub lab: UseReducerHandle<LabStore>,
+    pub setup: SetupKey,
 }
 
 impl PartialEq for SetupProps {
     fn eq(&self, other: &Self) -> bool {
-        same_setup(&self.lab.0, &other.lab.0)
+        self.setup == other.setup
     }
 }
 
@@ -169,11 +183,16 @@ pub fn Laboratory() -> Html {
         .last()
         .map_or(SimTime::ZERO, |event| event.at);
     let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
+    let setup_key = SetupKey::of(lab);
     let step = StepProps {
         lab: store.clone(),
+        setup: setup_key.clone(),
         at,
     };
-    let setup = SetupProps { lab: store.clone() };
+    let setup = SetupProps {
+        lab: store.clone(),
+        setup: setup_key,
+    };
     html! {
         <section class="lab" aria-labelledby="lab-title" {onkeydown}>
             <h3 id="lab-title">{"Lease laboratory"}</h3>

@@ -282,7 +282,7 @@ pub fn Timeline(props: &LabProps) -> Html {
                 { for (0..clients).map(|i| html! {
                     <text class="lane-label" x="6" y={(client_lane(ClientId(i)) + 19.0).to_string()}>{label_for(i)}</text>
                 }) }
-                <TimelineLanes lab={props.lab.clone()} {at} />
+                <TimelineLanes lab={props.lab.clone()} setup={super::SetupKey::of(lab)} {at} />
                 <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
             </svg></div>
             <figcaption class="legend">
