@@ -178,7 +178,7 @@ fn Comparison(props: &StepProps) -> Html {
     let Some(compare) = lab.compare() else {
         return html! {
             <table class="counts">
-                <caption>{format!("Counts at t = {now}")}</caption>
+                <caption>{format!("Counts as of the last event (t = {now})")}</caption>
                 <tbody>
                     { for mine.into_iter().map(|(label, value)| html! {
                         <tr><th scope="row">{label}</th><td>{value}</td></tr>
@@ -231,7 +231,7 @@ fn Comparison(props: &StepProps) -> Html {
         <div class="comparison">
             <p class="comparison-summary" aria-live="polite">{summary}</p>
             <table class="counts">
-                <caption>{format!("Side by side at t = {now}")}</caption>
+                <caption>{format!("Side by side, as of the last event (t = {now})")}</caption>
                 <thead>
                     <tr><th scope="col">{"Measure"}</th><th scope="col">{"This run"}</th><th scope="col">{flipped_name.clone()}</th></tr>
                 </thead>
