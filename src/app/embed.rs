@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
-use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram, SequenceMessage};
+use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram};
 use super::share::{CopyLink, LinkNotice};
 use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::Laboratory};
 use crate::lesson::content::ArchNode;
@@ -113,17 +113,7 @@ fn diagram_view(diagram: DiagramView) -> Html {
         DiagramView::Lifecycle => (LESSON.lifecycle_map.heading, html! { <LifecycleDiagram /> }),
         DiagramView::Sequence => {
             let sequence = &LESSON.sequence;
-            let index = |node: ArchNode| ArchNode::ALL.iter().position(|&n| n == node).unwrap_or(0);
-            let messages: Vec<SequenceMessage> = sequence
-                .messages
-                .iter()
-                .map(|m| SequenceMessage {
-                    from: index(m.from),
-                    to: index(m.to),
-                    label: AttrValue::from(m.label),
-                    time: None,
-                })
-                .collect();
+            let messages = super::maps::heartbeat_messages();
             (
                 sequence.heading,
                 html! {

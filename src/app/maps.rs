@@ -99,7 +99,8 @@ pub fn MapsTab() -> Html {
     }
 }
 
-fn heartbeat_messages() -> Vec<SequenceMessage> {
+/// The lesson's heartbeat story as sequence-diagram arrows (also drawn by embed mode).
+pub fn heartbeat_messages() -> Vec<SequenceMessage> {
     let index = |node: ArchNode| ArchNode::ALL.iter().position(|&n| n == node).unwrap_or(0);
     LESSON
         .sequence
