@@ -1,5 +1,5 @@
-//! The model's only source of randomness: a small seeded PRNG (SplitMix64). Never touches
-//! `getrandom`, `Math.random` or anything that differs between runs or platforms.
+//! The model's only source of randomness: a small seeded PRNG (SplitMix64). Never reads OS
+//! entropy, the browser's random numbers, or anything that differs between runs or platforms.
 
 /// Subsystem labels used to derive independent child seeds from one scenario seed.
 pub mod stream {
