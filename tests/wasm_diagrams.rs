@@ -72,6 +72,7 @@ async fn selecting_a_state_or_a_transition_explains_it_and_tells_the_owner() {
             Callback::from(move |s| seen.borrow_mut().push(s))
         },
         explain: true,
+        initial: None,
     };
     let app = yew::Renderer::<LifecycleDiagram>::with_root_and_props(host.clone(), props).render();
     yew::scheduler::flush().await;
@@ -136,6 +137,7 @@ async fn the_sandbox_can_mark_where_each_client_is_and_hide_the_explanation() {
         active_transition: Some((LeaseState::RenewResult, LeaseState::Lost)),
         on_select: Callback::noop(),
         explain: false,
+        initial: None,
     };
     let app = yew::Renderer::<LifecycleDiagram>::with_root_and_props(host.clone(), props).render();
     yew::scheduler::flush().await;
@@ -178,6 +180,7 @@ async fn architecture_selection_explains_nodes_and_edges_and_draws_messages_in_f
             Callback::from(move |s| seen.borrow_mut().push(s))
         },
         explain: true,
+        initial: None,
     };
     let app =
         yew::Renderer::<ArchitectureDiagram>::with_root_and_props(host.clone(), props).render();
@@ -275,6 +278,25 @@ async fn a_runs_messages_draw_as_a_sequence_and_selection_follows_the_sandbox() 
     assert!(explanation(&host).contains("3. Client A: GC pause 400 ms"));
     assert!(explanation(&host).contains("frozen"));
     assert_eq!(*seen.borrow(), [2]);
+    app.destroy();
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_selection_from_a_share_link_is_shown_on_first_render() {
+    let host = host();
+    let props = LifecycleDiagramProps {
+        markers: Vec::new(),
+        active_transition: None,
+        on_select: Callback::noop(),
+        explain: true,
+        initial: LifecycleSelection::from_id("lifecycle.lost"),
+    };
+    let app = yew::Renderer::<LifecycleDiagram>::with_root_and_props(host.clone(), props).render();
+    yew::scheduler::flush().await;
+    assert_eq!(pressed(&host).len(), 1);
+    assert!(pressed(&host)[0].contains("Lost"), "{:?}", pressed(&host));
+    assert!(!explanation(&host).contains("Select a state or an arrow"));
     app.destroy();
     host.remove();
 }

@@ -4,7 +4,9 @@
 use yew::prelude::*;
 
 use super::diagrams::LifecycleDiagram;
+use super::share;
 use crate::lesson::content::{Card, LeaseState};
+use crate::lesson::diagram::LifecycleSelection;
 use crate::lesson::LESSON;
 
 #[component]
@@ -47,7 +49,9 @@ pub fn GistTab() -> Html {
             <section aria-labelledby="gist-lifecycle">
                 <h2 id="gist-lifecycle">{lifecycle.heading}</h2>
                 <p>{lifecycle.intro}</p>
-                <LifecycleDiagram />
+                <LifecycleDiagram
+                    initial={share::initial_selection().and_then(|id| LifecycleSelection::from_id(&id))}
+                    on_select={Callback::from(|s: LifecycleSelection| share::record_selection(Some(s.id())))} />
                 <p class="muted">{lifecycle.summary}</p>
                 <h3>{lifecycle.decisions_heading}</h3>
                 <ol class="decisions">

@@ -169,6 +169,32 @@ pub enum LifecycleSelection {
     Transition { from: LeaseState, to: LeaseState },
 }
 
+impl LifecycleSelection {
+    /// The id a share link carries, e.g. `lifecycle.holding` or
+    /// `lifecycle.holding-renew_result`.
+    pub fn id(self) -> String {
+        match self {
+            LifecycleSelection::State(state) => format!("lifecycle.{}", state.slug()),
+            LifecycleSelection::Transition { from, to } => {
+                format!("lifecycle.{}-{}", from.slug(), to.slug())
+            }
+        }
+    }
+
+    /// The selection an id names, if it is a state or one of the diagram's transitions.
+    pub fn from_id(id: &str) -> Option<LifecycleSelection> {
+        let rest = id.strip_prefix("lifecycle.")?;
+        let state = |slug: &str| LeaseState::ALL.into_iter().find(|s| s.slug() == slug);
+        match rest.split_once('-') {
+            None => state(rest).map(LifecycleSelection::State),
+            Some((from, to)) => {
+                let (from, to) = (state(from)?, state(to)?);
+                lifecycle_curve(from, to).map(|_| LifecycleSelection::Transition { from, to })
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------- architecture
 
 /// The architecture diagram's coordinate space.
@@ -213,6 +239,31 @@ pub fn architecture_curve(edge: ArchEdge) -> Curve {
 pub enum ArchSelection {
     Node(ArchNode),
     Edge(ArchEdge),
+}
+
+impl ArchSelection {
+    /// The id a share link carries, e.g. `architecture.client` or `architecture.edge.renew`.
+    pub fn id(self) -> String {
+        match self {
+            ArchSelection::Node(node) => format!("architecture.{}", node.slug()),
+            ArchSelection::Edge(edge) => format!("architecture.edge.{}", edge.slug()),
+        }
+    }
+
+    /// The selection an id names, if any.
+    pub fn from_id(id: &str) -> Option<ArchSelection> {
+        let rest = id.strip_prefix("architecture.")?;
+        match rest.strip_prefix("edge.") {
+            Some(edge) => ArchEdge::ALL
+                .into_iter()
+                .find(|e| e.slug() == edge)
+                .map(ArchSelection::Edge),
+            None => ArchNode::ALL
+                .into_iter()
+                .find(|n| n.slug() == rest)
+                .map(ArchSelection::Node),
+        }
+    }
 }
 
 // -------------------------------------------------------------------------- sequence
@@ -338,6 +389,53 @@ pub fn explain_architecture(selection: ArchSelection) -> Explanation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The characters a share link accepts in a selection id.
+    fn link_safe(id: &str) -> bool {
+        id.len() <= 64
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
+    }
+
+    #[test]
+    fn every_diagram_selection_round_trips_through_a_link_safe_id() {
+        let mut lifecycle: Vec<LifecycleSelection> = LeaseState::ALL
+            .into_iter()
+            .map(LifecycleSelection::State)
+            .collect();
+        lifecycle.extend(LESSON.lifecycle.transitions.iter().map(|t| {
+            LifecycleSelection::Transition {
+                from: t.from,
+                to: t.to,
+            }
+        }));
+        for selection in lifecycle {
+            let id = selection.id();
+            assert!(link_safe(&id), "{id}");
+            assert_eq!(LifecycleSelection::from_id(&id), Some(selection));
+            assert_eq!(ArchSelection::from_id(&id), None);
+        }
+        let mut architecture: Vec<ArchSelection> =
+            ArchNode::ALL.into_iter().map(ArchSelection::Node).collect();
+        architecture.extend(ArchEdge::ALL.into_iter().map(ArchSelection::Edge));
+        for selection in architecture {
+            let id = selection.id();
+            assert!(link_safe(&id), "{id}");
+            assert_eq!(ArchSelection::from_id(&id), Some(selection));
+            assert_eq!(LifecycleSelection::from_id(&id), None);
+        }
+        for unknown in [
+            "",
+            "lifecycle.",
+            "lifecycle.lost-acquiring",
+            "architecture.edge.",
+            "architecture.nope",
+        ] {
+            assert_eq!(LifecycleSelection::from_id(unknown), None, "{unknown}");
+            assert_eq!(ArchSelection::from_id(unknown), None, "{unknown}");
+        }
+    }
 
     #[test]
     fn every_lesson_transition_has_an_arrow_and_no_other_pair_does() {

@@ -149,3 +149,19 @@ test('a link with nothing wrong shows no notice and opens its tab', async ({ pag
   await expect(page.locator('#lab-compare')).toHaveValue('feel-ttl');
   await expect(page.getByText('Part of this link could not be read')).toHaveCount(0);
 });
+
+test('a selected diagram part travels in the link and is selected again when it opens', async ({ page, context }) => {
+  await openApp(page, '#/gist');
+  await page.getByRole('button', { name: /^State 4 Lost/ }).click();
+  await expect(page).toHaveURL(/[?&]sel=lifecycle\.lost(&|$)/);
+  const link = page.url();
+  const fresh = await context.newPage();
+  await fresh.goto(link);
+  const lost = fresh.getByRole('button', { name: /^State 4 Lost/ });
+  await expect(lost).toHaveAttribute('aria-pressed', 'true');
+  await expect(fresh.getByRole('button', { name: /^State 2 Holding/ })).toHaveAttribute('aria-pressed', 'false');
+
+  await fresh.goto(link.replace('#/gist', '#/maps').replace('sel=lifecycle.lost', 'sel=architecture.edge.renew'));
+  await expect(fresh.getByRole('button', { name: /^Edge renew if token/ })).toHaveAttribute('aria-pressed', 'true');
+  await fresh.close();
+});

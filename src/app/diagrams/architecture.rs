@@ -29,6 +29,9 @@ pub struct ArchitectureDiagramProps {
     pub in_flight: Vec<InFlight>,
     #[prop_or_default]
     pub on_select: Callback<ArchSelection>,
+    /// The part selected when the diagram first shows (from a share link).
+    #[prop_or_default]
+    pub initial: Option<ArchSelection>,
     #[prop_or(true)]
     pub explain: bool,
 }
@@ -37,7 +40,7 @@ const MARKER: &str = "architecture-arrow";
 
 #[component]
 pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
-    let selected = use_state(|| None::<ArchSelection>);
+    let selected = use_state(|| props.initial);
     let select = |selection: ArchSelection| {
         let selected = selected.clone();
         let on_select = props.on_select.clone();

@@ -31,6 +31,9 @@ pub struct LifecycleDiagramProps {
     pub active_transition: Option<(LeaseState, LeaseState)>,
     #[prop_or_default]
     pub on_select: Callback<LifecycleSelection>,
+    /// The part selected when the diagram first shows (from a share link).
+    #[prop_or_default]
+    pub initial: Option<LifecycleSelection>,
     #[prop_or(true)]
     pub explain: bool,
 }
@@ -40,7 +43,7 @@ const MARKER: &str = "lifecycle-arrow";
 /// The state machine as SVG, with its explanation panel.
 #[component]
 pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
-    let selected = use_state(|| None::<LifecycleSelection>);
+    let selected = use_state(|| props.initial);
     let select = |selection: LifecycleSelection| {
         let selected = selected.clone();
         let on_select = props.on_select.clone();
