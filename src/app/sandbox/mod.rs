@@ -201,7 +201,7 @@ pub fn Laboratory() -> Html {
                 <p class="lab-problem status-warn" role="status">{problem}</p>
             }
             <controls::PlaybackBar ..props.clone() />
-            <timeline::Timeline ..props.clone() />
+            <timeline::Timeline lab={store.clone()} lanes={step.clone()} />
             <live::LiveDiagrams ..props.clone() />
             <div class="lab-grid">
                 <div class="lab-main">

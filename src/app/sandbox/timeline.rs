@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::{LabProps, StepProps};
+use super::{LabStore, StepProps};
 use crate::lab::LabAction;
 use crate::model::{ClientId, EventKind, Fault, Lifecycle, Message, NodeId, SimTime, WriteVerdict};
 
@@ -212,14 +212,20 @@ fn TimelineLanes(props: &StepProps) -> Html {
     html! { <g class="lanes">{ for shapes }</g> }
 }
 
+/// The cursor every frame, and the lanes as of the step the other panels show.
+#[derive(Properties, PartialEq, Clone)]
+pub struct TimelineProps {
+    pub lab: UseReducerHandle<LabStore>,
+    pub lanes: StepProps,
+}
+
 /// The lanes of the run up to the cursor.
 #[component]
-pub fn Timeline(props: &LabProps) -> Html {
+pub fn Timeline(props: &TimelineProps) -> Html {
     let lab = &props.lab.0;
     let run = lab.run();
     let end = run.end().max(SimTime(1));
     let now = lab.now();
-    let at = run.events_until(now).last().map_or(SimTime::ZERO, |e| e.at);
     let clients = run.scenario().clients;
     let x = move |t: SimTime| x_of(t, end);
     let height = TOP + LANE * (2.0 + f64::from(clients)) + 26.0;
@@ -282,7 +288,7 @@ pub fn Timeline(props: &LabProps) -> Html {
                 { for (0..clients).map(|i| html! {
                     <text class="lane-label" x="6" y={(client_lane(ClientId(i)) + 19.0).to_string()}>{label_for(i)}</text>
                 }) }
-                <TimelineLanes lab={props.lab.clone()} setup={super::SetupKey::of(lab)} {at} />
+                <TimelineLanes ..props.lanes.clone() />
                 <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
             </svg></div>
             <figcaption class="legend">
