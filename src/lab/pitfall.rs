@@ -45,8 +45,7 @@ impl PitfallTry {
     /// Where the swept renew period starts: the first renewal after one second, so the
     /// client is settled in Holding.
     pub fn window_start(&self) -> SimTime {
-        let period = self.period().0.max(1);
-        SimTime(1_000_000u64.div_ceil(period) * period)
+        first_renewal_after_one_second(self.period())
     }
 
     /// The scenario without the pause, long enough for the pause and a full lease after it.
@@ -56,8 +55,10 @@ impl PitfallTry {
         scenario.ttl = ttl;
         scenario.faults = FaultPlan::none();
         let period = scenario.renew_interval();
-        let start = SimDuration(1_000_000u64.div_ceil(period.0.max(1)) * period.0);
-        scenario.duration = (start + period + PITFALL_PAUSE + ttl + ttl).max(scenario.duration);
+        let start = first_renewal_after_one_second(period);
+        scenario.duration =
+            (start.saturating_since(SimTime::ZERO) + period + PITFALL_PAUSE + ttl + ttl)
+                .max(scenario.duration);
         scenario
     }
 
@@ -92,6 +93,12 @@ impl PitfallTry {
             SWEEP_STARTS,
         )
     }
+}
+
+/// The first multiple of `period` at or after one second.
+fn first_renewal_after_one_second(period: SimDuration) -> SimTime {
+    let period = period.0.max(1);
+    SimTime(1_000_000u64.div_ceil(period) * period)
 }
 
 /// Reads client A's fate from a run of the exercise.

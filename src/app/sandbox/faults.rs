@@ -23,10 +23,6 @@ const KINDS: [(&str, &str, &str); 8] = [
     ("revoke", "Revoke the lease at the service", ""),
 ];
 
-fn node_name(node: NodeId) -> String {
-    node.to_string()
-}
-
 /// One line describing a fault, e.g. "stop-the-world pause · client A · 15 s".
 pub fn describe(fault: &Fault) -> String {
     let detail = match *fault {
@@ -34,17 +30,17 @@ pub fn describe(fault: &Fault) -> String {
             client, duration, ..
         } => format!("client {client} · {duration}"),
         Fault::Partition { a, b, duration } => {
-            format!("{} ⇹ {} · {duration}", node_name(a), node_name(b))
+            format!("{} ⇹ {} · {duration}", a, b)
         }
         Fault::DelayNextPacket { from, to, extra } => {
-            format!("{} → {} · +{extra}", node_name(from), node_name(to))
+            format!("{} → {} · +{extra}", from, to)
         }
         Fault::ClockStep { node, by_micros } => {
             let by = SimDuration::from_micros(by_micros.unsigned_abs());
             let sign = if by_micros < 0 { "−" } else { "+" };
-            format!("{} · {sign}{by}", node_name(node))
+            format!("{} · {sign}{by}", node)
         }
-        Fault::ClockDrift { node, ppm } => format!("{} · {ppm:+} ppm", node_name(node)),
+        Fault::ClockDrift { node, ppm } => format!("{} · {ppm:+} ppm", node),
         Fault::Crash { client } => format!("client {client}"),
         Fault::RevokeLease => "the current holder".to_owned(),
     };
