@@ -549,39 +549,204 @@ fn every_preset_is_valid_and_unique() {
     }
 }
 
+/// What each system's defaults must produce, from the table "defaults from real systems"
+/// in scenarios.md: its lease, how often it renews, when the client gives up, and how long
+/// the service waits before granting again.
+struct SystemSpec {
+    system: &'static str,
+    lease: SimDuration,
+    renew_period: SimDuration,
+    /// Set where the table gives one ("renew deadline 10 s"); otherwise only "before the
+    /// service expires the lease" is required.
+    renew_deadline: Option<SimDuration>,
+    lock_delay: SimDuration,
+    fencing: bool,
+}
+
+fn system_specs() -> Vec<SystemSpec> {
+    let secs = SimDuration::from_secs;
+    let third = |t: SimDuration| SimDuration(t.0 / 3);
+    vec![
+        SystemSpec {
+            system: "etcd",
+            lease: secs(60),
+            renew_period: third(secs(60)),
+            renew_deadline: None,
+            lock_delay: SimDuration::ZERO,
+            fencing: true,
+        },
+        SystemSpec {
+            system: "Redisson",
+            lease: secs(30),
+            renew_period: secs(10),
+            renew_deadline: None,
+            lock_delay: SimDuration::ZERO,
+            fencing: false,
+        },
+        SystemSpec {
+            system: "client-go",
+            lease: secs(15),
+            renew_period: secs(2),
+            renew_deadline: Some(secs(10)),
+            lock_delay: SimDuration::ZERO,
+            fencing: false,
+        },
+        SystemSpec {
+            system: "Consul",
+            lease: secs(10),
+            renew_period: third(secs(10)),
+            renew_deadline: None,
+            lock_delay: secs(15),
+            fencing: false,
+        },
+        SystemSpec {
+            system: "Chubby",
+            lease: secs(12),
+            renew_period: third(secs(12)),
+            renew_deadline: None,
+            lock_delay: secs(60),
+            fencing: true,
+        },
+    ]
+}
+
+/// The send times of client A's renew requests.
+fn renews_sent_by_a(run: &Run) -> Vec<SimTime> {
+    run.messages()
+        .iter()
+        .filter(|m| m.from == NodeId::Client(ClientId::A) && matches!(m.msg, Message::Renew { .. }))
+        .map(|m| m.sent_at)
+        .collect()
+}
+
+/// When the service ended A's lease by expiry, and when it last renewed it before that.
+fn expiry_of_a(run: &Run) -> (SimTime, SimTime) {
+    let mut last_renewed = None;
+    for e in run.events() {
+        match e.kind {
+            EventKind::Service(ServiceEvent::Renewed {
+                client: ClientId::A,
+                ..
+            }) => last_renewed = Some(e.at),
+            EventKind::Service(ServiceEvent::Ended {
+                client: ClientId::A,
+                how: LeaseEnd::Expired,
+                ..
+            }) => {
+                return (
+                    e.at,
+                    last_renewed.expect("A renewed before its lease expired"),
+                )
+            }
+            _ => {}
+        }
+    }
+    panic!("A's lease never expired")
+}
+
+/// Each system's defaults, applied to the sandbox's scenario, renew on the system's period,
+/// give up at its renew deadline before the service expires the lease, and make the next
+/// holder wait out the lease and the lock-delay.
 #[test]
-fn system_defaults_follow_the_table() {
-    let d = presets::system_defaults();
-    let names: Vec<_> = d.iter().map(|x| x.system).collect();
-    assert_eq!(d.len(), 5, "{names:?}");
-    let ttl = |name: &str| d.iter().find(|x| x.system.contains(name)).unwrap().ttl;
-    assert_eq!(ttl("etcd"), SimDuration::from_secs(60));
-    assert_eq!(ttl("Redisson"), SimDuration::from_secs(30));
-    assert_eq!(ttl("client-go"), SimDuration::from_secs(15));
-    assert_eq!(ttl("Consul"), SimDuration::from_secs(10));
-    assert_eq!(ttl("Chubby"), SimDuration::from_secs(12));
-    let cg = d.iter().find(|x| x.system.contains("client-go")).unwrap();
-    assert!(!cg.fencing);
-    let mut s = Scenario::default();
-    cg.apply(&mut s);
+fn system_defaults_produce_their_renew_period_and_deadlines() {
+    let defaults = presets::system_defaults();
+    let specs = system_specs();
     assert_eq!(
-        s.ttl - s.drift_margin,
-        SimDuration::from_secs(10),
-        "renew deadline 10 s"
+        defaults.len(),
+        specs.len(),
+        "one spec per system of the table"
     );
-    assert_eq!(s.renew_interval(), SimDuration::from_secs(2));
-    assert_eq!(
-        d.iter()
-            .find(|x| x.system.contains("Consul"))
-            .unwrap()
-            .lock_delay,
-        SimDuration::from_secs(15)
-    );
-    for x in &d {
-        let mut s = Scenario::default();
-        x.apply(&mut s);
-        s.validate().unwrap();
-        assert!(!Simulation::check(&s).any_broken());
+    let close = |a: SimDuration, b: SimDuration| a.0.abs_diff(b.0) <= 1_000;
+    for spec in &specs {
+        let system = defaults
+            .iter()
+            .find(|d| d.system.contains(spec.system))
+            .unwrap_or_else(|| panic!("{} is in the table", spec.system));
+        let mut healthy = Scenario::default();
+        system.apply(&mut healthy);
+        healthy.duration = SimDuration(spec.lease.0 * 4);
+        healthy.validate().unwrap();
+        let run = Simulation::run(&healthy);
+        all_checks_hold(&run);
+        assert_eq!(
+            run.metrics().losses,
+            0,
+            "{}: a healthy holder keeps it",
+            spec.system
+        );
+        assert_eq!(
+            healthy.policy.fencing, spec.fencing,
+            "{}: fencing",
+            spec.system
+        );
+
+        let renews = renews_sent_by_a(&run);
+        assert!(renews.len() >= 3, "{}: renews {renews:?}", spec.system);
+        for pair in renews.windows(2) {
+            let gap = pair[1] - pair[0];
+            assert!(
+                close(gap, spec.renew_period),
+                "{}: renews every {gap}, not {}",
+                spec.system,
+                spec.renew_period
+            );
+        }
+
+        // Cut A off from the service just after its first renew was confirmed.
+        let mut cut_off = healthy.clone();
+        let first_renew = renews[0];
+        cut_off.faults = FaultPlan::none().with(
+            first_renew + SimDuration::from_millis(100),
+            Fault::Partition {
+                a: NodeId::Client(ClientId::A),
+                b: NodeId::Service,
+                duration: healthy.duration,
+            },
+        );
+        // Long enough for the lease to expire and the lock-delay to pass.
+        cut_off.duration = healthy.duration + system.lock_delay;
+        cut_off.validate().unwrap();
+        let run = Simulation::run(&cut_off);
+        all_checks_hold(&run);
+        let (lost, reason) = lost_at(&run, ClientId::A).expect("A loses the lease");
+        assert_eq!(reason, LostReason::DeadlinePassed, "{}", spec.system);
+        let deadline = lost - first_renew;
+        if let Some(expected) = spec.renew_deadline {
+            assert!(
+                close(deadline, expected),
+                "{}: gives up {deadline} after its last confirmed renew, not {expected}",
+                spec.system
+            );
+        }
+        assert!(
+            deadline > spec.renew_period,
+            "{}: survives one missed renew",
+            spec.system
+        );
+        let (expired, renewed) = expiry_of_a(&run);
+        assert!(
+            close(expired - renewed, spec.lease),
+            "{}: the service keeps a lease {}, not {}",
+            spec.system,
+            expired - renewed,
+            spec.lease
+        );
+        assert!(
+            lost < expired,
+            "{}: A stops before the service lets go",
+            spec.system
+        );
+        let next = grants(&run)
+            .into_iter()
+            .find(|g| g.1 == ClientId::B)
+            .unwrap_or_else(|| panic!("{}: B acquires after the lease", spec.system));
+        assert!(
+            next.0 >= expired + spec.lock_delay,
+            "{}: B granted at {}, lease expired at {expired}, lock-delay {}",
+            spec.system,
+            next.0,
+            spec.lock_delay
+        );
     }
 }
 

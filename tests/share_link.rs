@@ -21,10 +21,14 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
 
-const PRESET_IDS: usize = 17;
+/// How many presets there are, so every one of them can be drawn.
+fn preset_count() -> usize {
+    presets::presets().len()
+}
 
 fn preset_id(index: usize) -> &'static str {
-    presets::presets()[index % PRESET_IDS].id
+    let all = presets::presets();
+    all[index % all.len()].id
 }
 
 fn node(raw: u8, clients: u8) -> NodeId {
@@ -105,7 +109,7 @@ fn raw_fault() -> impl Strategy<Value = RawFault> {
 /// field drawn anew.
 fn scenario() -> impl Strategy<Value = (Option<&'static str>, Scenario)> {
     let edited_preset = (
-        0..PRESET_IDS,
+        0..preset_count(),
         any::<u8>(),
         proptest::collection::vec(raw_fault(), 0..4),
     )
@@ -161,7 +165,7 @@ fn scenario() -> impl Strategy<Value = (Option<&'static str>, Scenario)> {
             0..4,
         ),
     );
-    let drawn = (fields, proptest::option::of(0..PRESET_IDS)).prop_map(
+    let drawn = (fields, proptest::option::of(0..preset_count())).prop_map(
         |(
             (
                 (seed, clients, dur, ttl),
