@@ -23,7 +23,7 @@ help:
 	@echo "make serve   build the release bundle and serve it at http://127.0.0.1:$(PORT)/"
 	@echo "make test    run every test layer (formatting, lints, native, wasm, end-to-end)"
 	@echo "make size    print each file's raw, gzip and brotli size and the first-load total"
-	@echo "make bench   measure the model natively and in wasm"
+	@echo "make bench   measure the model natively and in wasm, and the playback alone"
 
 # --- installing what is missing (each step is skipped when already done) ---------------
 
@@ -78,7 +78,7 @@ size: build
 	node scripts/engine-size.mjs dist
 
 bench: setup-test
-	CHROMEDRIVER=$(CHROMEDRIVER) scripts/bench.sh
+	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) scripts/bench.sh
 
 # Share-link decoding on millions of generated links, optimised (a few minutes); set
 # SHARE_FUZZ_CASES and SHARE_FUZZ_SEED to change the run, the seed printed reproduces it.

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Model speed natively (divan, benches/model.rs) and in wasm (headless Chromium,
-# tests/wasm_bench.rs), then the native/wasm ratio of checked 60-second scenarios per second.
+# tests/wasm_bench.rs), then the native/wasm ratio of checked 60-second scenarios per second;
+# last, the sandbox's playback (long tasks during 30 s at 10×, tests/e2e/playback.bench.ts)
+# in a release build, with one Playwright worker and nothing else running.
 # On a shared machine both sides are noisy, so each summary runs three times and the best
-# wall-clock rate counts. Called by `make bench`. Needs wasm-bindgen-test-runner and
-# chromedriver on PATH.
+# wall-clock rate counts. Called by `make bench`. Needs wasm-bindgen-test-runner,
+# chromedriver, trunk and the npm packages on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,3 +41,10 @@ echo "$wasm_line"
 awk -v n="$best_native" -v w="$best_wasm" 'BEGIN {
   printf "checked 60-s scenarios/s (wall clock): native %d (goal >= 50000), wasm %d; native/wasm = %.2fx (goal <= 1.5x)\n", n, w, n / w
 }'
+
+echo
+echo "== playback: release build, then tests/e2e/playback.bench.ts alone (one worker)"
+trunk build --release
+npx playwright test -c tests/e2e/bench.config.ts
+echo "playback figures (artifacts/perf/playback.json):"
+cat artifacts/perf/playback.json

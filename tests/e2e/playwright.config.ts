@@ -2,8 +2,11 @@ import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium, never a downloaded browser. The flags keep it off this machine's
 // closed network (background updates and sync would only produce refused connections).
+// The default run matches *.spec.ts only: measurements (*.bench.ts) run alone under
+// bench.config.ts, so `make test` carries no timing figure.
 export default defineConfig({
   testDir: '.',
+  testMatch: '*.spec.ts',
   outputDir: '../../test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },

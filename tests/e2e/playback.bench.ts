@@ -1,5 +1,6 @@
 // Measures main-thread long tasks while the sandbox plays: 30 s of wall time at 10× with
-// every panel open. The figure is written to artifacts/perf/playback.json and printed; the
+// every panel open. Run alone by `make bench` (tests/e2e/bench.config.ts), never by
+// `make test`. The figure is written to artifacts/perf/playback.json and printed; the
 // README reports it. Only the playback itself is asserted, never a timing.
 import { test, expect, openApp } from './fixtures';
 import { mkdirSync, writeFileSync } from 'node:fs';
