@@ -134,3 +134,25 @@ test('the Embed dialog builds a working iframe snippet for the current view', as
   await expect(frame.locator('.clock .now')).toHaveText('t = 5.000 s');
   await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
+
+test('the embedded laboratory starts at its heading, with no rule above it', async ({ page }) => {
+  const lab = (p: Page) => p.getByRole('region', { name: 'Lease laboratory' });
+  const edge = (p: Page) =>
+    lab(p).evaluate((section) => {
+      const style = getComputedStyle(section);
+      return { border: style.borderTopStyle === 'none' ? 0 : parseFloat(style.borderTopWidth), margin: style.marginTop };
+    });
+  // In the Sandbox tab a rule separates the tab's introduction from the laboratory…
+  await openApp(page, '#/sandbox?v=1&preset=1');
+  expect((await edge(page)).border).toBeGreaterThan(0);
+  // …but embedded, the laboratory is all there is: nothing is drawn above its heading.
+  await page.goto('./?embed#/sandbox?v=1&preset=1');
+  await expect(lab(page).getByRole('heading', { name: 'Lease laboratory' })).toBeVisible();
+  expect(await edge(page)).toEqual({ border: 0, margin: '0px' });
+  const gap = await page.evaluate(() => {
+    const main = document.querySelector('main.embed')!.getBoundingClientRect();
+    const heading = document.querySelector('#lab-title')!.getBoundingClientRect();
+    return heading.top - main.top;
+  });
+  expect(gap, 'the heading sits at the top of the view').toBeLessThan(60);
+});

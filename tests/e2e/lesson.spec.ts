@@ -132,13 +132,32 @@ test.describe('Maps', () => {
       await expect(panel).toContainText(direction);
       await expect(panel).toContainText(detail);
     }
-    // Touch: a tap selects as a click does.
-    await page.setViewportSize({ width: 375, height: 800 });
-    const node = diagram.getByRole('button', { name: 'Node 1 Client' });
-    await node.scrollIntoViewIfNeeded();
-    const box = (await node.boundingBox())!;
-    await page.touchscreen?.tap(box.x + box.width / 2, box.y + 10).catch(() => node.click());
-    await expect(node).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  test.describe('on a touch screen', () => {
+    test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+
+    test('a tap on a diagram node selects it and explains it', async ({ page }) => {
+      await openApp(page, '#/maps');
+      const diagram = page.getByRole('group', { name: 'Architecture: a client and a lock service' });
+      const node = diagram.getByRole('button', { name: 'Node 2 Lock service' });
+      await expect(node).toHaveAttribute('aria-pressed', 'false');
+      await node.scrollIntoViewIfNeeded();
+      // Record how the node is reached, to prove this is a touch and not a mouse click.
+      await node.evaluate((element) => {
+        const seen: string[] = [];
+        (window as unknown as { pointerTypes: string[] }).pointerTypes = seen;
+        element.addEventListener('pointerdown', (event) => seen.push((event as PointerEvent).pointerType));
+        element.addEventListener('touchstart', () => seen.push('touchstart'));
+      });
+      const box = (await node.boundingBox())!;
+      await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+      const pointerTypes = await page.evaluate(() => (window as unknown as { pointerTypes: string[] }).pointerTypes);
+      expect(pointerTypes, 'the node was reached by a touch').toEqual(expect.arrayContaining(['touchstart', 'touch']));
+      expect(pointerTypes, 'and never by a mouse').not.toContain('mouse');
+      await expect(node).toHaveAttribute('aria-pressed', 'true');
+      await expect(explanation(page).first()).toContainText('single authority');
+    });
   });
 
   test('the sequence diagram draws six steps and explains the one selected', async ({ page }) => {
