@@ -73,8 +73,9 @@ pub fn App() -> Html {
                 { for Tab::ALL.into_iter().map(|tab| {
                     let selected = tab == active;
                     html! {
+                        // Focusable, as the tabs pattern asks: Tab from the tablist lands here.
                         <section id={panel_id(tab)} class="panel" role="tabpanel"
-                            aria-labelledby={tab_id(tab)} tabindex="-1" hidden={!selected}>
+                            aria-labelledby={tab_id(tab)} tabindex="0" hidden={!selected}>
                             { if selected { panel_content(tab) } else { Html::default() } }
                         </section>
                     }
@@ -102,17 +103,37 @@ struct TabListProps {
     active: Tab,
 }
 
-/// The four tabs as a WAI-ARIA tablist: arrow keys, Home and End move and activate.
+/// The tab whose button is `target` (or contains it), if any.
+fn tab_of(target: Option<web_sys::EventTarget>) -> Option<Tab> {
+    let element: web_sys::Element = wasm_bindgen::JsCast::dyn_into(target?).ok()?;
+    let button = element.closest("[role=tab]").ok()??;
+    let id = button.id();
+    Tab::ALL.into_iter().find(|&tab| tab_id(tab) == id)
+}
+
+/// The tab a key leads to from the `focused` tab, following the WAI-ARIA tabs pattern:
+/// arrows move relative to the focused tab (wrapping), Home and End go to either end.
+fn tab_for_key(key: &str, focused: Tab) -> Option<Tab> {
+    match key {
+        "ArrowRight" => Some(focused.step(true)),
+        "ArrowLeft" => Some(focused.step(false)),
+        "Home" => Some(Tab::ALL[0]),
+        "End" => Some(Tab::ALL[Tab::ALL.len() - 1]),
+        _ => None,
+    }
+}
+
+/// The four tabs as a WAI-ARIA tablist with automatic activation: the arrow keys, Home
+/// and End move focus from the focused tab and open the tab they reach; only the open tab
+/// is in the Tab sequence (roving tabindex).
 #[component]
 fn TabList(props: &TabListProps) -> Html {
     let onkeydown = Callback::from(|event: KeyboardEvent| {
-        let current = current_route().tab;
-        let target = match event.key().as_str() {
-            "ArrowRight" => current.step(true),
-            "ArrowLeft" => current.step(false),
-            "Home" => Tab::ALL[0],
-            "End" => Tab::ALL[Tab::ALL.len() - 1],
-            _ => return,
+        let Some(focused) = tab_of(event.target()) else {
+            return;
+        };
+        let Some(target) = tab_for_key(&event.key(), focused) else {
+            return;
         };
         event.prevent_default();
         navigate_to(target);

@@ -72,6 +72,66 @@ test('the tablist follows the arrow, Home and End keys with roving focus', async
   await expect(page.getByRole('tab', { name: 'Maps' })).not.toBeFocused();
 });
 
+test('arrow keys move from the focused tab, not the selected one (WAI-ARIA tabs)', async ({ page }) => {
+  await openApp(page, '#/sandbox');
+  const tab = (name: string) => page.getByRole('tab', { name });
+  const expectOpen = async (name: string, slug: string) => {
+    await expect(tab(name)).toHaveAttribute('aria-selected', 'true');
+    await expect(tab(name)).toBeFocused();
+    await expect(page).toHaveURL(new RegExp(`#/${slug}$`));
+    // Roving tabindex: the open tab alone is in the Tab sequence.
+    for (const other of ['Gist', 'Maps', 'Q&A', 'Sandbox']) {
+      await expect(tab(other)).toHaveAttribute('tabindex', other === name ? '0' : '-1');
+    }
+    await expect(page.getByRole('tab', { selected: true })).toHaveCount(1);
+  };
+  await expect(tab('Sandbox')).toHaveAttribute('aria-selected', 'true');
+
+  // Sandbox is selected, focus moves to Gist: ArrowRight goes on from Gist, to Maps.
+  await tab('Gist').focus();
+  await page.keyboard.press('ArrowRight');
+  await expectOpen('Maps', 'maps');
+
+  // Maps is selected, focus moves to Sandbox: ArrowRight wraps from Sandbox to Gist.
+  await tab('Sandbox').focus();
+  await page.keyboard.press('ArrowRight');
+  await expectOpen('Gist', 'gist');
+
+  // Gist is selected, focus moves to Q&A: ArrowLeft goes to Maps, not to Sandbox.
+  await tab('Q&A').focus();
+  await page.keyboard.press('ArrowLeft');
+  await expectOpen('Maps', 'maps');
+
+  // From the first tab ArrowLeft wraps to the last; Home and End ignore the selection.
+  await tab('Gist').focus();
+  await page.keyboard.press('ArrowLeft');
+  await expectOpen('Sandbox', 'sandbox');
+  await tab('Maps').focus();
+  await page.keyboard.press('End');
+  await expectOpen('Sandbox', 'sandbox');
+  await tab('Q&A').focus();
+  await page.keyboard.press('Home');
+  await expectOpen('Gist', 'gist');
+
+  // Other keys do nothing to the tablist.
+  await page.keyboard.press('ArrowDown');
+  await expectOpen('Gist', 'gist');
+
+  // Tab leaves the tablist, and Shift+Tab comes back to the open tab (not the last one).
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tab', { name: 'Gist' })).not.toBeFocused();
+  await expect(page.locator('[role="tab"]:focus')).toHaveCount(0);
+  await page.keyboard.press('Shift+Tab');
+  await expectOpen('Gist', 'gist');
+
+  // The open panel is in the Tab sequence after the share tools.
+  for (let i = 0; i < 6; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.getByRole('tabpanel').evaluate((panel) => panel === document.activeElement)) break;
+  }
+  await expect(page.getByRole('tabpanel')).toBeFocused();
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`every tab passes axe and is photographed in the ${scheme} theme`, async ({ page, checkA11y, shot }) => {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
