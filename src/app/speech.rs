@@ -139,134 +139,152 @@ struct Reading {
     voice: String,
 }
 
-/// Queues the open panel's lines from line `from` on, replacing anything queued before.
-fn read_aloud(
-    synth: &SpeechSynthesis,
-    session: &Rc<RefCell<Session>>,
-    status: &UseStateHandle<Status>,
-    reading: &Reading,
-    from: usize,
-) {
-    stop_all(synth, session);
-    let Some(panel) =
-        gloo::utils::document().get_element_by_id(&format!("panel-{}", reading.tab.slug()))
-    else {
-        return;
-    };
-    let lines = lines_of(&panel);
-    if from >= lines.len() {
-        return;
-    }
-    let chosen = {
-        let all = synth.get_voices();
-        (0..all.length())
-            .filter_map(|i| all.get(i).dyn_into::<web_sys::SpeechSynthesisVoice>().ok())
-            .find(|v| !reading.voice.is_empty() && v.name() == reading.voice)
-    };
-    let last = lines.len() - 1;
-    session.borrow_mut().current = from;
-    for (index, line) in lines.into_iter().enumerate().skip(from) {
-        let Ok(utterance) = SpeechSynthesisUtterance::new_with_text(&line.text) else {
-            continue;
-        };
-        utterance.set_rate(reading.rate);
-        if let Some(chosen) = &chosen {
-            utterance.set_voice(Some(chosen));
-        }
-        let on_start = {
-            let session = session.clone();
-            let element = line.element;
-            Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                session.borrow_mut().current = index;
-                highlight(&session, Some(element.clone()))
-            })
-        };
-        utterance.set_onstart(Some(on_start.as_ref().unchecked_ref()));
-        session.borrow_mut().handlers.push(on_start);
-        if index == last {
-            let on_end = {
-                let session = session.clone();
-                let status = status.clone();
-                Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                    highlight(&session, None);
-                    status.set(Status::Finished);
-                })
-            };
-            utterance.set_onend(Some(on_end.as_ref().unchecked_ref()));
-            session.borrow_mut().handlers.push(on_end);
-        }
-        let on_error = {
-            let session = session.clone();
-            let status = status.clone();
-            Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
-                let reason = event
-                    .dyn_ref::<web_sys::SpeechSynthesisErrorEvent>()
-                    .map(|e| e.error())
-                    .unwrap_or(web_sys::SpeechSynthesisErrorCode::SynthesisFailed);
-                let cancelled = matches!(
-                    reason,
-                    web_sys::SpeechSynthesisErrorCode::Interrupted
-                        | web_sys::SpeechSynthesisErrorCode::Canceled
-                );
-                if !cancelled {
-                    highlight(&session, None);
-                    status.set(Status::Failed);
-                }
-            })
-        };
-        utterance.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        session.borrow_mut().handlers.push(on_error);
-        synth.speak(&utterance);
-        session.borrow_mut().utterances.push(utterance);
-    }
-    status.set(Status::Playing);
+/// A closure for an utterance's event, kept alive by the session.
+type Handler = Closure<dyn FnMut(web_sys::Event)>;
+
+/// The synthesizer, what it is reading, and the status shown to the learner: everything an
+/// action on the readout needs.
+#[derive(Clone)]
+struct Speaker {
+    synth: SpeechSynthesis,
+    session: Rc<RefCell<Session>>,
+    status: UseStateHandle<Status>,
 }
 
-/// A callback that, while reading (not paused), re-queues from the sentence being read with
-/// a new speed and, if given, a new voice, so a change is heard at once.
-fn restart_with(
-    synth: &SpeechSynthesis,
-    session: &Rc<RefCell<Session>>,
-    status: &UseStateHandle<Status>,
-    tab: Tab,
-    voice: &UseStateHandle<String>,
-) -> Callback<(f32, Option<String>)> {
-    let synth = synth.clone();
-    let session = session.clone();
-    let status = status.clone();
-    let voice = (**voice).clone();
-    Callback::from(move |(rate, new_voice): (f32, Option<String>)| {
-        if *status != Status::Playing {
+impl Speaker {
+    /// Queues the open panel's lines from line `from` on, replacing anything queued before.
+    fn read(&self, reading: &Reading, from: usize) {
+        stop_all(&self.synth, &self.session);
+        let Some(panel) =
+            gloo::utils::document().get_element_by_id(&format!("panel-{}", reading.tab.slug()))
+        else {
+            return;
+        };
+        let lines = lines_of(&panel);
+        if from >= lines.len() {
             return;
         }
-        let from = session.borrow().current;
-        let reading = Reading {
-            tab,
-            rate,
-            voice: new_voice.unwrap_or_else(|| voice.clone()),
-        };
-        read_aloud(&synth, &session, &status, &reading, from);
-    })
+        let voice = self.voice_named(&reading.voice);
+        let last = lines.len() - 1;
+        self.session.borrow_mut().current = from;
+        for (index, line) in lines.into_iter().enumerate().skip(from) {
+            let Ok(utterance) = SpeechSynthesisUtterance::new_with_text(&line.text) else {
+                continue;
+            };
+            utterance.set_rate(reading.rate);
+            if let Some(voice) = &voice {
+                utterance.set_voice(Some(voice));
+            }
+            self.attach_handlers(&utterance, index, line.element, index == last);
+            self.synth.speak(&utterance);
+            self.session.borrow_mut().utterances.push(utterance);
+        }
+        self.status.set(Status::Playing);
+    }
+
+    /// The installed voice called `name`; `None` for the default voice.
+    fn voice_named(&self, name: &str) -> Option<web_sys::SpeechSynthesisVoice> {
+        if name.is_empty() {
+            return None;
+        }
+        let all = self.synth.get_voices();
+        (0..all.length())
+            .filter_map(|i| all.get(i).dyn_into::<web_sys::SpeechSynthesisVoice>().ok())
+            .find(|v| v.name() == name)
+    }
+
+    /// Highlights `element` when line `index` starts, reports a failure, and on the `last`
+    /// line reports the end.
+    fn attach_handlers(
+        &self,
+        utterance: &SpeechSynthesisUtterance,
+        index: usize,
+        element: Element,
+        last: bool,
+    ) {
+        let on_start = self.on_start(index, element);
+        utterance.set_onstart(Some(on_start.as_ref().unchecked_ref()));
+        let on_error = self.on_error();
+        utterance.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let mut handlers = vec![on_start, on_error];
+        if last {
+            let on_end = self.on_end();
+            utterance.set_onend(Some(on_end.as_ref().unchecked_ref()));
+            handlers.push(on_end);
+        }
+        self.session.borrow_mut().handlers.extend(handlers);
+    }
+
+    fn on_start(&self, index: usize, element: Element) -> Handler {
+        let session = self.session.clone();
+        Handler::new(move |_: web_sys::Event| {
+            session.borrow_mut().current = index;
+            highlight(&session, Some(element.clone()))
+        })
+    }
+
+    fn on_end(&self) -> Handler {
+        let speaker = self.clone();
+        Handler::new(move |_: web_sys::Event| {
+            highlight(&speaker.session, None);
+            speaker.status.set(Status::Finished);
+        })
+    }
+
+    /// A failure ends the reading; an interruption (cancel, a new reading) does not.
+    fn on_error(&self) -> Handler {
+        let speaker = self.clone();
+        Handler::new(move |event: web_sys::Event| {
+            let reason = event
+                .dyn_ref::<web_sys::SpeechSynthesisErrorEvent>()
+                .map(|e| e.error())
+                .unwrap_or(web_sys::SpeechSynthesisErrorCode::SynthesisFailed);
+            let cancelled = matches!(
+                reason,
+                web_sys::SpeechSynthesisErrorCode::Interrupted
+                    | web_sys::SpeechSynthesisErrorCode::Canceled
+            );
+            if !cancelled {
+                highlight(&speaker.session, None);
+                speaker.status.set(Status::Failed);
+            }
+        })
+    }
+
+    /// While reading (not paused), re-queues from the sentence being read, so a new speed
+    /// or voice is heard at once.
+    fn restart(&self, reading: &Reading) {
+        if *self.status == Status::Playing {
+            let from = self.session.borrow().current;
+            self.read(reading, from);
+        }
+    }
+
+    fn pause_or_resume(&self) {
+        match *self.status {
+            Status::Playing => {
+                self.synth.pause();
+                self.status.set(Status::Paused);
+            }
+            Status::Paused => {
+                self.synth.resume();
+                self.status.set(Status::Playing);
+            }
+            Status::Idle | Status::Finished | Status::Failed => {}
+        }
+    }
+
+    fn stop(&self) {
+        stop_all(&self.synth, &self.session);
+        self.status.set(Status::Idle);
+    }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct VoiceReadoutProps {
-    /// The open tab: its panel is what gets read, and changing it stops the reading.
-    pub tab: Tab,
-}
-
-#[component]
-pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
-    let words = &LESSON.voice;
-    let synth = use_memo((), |_| synthesizer());
-    let status = use_state(|| Status::Idle);
-    let rate = use_state(|| 1.0_f32);
+/// The installed voices as (name, language), kept up to date as the browser loads them.
+#[hook]
+fn use_voices(synth: Rc<Option<SpeechSynthesis>>) -> UseStateHandle<Vec<(String, String)>> {
     let voices = use_state(Vec::<(String, String)>::new);
-    let voice = use_state(String::new);
-    let session = use_mut_ref(Session::default);
-
     {
-        let synth = synth.clone();
         let voices = voices.clone();
         use_effect_with((), move |_| {
             let listener = (*synth).clone().map(|synth| {
@@ -284,121 +302,187 @@ pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
             move || drop(listener)
         });
     }
-    {
-        let synth = synth.clone();
-        let session = session.clone();
-        let status = status.clone();
-        use_effect_with(props.tab, move |_| {
-            move || {
-                if let Some(synth) = &*synth {
-                    stop_all(synth, &session);
-                }
-                status.set(Status::Idle);
+    voices
+}
+
+/// Stops the reading when the open tab changes or the readout goes away.
+#[hook]
+fn use_stop_on_tab_change(
+    synth: Rc<Option<SpeechSynthesis>>,
+    session: Rc<RefCell<Session>>,
+    status: UseStateHandle<Status>,
+    tab: Tab,
+) {
+    use_effect_with(tab, move |_| {
+        move || {
+            if let Some(synth) = &*synth {
+                stop_all(synth, &session);
             }
-        });
-    }
+            status.set(Status::Idle);
+        }
+    });
+}
 
-    let Some(speaker) = (*synth).clone() else {
-        return html! {
-            <div class="readout readout-skip" role="group" aria-label={words.label}>
-                <button type="button" class="button" disabled=true>{words.play}</button>
-                <p class="readout-note">{words.unsupported}</p>
-            </div>
-        };
+#[derive(Properties, PartialEq)]
+pub struct VoiceReadoutProps {
+    /// The open tab: its panel is what gets read, and changing it stops the reading.
+    pub tab: Tab,
+}
+
+/// The readout's controls: read, pause or resume, stop, speed and voice.
+#[component]
+pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
+    let synth = use_memo((), |_| synthesizer());
+    let status = use_state(|| Status::Idle);
+    let rate = use_state(|| 1.0_f32);
+    let voice = use_state(String::new);
+    let session = use_mut_ref(Session::default);
+    let voices = use_voices(synth.clone());
+    use_stop_on_tab_change(synth.clone(), session.clone(), status.clone(), props.tab);
+
+    let Some(synth) = (*synth).clone() else {
+        return unsupported();
     };
+    let speaker = Speaker {
+        synth,
+        session,
+        status,
+    };
+    let reading = Reading {
+        tab: props.tab,
+        rate: *rate,
+        voice: (*voice).clone(),
+    };
+    html! {
+        <div class="readout readout-skip" role="group" aria-label={LESSON.voice.label}>
+            { transport_buttons(&speaker, reading) }
+            { rate_slider(&speaker, props.tab, &rate, &voice) }
+            { voice_picker(&speaker, props.tab, &rate, &voice, &voices) }
+            <span class="readout-status" role="status">{status_text(*speaker.status)}</span>
+        </div>
+    }
+}
 
+/// The control where the browser cannot speak: disabled, with a plain notice.
+fn unsupported() -> Html {
+    let words = &LESSON.voice;
+    html! {
+        <div class="readout readout-skip" role="group" aria-label={words.label}>
+            <button type="button" class="button" disabled=true>{words.play}</button>
+            <p class="readout-note">{words.unsupported}</p>
+        </div>
+    }
+}
+
+/// Read aloud (from the top), Pause or Resume, and Stop.
+fn transport_buttons(speaker: &Speaker, reading: Reading) -> Html {
+    let words = &LESSON.voice;
+    let status = *speaker.status;
     let play = {
-        let synth = speaker.clone();
-        let session = session.clone();
-        let status = status.clone();
-        let reading = Reading {
-            tab: props.tab,
-            rate: *rate,
-            voice: (*voice).clone(),
-        };
-        Callback::from(move |_: MouseEvent| read_aloud(&synth, &session, &status, &reading, 0))
+        let speaker = speaker.clone();
+        Callback::from(move |_: MouseEvent| speaker.read(&reading, 0))
     };
     let pause_or_resume = {
-        let synth = speaker.clone();
-        let status = status.clone();
-        Callback::from(move |_: MouseEvent| match *status {
-            Status::Playing => {
-                synth.pause();
-                status.set(Status::Paused);
-            }
-            Status::Paused => {
-                synth.resume();
-                status.set(Status::Playing);
-            }
-            Status::Idle | Status::Finished | Status::Failed => {}
-        })
+        let speaker = speaker.clone();
+        Callback::from(move |_: MouseEvent| speaker.pause_or_resume())
     };
     let stop = {
-        let synth = speaker.clone();
-        let session = session.clone();
-        let status = status.clone();
-        Callback::from(move |_: MouseEvent| {
-            stop_all(&synth, &session);
-            status.set(Status::Idle);
-        })
+        let speaker = speaker.clone();
+        Callback::from(move |_: MouseEvent| speaker.stop())
     };
+    let active = matches!(status, Status::Playing | Status::Paused);
+    html! {
+        <>
+            <button type="button" class="button primary" onclick={play}>
+                <span aria-hidden="true">{"▶ "}</span>{words.play}
+            </button>
+            <button type="button" class="button" onclick={pause_or_resume} disabled={!active}>
+                { if status == Status::Paused { words.resume } else { words.pause } }
+            </button>
+            <button type="button" class="button" onclick={stop} disabled={!active}>{words.stop}</button>
+        </>
+    }
+}
+
+/// The speed slider (0.5× to 2×); a change is heard at once while reading.
+fn rate_slider(
+    speaker: &Speaker,
+    tab: Tab,
+    rate: &UseStateHandle<f32>,
+    voice: &UseStateHandle<String>,
+) -> Html {
     let on_rate = {
+        let speaker = speaker.clone();
         let rate = rate.clone();
-        let restart = restart_with(&speaker, &session, &status, props.tab, &voice);
+        let voice = (**voice).clone();
         Callback::from(move |event: InputEvent| {
             let input: web_sys::HtmlInputElement = event.target_unchecked_into();
             if let Ok(value) = input.value().parse::<f32>() {
                 let value = value.clamp(0.5, 2.0);
                 rate.set(value);
-                restart.emit((value, None));
+                speaker.restart(&Reading {
+                    tab,
+                    rate: value,
+                    voice: voice.clone(),
+                });
             }
         })
     };
+    html! {
+        <label class="readout-rate">
+            {LESSON.voice.rate}
+            <input type="range" min="0.5" max="2" step="0.25" value={rate.to_string()} oninput={on_rate} />
+            <span class="rate-value">{format!("{}×", **rate)}</span>
+        </label>
+    }
+}
+
+/// The voice menu, shown only when the browser lists voices; a change is heard at once.
+fn voice_picker(
+    speaker: &Speaker,
+    tab: Tab,
+    rate: &UseStateHandle<f32>,
+    voice: &UseStateHandle<String>,
+    voices: &[(String, String)],
+) -> Html {
+    if voices.is_empty() {
+        return Html::default();
+    }
+    let words = &LESSON.voice;
     let on_voice = {
+        let speaker = speaker.clone();
         let voice = voice.clone();
-        let restart = restart_with(&speaker, &session, &status, props.tab, &voice);
-        let rate = *rate;
+        let rate = **rate;
         Callback::from(move |event: Event| {
             let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
             voice.set(select.value());
-            restart.emit((rate, Some(select.value())));
+            speaker.restart(&Reading {
+                tab,
+                rate,
+                voice: select.value(),
+            });
         })
     };
+    html! {
+        <label class="readout-voice">
+            {words.voice}
+            <select onchange={on_voice}>
+                <option value="" selected={voice.is_empty()}>{words.default_voice}</option>
+                { for voices.iter().map(|(name, lang)| html! {
+                    <option value={name.clone()} selected={**voice == *name}>{format!("{name} ({lang})")}</option>
+                }) }
+            </select>
+        </label>
+    }
+}
 
-    let active = matches!(*status, Status::Playing | Status::Paused);
-    let status_text = match *status {
+fn status_text(status: Status) -> &'static str {
+    let words = &LESSON.voice;
+    match status {
         Status::Playing => words.reading,
         Status::Paused => words.paused,
         Status::Finished => words.finished,
         Status::Failed => words.failed,
         Status::Idle => "",
-    };
-    html! {
-        <div class="readout readout-skip" role="group" aria-label={words.label}>
-            <button type="button" class="button primary" onclick={play}>
-                <span aria-hidden="true">{"▶ "}</span>{words.play}
-            </button>
-            <button type="button" class="button" onclick={pause_or_resume} disabled={!active}>
-                { if *status == Status::Paused { words.resume } else { words.pause } }
-            </button>
-            <button type="button" class="button" onclick={stop} disabled={!active}>{words.stop}</button>
-            <label class="readout-rate">
-                {words.rate}
-                <input type="range" min="0.5" max="2" step="0.25" value={rate.to_string()} oninput={on_rate} />
-                <span class="rate-value">{format!("{}×", *rate)}</span>
-            </label>
-            if !voices.is_empty() {
-                <label class="readout-voice">
-                    {words.voice}
-                    <select onchange={on_voice}>
-                        <option value="" selected={voice.is_empty()}>{words.default_voice}</option>
-                        { for voices.iter().map(|(name, lang)| html! {
-                            <option value={name.clone()} selected={*voice == *name}>{format!("{name} ({lang})")}</option>
-                        }) }
-                    </select>
-                </label>
-            }
-            <span class="readout-status" role="status">{status_text}</span>
-        </div>
     }
 }
