@@ -386,30 +386,87 @@ pub fn EmbedDialog() -> Html {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
-    let on_theme = {
-        let options = options.clone();
-        Callback::from(move |event: Event| {
-            let theme = input_of(&event).map(|i| i.value()).unwrap_or_default();
-            options.set(EmbedOptions {
-                theme: match theme.as_str() {
-                    "light" => Some(embed::Theme::Light),
-                    "dark" => Some(embed::Theme::Dark),
-                    _ => None,
-                },
-                ..*options
-            });
+    let snippet = {
+        let options = *options;
+        let title = (*title).clone();
+        let (width, height) = *size;
+        Callback::from(move |()| {
+            embed::iframe_snippet(&embed_address(options), &title, width, height)
         })
     };
-    let on_controls = {
-        let options = options.clone();
-        Callback::from(move |event: Event| {
-            let hide = input_of(&event).is_some_and(|i| i.checked());
-            options.set(EmbedOptions {
-                hide_controls: hide,
-                ..*options
-            });
+    html! {
+        <div class="embed-builder">
+            <button type="button" class="button" aria-expanded={open.to_string()}
+                aria-controls="embed-panel" onclick={toggle}>{"Embed"}</button>
+            if *open {
+                <section id="embed-panel" class="card embed-panel" role="dialog"
+                    aria-labelledby="embed-panel-title">
+                    <h2 id="embed-panel-title">{"Embed this view in a course page"}</h2>
+                    <p class="muted small">
+                        {"The snippet loads this view, in its current state, inside a sandboxed iframe. \
+                          The page reports its height to yours with a message; see the README."}
+                    </p>
+                    { title_field(&title) }
+                    { size_fields(&size) }
+                    { view_choice(&options) }
+                    { theme_choice(&options) }
+                    { controls_choice(&options) }
+                    <CopyField label="Copy the iframe snippet" field_label="Iframe snippet" text={snippet} />
+                </section>
+            }
+        </div>
+    }
+}
+
+/// The frame's title, for the course page's screen-reader users.
+fn title_field(title: &UseStateHandle<String>) -> Html {
+    let on_title = {
+        let title = title.clone();
+        Callback::from(move |event: InputEvent| {
+            if let Some(input) = event
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            {
+                title.set(input.value());
+            }
         })
     };
+    html! {
+        <label class="field">{"Title"}
+            <input type="text" value={(**title).clone()} oninput={on_title} />
+        </label>
+    }
+}
+
+/// The frame's width and height in CSS pixels, kept within 120 to 4,000.
+fn size_fields(size: &UseStateHandle<(u32, u32)>) -> Html {
+    let on_size = |height: bool| {
+        let size = size.clone();
+        Callback::from(move |event: InputEvent| {
+            let value = event
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                .and_then(|i| i.value().parse::<u32>().ok())
+                .map(|v| v.clamp(120, 4_000));
+            if let Some(v) = value {
+                size.set(if height { (size.0, v) } else { (v, size.1) });
+            }
+        })
+    };
+    html! {
+        <>
+            <label class="field">{"Width (px)"}
+                <input type="number" min="120" max="4000" value={size.0.to_string()} oninput={on_size(false)} />
+            </label>
+            <label class="field">{"Height (px)"}
+                <input type="number" min="120" max="4000" value={size.1.to_string()} oninput={on_size(true)} />
+            </label>
+        </>
+    }
+}
+
+/// What the frame shows: the open tab, or one diagram alone.
+fn view_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
     let on_diagram = {
         let options = options.clone();
         Callback::from(move |event: Event| {
@@ -426,88 +483,68 @@ pub fn EmbedDialog() -> Html {
             });
         })
     };
-    let on_title = {
-        let title = title.clone();
-        Callback::from(move |event: InputEvent| {
-            if let Some(input) = event
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-            {
-                title.set(input.value());
-            }
-        })
-    };
-    let on_size = |height: bool| {
-        let size = size.clone();
-        Callback::from(move |event: InputEvent| {
-            let value = event
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-                .and_then(|i| i.value().parse::<u32>().ok())
-                .map(|v| v.clamp(120, 4_000));
-            if let Some(v) = value {
-                size.set(if height { (size.0, v) } else { (v, size.1) });
-            }
-        })
-    };
-    let snippet = {
-        let options = *options;
-        let title = (*title).clone();
-        let (width, height) = *size;
-        Callback::from(move |()| {
-            embed::iframe_snippet(&embed_address(options), &title, width, height)
+    html! {
+        <label class="field">{"Show"}
+            <select onchange={on_diagram}>
+                <option value="" selected={options.diagram.is_none()}>{"This tab"}</option>
+                { for embed::DiagramView::ALL.into_iter().map(|d| html! {
+                    <option value={d.slug()} selected={options.diagram == Some(d)}>
+                        {format!("Only the {} diagram", d.label().to_lowercase())}
+                    </option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// The frame's theme: the reader's own (auto), light or dark.
+fn theme_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
+    let on_theme = {
+        let options = options.clone();
+        Callback::from(move |event: Event| {
+            let theme = input_of(&event).map(|i| i.value()).unwrap_or_default();
+            options.set(EmbedOptions {
+                theme: match theme.as_str() {
+                    "light" => Some(embed::Theme::Light),
+                    "dark" => Some(embed::Theme::Dark),
+                    _ => None,
+                },
+                ..*options
+            });
         })
     };
     let theme = options.theme.map_or("auto", |t| t.slug());
     html! {
-        <div class="embed-builder">
-            <button type="button" class="button" aria-expanded={open.to_string()}
-                aria-controls="embed-panel" onclick={toggle}>{"Embed"}</button>
-            if *open {
-                <section id="embed-panel" class="card embed-panel" role="dialog"
-                    aria-labelledby="embed-panel-title">
-                    <h2 id="embed-panel-title">{"Embed this view in a course page"}</h2>
-                    <p class="muted small">
-                        {"The snippet loads this view, in its current state, inside a sandboxed iframe. \
-                          The page reports its height to yours with a message; see the README."}
-                    </p>
-                    <label class="field">{"Title"}
-                        <input type="text" value={(*title).clone()} oninput={on_title} />
-                    </label>
-                    <label class="field">{"Width (px)"}
-                        <input type="number" min="120" max="4000" value={size.0.to_string()} oninput={on_size(false)} />
-                    </label>
-                    <label class="field">{"Height (px)"}
-                        <input type="number" min="120" max="4000" value={size.1.to_string()} oninput={on_size(true)} />
-                    </label>
-                    <label class="field">{"Show"}
-                        <select onchange={on_diagram}>
-                            <option value="" selected={options.diagram.is_none()}>{"This tab"}</option>
-                            { for embed::DiagramView::ALL.into_iter().map(|d| html! {
-                                <option value={d.slug()} selected={options.diagram == Some(d)}>
-                                    {format!("Only the {} diagram", d.label().to_lowercase())}
-                                </option>
-                            }) }
-                        </select>
-                    </label>
-                    <fieldset class="field">
-                        <legend>{"Theme"}</legend>
-                        { for ["auto", "light", "dark"].into_iter().map(|t| html! {
-                            <label>
-                                <input type="radio" name="embed-theme" value={t} checked={theme == t}
-                                    onchange={on_theme.clone()} />
-                                {t}
-                            </label>
-                        }) }
-                    </fieldset>
-                    <label class="field">
-                        <input type="checkbox" checked={options.hide_controls} onchange={on_controls} />
-                        {"Hide the controls"}
-                    </label>
-                    <CopyField label="Copy the iframe snippet" field_label="Iframe snippet" text={snippet} />
-                </section>
-            }
-        </div>
+        <fieldset class="field">
+            <legend>{"Theme"}</legend>
+            { for ["auto", "light", "dark"].into_iter().map(|t| html! {
+                <label>
+                    <input type="radio" name="embed-theme" value={t} checked={theme == t}
+                        onchange={on_theme.clone()} />
+                    {t}
+                </label>
+            }) }
+        </fieldset>
+    }
+}
+
+/// Whether the frame hides the playback and editing controls.
+fn controls_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
+    let on_controls = {
+        let options = options.clone();
+        Callback::from(move |event: Event| {
+            let hide = input_of(&event).is_some_and(|i| i.checked());
+            options.set(EmbedOptions {
+                hide_controls: hide,
+                ..*options
+            });
+        })
+    };
+    html! {
+        <label class="field">
+            <input type="checkbox" checked={options.hide_controls} onchange={on_controls} />
+            {"Hide the controls"}
+        </label>
     }
 }
 
