@@ -9,13 +9,13 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
-use js_sys::{Array, Function, Object, Reflect};
+use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram};
+use super::resize::ResizeWatch;
 use super::share::{CopyLink, LinkNotice};
 use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::Laboratory};
 use crate::lesson::content::ArchNode;
@@ -137,8 +137,7 @@ fn diagram_view(diagram: DiagramView) -> Html {
 
 /// Posts the root's height to the parent window on start and on every resize, while alive.
 struct HeightReporter {
-    observer: Option<JsValue>,
-    _on_resize: Closure<dyn FnMut()>,
+    _watch: ResizeWatch,
 }
 
 impl HeightReporter {
@@ -155,40 +154,10 @@ impl HeightReporter {
             }
         };
         post();
-        let on_resize = Closure::<dyn FnMut()>::new(post);
-        let observer = resize_observer(&on_resize, &root);
         HeightReporter {
-            observer,
-            _on_resize: on_resize,
+            _watch: ResizeWatch::new(&root, post),
         }
     }
-}
-
-impl Drop for HeightReporter {
-    fn drop(&mut self) {
-        if let Some(observer) = &self.observer {
-            if let Ok(disconnect) = Reflect::get(observer, &JsValue::from_str("disconnect")) {
-                if let Some(disconnect) = disconnect.dyn_ref::<Function>() {
-                    let _ = disconnect.call0(observer);
-                }
-            }
-        }
-    }
-}
-
-/// A `ResizeObserver` watching `target`, if the browser has one (looked up by name, so a
-/// browser without it simply gets the one report made on start).
-fn resize_observer(callback: &Closure<dyn FnMut()>, target: &HtmlElement) -> Option<JsValue> {
-    let window = gloo::utils::window();
-    let constructor = Reflect::get(&window, &JsValue::from_str("ResizeObserver")).ok()?;
-    let constructor = constructor.dyn_ref::<Function>()?;
-    let observer = Reflect::construct(constructor, &Array::of1(callback.as_ref())).ok()?;
-    let observe = Reflect::get(&observer, &JsValue::from_str("observe")).ok()?;
-    observe
-        .dyn_ref::<Function>()?
-        .call1(&observer, target)
-        .ok()?;
-    Some(observer)
 }
 
 /// Sends `{ type: "lease-lab:height", height }` to the parent window, if there is one.

@@ -6,6 +6,7 @@ mod error_panel;
 pub mod gist;
 pub mod maps;
 pub mod qa;
+mod resize;
 pub mod sandbox;
 pub mod share;
 pub mod shell;

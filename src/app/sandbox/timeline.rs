@@ -6,13 +6,20 @@ use yew::prelude::*;
 
 use super::{LabStore, StepProps};
 use crate::lab::LabAction;
-use crate::model::{ClientId, EventKind, Fault, Lifecycle, Message, NodeId, SimTime, WriteVerdict};
+use crate::model::{
+    ClientId, Event, EventKind, Fault, Lifecycle, Message, NodeId, Run, SimTime, WriteVerdict,
+};
 
-const WIDTH: f64 = 1000.0;
+/// The drawing's width (CSS pixels, so text keeps its size) before the figure is measured.
+const DEFAULT_WIDTH: u32 = 1000;
+/// Narrower than this, the drawing scales down instead of losing its plot.
+const MIN_WIDTH: u32 = 280;
 const GUTTER: f64 = 96.0;
-const PLOT: f64 = WIDTH - GUTTER - 12.0;
+const RIGHT_MARGIN: f64 = 12.0;
 const LANE: f64 = 34.0;
 const TOP: f64 = 8.0;
+/// Room for one axis label and the gap to the next: "600.000 s" is about 62 px at 13 px.
+const TICK_LABEL_WIDTH: f64 = 90.0;
 
 fn fault_node(fault: &Fault) -> Option<NodeId> {
     match *fault {
@@ -24,9 +31,9 @@ fn fault_node(fault: &Fault) -> Option<NodeId> {
     }
 }
 
-/// Round tick spacing for a run of `end`: about eight ticks.
-fn tick_step(end: SimTime) -> u64 {
-    let target = (end.0 / 8).max(1);
+/// Round tick spacing for a run of `end` with about `count` ticks.
+fn tick_step(end: SimTime, count: u64) -> u64 {
+    let target = (end.0 / count.max(1)).max(1);
     [
         1_000u64,
         5_000,
@@ -51,165 +58,233 @@ fn tick_step(end: SimTime) -> u64 {
     .unwrap_or(600_000_000)
 }
 
-fn x_of(t: SimTime, end: SimTime) -> f64 {
-    GUTTER + PLOT * (t.0.min(end.0) as f64 / end.0.max(1) as f64)
+/// Where times fall on a drawing `width` wide for a run of `end`.
+#[derive(Clone, Copy)]
+struct Plot {
+    width: f64,
+    end: SimTime,
+}
+
+impl Plot {
+    fn new(width: u32, end: SimTime) -> Plot {
+        Plot {
+            width: f64::from(width.max(MIN_WIDTH)),
+            end: end.max(SimTime(1)),
+        }
+    }
+
+    fn span(&self) -> f64 {
+        self.width - GUTTER - RIGHT_MARGIN
+    }
+
+    fn x(&self, t: SimTime) -> f64 {
+        GUTTER + self.span() * (t.0.min(self.end.0) as f64 / self.end.0 as f64)
+    }
+
+    /// The time at a horizontal position of the drawing, clamped to the run.
+    fn time_at(&self, x: f64) -> SimTime {
+        let fraction = ((x - GUTTER) / self.span()).clamp(0.0, 1.0);
+        SimTime((fraction * self.end.0 as f64) as u64)
+    }
+
+    /// The axis ticks: as many as fit their labels side by side.
+    fn ticks(&self) -> impl Iterator<Item = SimTime> {
+        let fit = (self.span() / TICK_LABEL_WIDTH) as u64;
+        let step = tick_step(self.end, fit.clamp(2, 8));
+        (0..=self.end.0 / step).map(move |k| SimTime(k * step))
+    }
+
+    /// A label centred on its tick, except near the right edge, where it ends at the tick
+    /// so the last one is never cut off.
+    fn tick_anchor(&self, x: f64) -> &'static str {
+        if x + TICK_LABEL_WIDTH / 2.0 > self.width {
+            "end"
+        } else {
+            "middle"
+        }
+    }
 }
 
 fn client_lane(c: ClientId) -> f64 {
     TOP + LANE * (2.0 + f64::from(c.0))
 }
 
+fn lane_y(node: NodeId) -> f64 {
+    match node {
+        NodeId::Service | NodeId::Storage => TOP + LANE,
+        NodeId::Client(c) => client_lane(c),
+    }
+}
+
+/// A bar from `from` to `until` (the cursor if it has not ended yet).
+fn bar_ends(plot: &Plot, now: SimTime, from: SimTime, until: Option<SimTime>) -> (f64, f64) {
+    (plot.x(from), plot.x(until.unwrap_or(plot.end).min(now)))
+}
+
+/// Props of [`TimelineLanes`]: the step the other panels show, and the drawing's width.
+#[derive(Properties, PartialEq, Clone)]
+struct LanesProps {
+    step: StepProps,
+    width: u32,
+}
+
 /// Everything drawn on the lanes up to the latest event: it changes only when an event
 /// happens, so playback between events redraws just the cursor.
 #[component]
-fn TimelineLanes(props: &StepProps) -> Html {
-    let lab = &props.lab.0;
-    let run = lab.run();
-    let end = run.end().max(SimTime(1));
-    let now = props.at;
-    let clients = run.scenario().clients;
-    let x = move |t: SimTime| x_of(t, end);
-    let mut shapes: Vec<Html> = Vec::new();
-    let lane_y = |node: NodeId| match node {
-        NodeId::Service | NodeId::Storage => TOP + LANE,
-        NodeId::Client(c) => client_lane(c),
-    };
-
-    for tenure in run.holder_intervals().iter().filter(|t| t.span.from <= now) {
-        let from = x(tenure.span.from);
-        let to = x(tenure.span.until.unwrap_or(end).min(now));
-        let y = TOP + LANE + 6.0;
-        shapes.push(html! {
-            <g class={format!("tenure client-{}", tenure.client.0)}>
-                <rect x={from.to_string()} y={y.to_string()} width={(to - from).max(1.0).to_string()} height="18" rx="3" />
-                if to - from > 44.0 {
-                    <text x={(from + 4.0).to_string()} y={(y + 13.0).to_string()} class="bar-label">
-                        {format!("{} · {}", tenure.client, tenure.token)}
-                    </text>
-                }
-            </g>
-        });
+fn TimelineLanes(props: &LanesProps) -> Html {
+    let run = props.step.lab.0.run();
+    let plot = Plot::new(props.width, run.end());
+    let now = props.step.at;
+    html! {
+        <g class="lanes">
+            { for tenure_bars(run, &plot, now) }
+            { for (0..run.scenario().clients).map(|c| client_lane_shapes(run, &plot, now, ClientId(c))) }
+            { for renew_dots(run, &plot, now) }
+            { for write_marks(run, &plot, now) }
+            { for fault_markers(run, &plot) }
+        </g>
     }
+}
 
-    for c in 0..clients {
-        let client = ClientId(c);
-        let y = client_lane(client);
-        for span in run
-            .believed_intervals(client)
-            .into_iter()
-            .filter(|i| i.from <= now)
-        {
-            let from = x(span.from);
-            let to = x(span.until.unwrap_or(end).min(now));
-            shapes.push(html! {
-                <rect class={format!("believed client-{c}")} x={from.to_string()} y={(y + 8.0).to_string()}
-                    width={(to - from).max(1.0).to_string()} height="14" rx="3" />
-            });
-        }
-        for pause in run.pauses(client).filter(|i| i.from <= now) {
-            let from = x(pause.from);
-            let to = x(pause.until.unwrap_or(end).min(now));
-            shapes.push(html! {
-                <rect class="pause" x={from.to_string()} y={(y + 4.0).to_string()}
-                    width={(to - from).max(2.0).to_string()} height="22" />
-            });
-        }
-        for point in run
-            .lifecycle_history(client)
-            .iter()
-            .filter(|p| p.from <= now)
-        {
-            if let Lifecycle::Lost(_) = point.state {
-                let px = x(point.from);
-                shapes.push(html! {
-                    <path class="lost-marker" d={format!("M{px},{} l6,8 l-6,8 l-6,-8 z", y + 7.0)}>
-                        <title>{format!("Client {client} lost the lease at {}", point.from)}</title>
-                    </path>
-                });
+/// The service lane: who holds the lease, with its token where the bar has room.
+fn tenure_bars<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<Item = Html> + 'a {
+    run.holder_intervals()
+        .iter()
+        .filter(move |t| t.span.from <= now)
+        .map(move |tenure| {
+            let (from, to) = bar_ends(plot, now, tenure.span.from, tenure.span.until);
+            let y = TOP + LANE + 6.0;
+            html! {
+                <g class={format!("tenure client-{}", tenure.client.0)}>
+                    <rect x={from.to_string()} y={y.to_string()} width={(to - from).max(1.0).to_string()} height="18" rx="3" />
+                    if to - from > 44.0 {
+                        <text x={(from + 4.0).to_string()} y={(y + 13.0).to_string()} class="bar-label">
+                            {format!("{} · {}", tenure.client, tenure.token)}
+                        </text>
+                    }
+                </g>
             }
-        }
-        if let Some(at) = run.crashed_at(client).filter(|&t| t <= now) {
-            let px = x(at);
-            shapes.push(html! {
-                <text class="crash-marker" x={px.to_string()} y={(y + 20.0).to_string()} text-anchor="middle">{"✕"}</text>
-            });
-        }
-    }
+        })
+}
 
-    // Renew attempts on the client's lane, coloured by what became of them.
-    for event in run.events_until(now) {
-        let (class, client) = match (&event.kind, event.node) {
-            (
-                EventKind::Sent {
-                    msg: Message::Renew { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot", c),
-            (
-                EventKind::Dropped {
-                    msg: Message::Renew { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-lost", c),
-            (
-                EventKind::Delivered {
-                    msg: Message::RenewOk { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-ok", c),
-            (
-                EventKind::Delivered {
-                    msg: Message::NotOwner { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-refused", c),
-            _ => continue,
-        };
-        shapes.push(html! {
-            <circle class={class} cx={x(event.at).to_string()} cy={(client_lane(client) + 29.0).to_string()} r="2.5" />
+/// One client's lane: when it believes it holds, its pauses, its losses and its crash.
+fn client_lane_shapes(run: &Run, plot: &Plot, now: SimTime, client: ClientId) -> Html {
+    let y = client_lane(client);
+    let believed = run
+        .believed_intervals(client)
+        .into_iter()
+        .filter(|i| i.from <= now)
+        .map(|span| {
+            let (from, to) = bar_ends(plot, now, span.from, span.until);
+            html! {
+                <rect class={format!("believed client-{}", client.0)} x={from.to_string()} y={(y + 8.0).to_string()}
+                    width={(to - from).max(1.0).to_string()} height="14" rx="3" />
+            }
         });
-    }
+    let pauses = run.pauses(client).filter(|i| i.from <= now).map(|pause| {
+        let (from, to) = bar_ends(plot, now, pause.from, pause.until);
+        html! {
+            <rect class="pause" x={from.to_string()} y={(y + 4.0).to_string()}
+                width={(to - from).max(2.0).to_string()} height="22" />
+        }
+    });
+    let losses = run
+        .lifecycle_history(client)
+        .iter()
+        .filter(|p| p.from <= now && matches!(p.state, Lifecycle::Lost(_)))
+        .map(|point| {
+            let px = plot.x(point.from);
+            html! {
+                <path class="lost-marker" d={format!("M{px},{} l6,8 l-6,8 l-6,-8 z", y + 7.0)}>
+                    <title>{format!("Client {client} lost the lease at {}", point.from)}</title>
+                </path>
+            }
+        });
+    let crash = run.crashed_at(client).filter(|&t| t <= now).map(|at| {
+        html! {
+            <text class="crash-marker" x={plot.x(at).to_string()} y={(y + 20.0).to_string()} text-anchor="middle">{"✕"}</text>
+        }
+    });
+    html! { <>{ for believed }{ for pauses }{ for losses }{ for crash }</> }
+}
 
-    for write in run.storage_log_until(now) {
-        let px = x(write.at);
+/// The class of a renew dot for an event, and whose lane it sits on: sent, dropped,
+/// answered OK, or refused with NOT_OWNER.
+fn renew_dot_of(event: &Event) -> Option<(&'static str, ClientId)> {
+    let NodeId::Client(client) = event.node else {
+        return None;
+    };
+    let class = match &event.kind {
+        EventKind::Sent {
+            msg: Message::Renew { .. },
+            ..
+        } => "renew-dot",
+        EventKind::Dropped {
+            msg: Message::Renew { .. },
+            ..
+        } => "renew-dot renew-lost",
+        EventKind::Delivered {
+            msg: Message::RenewOk { .. },
+            ..
+        } => "renew-dot renew-ok",
+        EventKind::Delivered {
+            msg: Message::NotOwner { .. },
+            ..
+        } => "renew-dot renew-refused",
+        _ => return None,
+    };
+    Some((class, client))
+}
+
+/// Renew attempts on the client's lane, coloured by what became of them.
+fn renew_dots<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<Item = Html> + 'a {
+    run.events_until(now).iter().filter_map(move |event| {
+        let (class, client) = renew_dot_of(event)?;
+        Some(html! {
+            <circle class={class} cx={plot.x(event.at).to_string()} cy={(client_lane(client) + 29.0).to_string()} r="2.5" />
+        })
+    })
+}
+
+/// Each write on its client's lane: a tick if accepted, a dot too if rejected or stale.
+fn write_marks<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<Item = Html> + 'a {
+    run.storage_log_until(now).iter().map(move |write| {
+        let px = plot.x(write.at);
         let y = client_lane(write.client);
-        let class = match write.verdict {
-            WriteVerdict::Accepted { stale_over: None } => "write accepted",
+        let (class, flagged) = match write.verdict {
+            WriteVerdict::Accepted { stale_over: None } => ("write accepted", false),
             WriteVerdict::Accepted {
                 stale_over: Some(_),
-            } => "write stale",
-            WriteVerdict::Rejected { .. } => "write rejected",
+            } => ("write stale", true),
+            WriteVerdict::Rejected { .. } => ("write rejected", true),
         };
-        shapes.push(html! {
-            <line class={class} x1={px.to_string()} x2={px.to_string()} y1={(y + 2.0).to_string()} y2={(y + 8.0).to_string()} />
-        });
-        if !matches!(write.verdict, WriteVerdict::Accepted { stale_over: None }) {
-            shapes.push(html! {
-                <circle class={class} cx={px.to_string()} cy={(y + 3.0).to_string()} r="4">
-                    <title>{format!("Write with token {} at {}", write.token, write.at)}</title>
-                </circle>
-            });
+        html! {
+            <>
+                <line class={class} x1={px.to_string()} x2={px.to_string()} y1={(y + 2.0).to_string()} y2={(y + 8.0).to_string()} />
+                if flagged {
+                    <circle class={class} cx={px.to_string()} cy={(y + 3.0).to_string()} r="4">
+                        <title>{format!("Write with token {} at {}", write.token, write.at)}</title>
+                    </circle>
+                }
+            </>
         }
-    }
+    })
+}
 
-    for planned in &run.scenario().faults.0 {
-        let px = x(planned.at);
+/// Every planned fault: a marker on the faults lane and a line down to the node it hits.
+fn fault_markers<'a>(run: &'a Run, plot: &'a Plot) -> impl Iterator<Item = Html> + 'a {
+    run.scenario().faults.0.iter().map(move |planned| {
+        let px = plot.x(planned.at);
         let node_y = fault_node(&planned.fault).map_or(TOP + LANE, lane_y);
-        shapes.push(html! {
+        html! {
             <g class="fault-marker">
                 <line x1={px.to_string()} x2={px.to_string()} y1={(TOP + 20.0).to_string()} y2={(node_y + 26.0).to_string()} />
                 <path d={format!("M{px},{} l-5,-9 h10 z", TOP + 20.0)}>
                     <title>{format!("{} at {}", super::faults::describe(&planned.fault), planned.at)}</title>
                 </path>
             </g>
-        });
-    }
-
-    html! { <g class="lanes">{ for shapes }</g> }
+        }
+    })
 }
 
 /// The cursor every frame, and the lanes as of the step the other panels show.
@@ -219,15 +294,19 @@ pub struct TimelineProps {
     pub lanes: StepProps,
 }
 
-/// The lanes of the run up to the cursor.
+/// The lanes of the run up to the cursor, drawn at the figure's width in CSS pixels so
+/// the labels keep their size on a phone.
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let lab = &props.lab.0;
     let run = lab.run();
-    let end = run.end().max(SimTime(1));
+    let scroll_ref = use_node_ref();
+    let width = crate::app::resize::use_element_width(scroll_ref.clone(), DEFAULT_WIDTH);
+    let plot = Plot::new(width, run.end());
+    let end = plot.end;
     let now = lab.now();
     let clients = run.scenario().clients;
-    let x = move |t: SimTime| x_of(t, end);
+    let x = move |t: SimTime| plot.x(t);
     let height = TOP + LANE * (2.0 + f64::from(clients)) + 26.0;
     let svg_ref = use_node_ref();
 
@@ -242,23 +321,19 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             if rect.width() <= 0.0 {
                 return;
             }
-            let view_x = (f64::from(event.client_x()) - rect.left()) / rect.width() * WIDTH;
-            let fraction = ((view_x - GUTTER) / PLOT).clamp(0.0, 1.0);
-            lab.dispatch(LabAction::Seek(SimTime(
-                (fraction * lab.0.run().end().0 as f64) as u64,
-            )));
+            let view_x = (f64::from(event.client_x()) - rect.left()) / rect.width() * plot.width;
+            lab.dispatch(LabAction::Seek(plot.time_at(view_x)));
         })
     };
 
-    let step = tick_step(end);
-    let ticks: Vec<Html> = (0..=end.0 / step)
-        .map(|k| {
-            let t = SimTime(k * step);
+    let ticks: Vec<Html> = plot
+        .ticks()
+        .map(|t| {
             let px = x(t);
             html! {
                 <g class="tick">
                     <line x1={px.to_string()} x2={px.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
-                    <text x={px.to_string()} y={(height - 8.0).to_string()} text-anchor="middle">{t.to_string()}</text>
+                    <text x={px.to_string()} y={(height - 8.0).to_string()} text-anchor={plot.tick_anchor(px)}>{t.to_string()}</text>
                 </g>
             }
         })
@@ -271,9 +346,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         (0..clients).map(label_for).collect::<Vec<_>>().join(", ")
     );
     html! {
-        <figure class="timeline"><div class="timeline-scroll" tabindex="0" role="group"
+        <figure class="timeline"><div ref={scroll_ref} class="timeline-scroll" tabindex="0" role="group"
             aria-label="Timeline: click to move the cursor; Space plays or pauses, the arrow keys step between events">
-            <svg ref={svg_ref} viewBox={format!("0 0 {WIDTH} {height}")} role="img" aria-label={summary}
+            <svg ref={svg_ref} viewBox={format!("0 0 {} {height}", plot.width)} role="img" aria-label={summary}
                 {onclick}>
                 <defs>
                     <pattern id="pause-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -282,13 +357,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </defs>
                 { for ticks }
                 <rect class="future" x={cursor.to_string()} y={TOP.to_string()}
-                    width={(GUTTER + PLOT - cursor).max(0.0).to_string()} height={(height - 22.0 - TOP).to_string()} />
+                    width={(GUTTER + plot.span() - cursor).max(0.0).to_string()} height={(height - 22.0 - TOP).to_string()} />
                 <text class="lane-label" x="6" y={(TOP + 18.0).to_string()}>{"Faults"}</text>
                 <text class="lane-label" x="6" y={(TOP + LANE + 19.0).to_string()}>{"Service"}</text>
                 { for (0..clients).map(|i| html! {
                     <text class="lane-label" x="6" y={(client_lane(ClientId(i)) + 19.0).to_string()}>{label_for(i)}</text>
                 }) }
-                <TimelineLanes ..props.lanes.clone() />
+                <TimelineLanes step={props.lanes.clone()} {width} />
                 <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
             </svg></div>
             <figcaption class="legend">
