@@ -8,7 +8,10 @@
 
 use yew::prelude::*;
 
-use super::{arrow, arrow_marker, explanation_panel, on_activate_key};
+use super::{
+    arrow, arrow_marker, explanation_panel, marker_id, on_activate_key, use_zoom, zoom_frame,
+    Framed,
+};
 use crate::lesson::content::{ArchEdge, ArchNode, LESSON};
 use crate::lesson::diagram::{
     architecture_box, architecture_curve, explain_architecture, ArchSelection, ARCHITECTURE_VIEW,
@@ -41,6 +44,7 @@ const MARKER: &str = "architecture-arrow";
 #[component]
 pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
     let selected = use_state(|| props.initial);
+    let zoom = use_zoom();
     let select = |selection: ArchSelection| {
         let selected = selected.clone();
         let on_select = props.on_select.clone();
@@ -49,83 +53,99 @@ pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
             on_select.emit(selection);
         })
     };
-    let (width, height) = ARCHITECTURE_VIEW;
     let architecture = &LESSON.architecture;
-
-    let nodes = ArchNode::ALL.into_iter().map(|node| {
-        let rect = architecture_box(node);
-        let selection = ArchSelection::Node(node);
-        let onclick = {
-            let select = select(selection);
-            Callback::from(move |_: MouseEvent| select.emit(()))
-        };
+    let draw = |zoomed: bool| {
+        let marker = marker_id(MARKER, zoomed);
         html! {
-            <g class={classes!("node", format!("node-{}", node.slug()))} role="button" tabindex="0"
-                aria-label={format!("Node {}: {}", node.title(), node.text().duties.join(", "))}
-                aria-pressed={(*selected == Some(selection)).to_string()}
-                {onclick} onkeydown={on_activate_key(select(selection))}>
-                <rect x={rect.left().to_string()} y={rect.top().to_string()}
-                    width={rect.width.to_string()} height={rect.height.to_string()} rx="12" />
-                <text class="node-label" x={rect.center.x.to_string()} y={(rect.top() + 26.0).to_string()}
-                    text-anchor="middle">{node.title()}</text>
-                { for node.text().duties.iter().enumerate().map(|(i, duty)| html! {
-                    // The space keeps the visible words apart, so they match the name.
-                    <>{" "}<text class="node-duty" x={rect.center.x.to_string()} y={(rect.top() + 62.0 + 26.0 * i as f64).to_string()}
-                        text-anchor="middle">{*duty}</text></>
-                }) }
-            </g>
+            <svg viewBox={format!("0 0 {} {}", ARCHITECTURE_VIEW.0, ARCHITECTURE_VIEW.1)} role="group"
+                aria-label={architecture.diagram_label} class="diagram-svg">
+                { arrow_marker(&marker) }
+                { for ArchNode::ALL.into_iter().map(|node| node_box(node, *selected, select(ArchSelection::Node(node)))) }
+                { for ArchEdge::ALL.into_iter().map(|edge| edge_arrow(edge, *selected, &marker, select(ArchSelection::Edge(edge)))) }
+                { for props.in_flight.iter().map(in_flight_dot) }
+            </svg>
         }
-    });
-
-    let edges = ArchEdge::ALL.into_iter().map(|edge| {
-        let text = edge.text();
-        let selection = ArchSelection::Edge(edge);
-        let aria = format!(
-            "Edge {}, from {} to {}",
-            text.label,
-            text.from.title(),
-            text.to.title()
-        );
-        let class = if matches!(edge, ArchEdge::Ok | ArchEdge::Fail) {
-            "reply"
-        } else {
-            "request"
-        };
-        arrow(
-            &architecture_curve(edge),
-            text.label,
-            aria,
-            *selected == Some(selection),
-            MARKER,
-            select(selection),
-            class,
-        )
-    });
-
-    let flying = props.in_flight.iter().map(|message| {
-        let at = architecture_curve(message.edge).point_at(message.progress);
-        html! {
-            <g class="in-flight" aria-hidden="true">
-                <circle cx={at.x.to_string()} cy={at.y.to_string()} r="7" />
-                <text x={at.x.to_string()} y={(at.y + 22.0).to_string()} text-anchor="middle">{message.label.clone()}</text>
-            </g>
-        }
-    });
-
+    };
+    let explanation =
+        || explanation_panel((*selected).map(explain_architecture), architecture.intro);
     html! {
         <figure class="diagram architecture-diagram">
-            <div class="diagram-scroll">
-                <svg viewBox={format!("0 0 {width} {height}")} role="group" aria-label={architecture.diagram_label}
-                    class="diagram-svg">
-                    { arrow_marker(MARKER) }
-                    { for nodes }
-                    { for edges }
-                    { for flying }
-                </svg>
-            </div>
+            { zoom_frame(&zoom, Framed {
+                label: architecture.diagram_label.to_owned(),
+                natural_width: ARCHITECTURE_VIEW.0,
+                inline: draw(false),
+                zoomed: if zoom.is_open() { draw(true) } else { Html::default() },
+                caption: if props.explain && zoom.is_open() { explanation() } else { Html::default() },
+            }) }
             if props.explain {
-                { explanation_panel((*selected).map(explain_architecture), architecture.intro) }
+                { explanation() }
             }
         </figure>
+    }
+}
+
+/// A node: its title and duties, selectable.
+fn node_box(node: ArchNode, selected: Option<ArchSelection>, select: Callback<()>) -> Html {
+    let rect = architecture_box(node);
+    let onclick = {
+        let select = select.clone();
+        Callback::from(move |_: MouseEvent| select.emit(()))
+    };
+    html! {
+        <g class={classes!("node", format!("node-{}", node.slug()))} role="button" tabindex="0"
+            aria-label={format!("Node {}: {}", node.title(), node.text().duties.join(", "))}
+            aria-pressed={(selected == Some(ArchSelection::Node(node))).to_string()}
+            {onclick} onkeydown={on_activate_key(select)}>
+            <rect x={rect.left().to_string()} y={rect.top().to_string()}
+                width={rect.width.to_string()} height={rect.height.to_string()} rx="12" />
+            <text class="node-label" x={rect.center.x.to_string()} y={(rect.top() + 26.0).to_string()}
+                text-anchor="middle">{node.title()}</text>
+            { for node.text().duties.iter().enumerate().map(|(i, duty)| html! {
+                // The space keeps the visible words apart, so they match the name.
+                <>{" "}<text class="node-duty" x={rect.center.x.to_string()} y={(rect.top() + 62.0 + 26.0 * i as f64).to_string()}
+                    text-anchor="middle">{*duty}</text></>
+            }) }
+        </g>
+    }
+}
+
+/// A message between the nodes: requests drawn solid, replies dashed.
+fn edge_arrow(
+    edge: ArchEdge,
+    selected: Option<ArchSelection>,
+    marker: &str,
+    select: Callback<()>,
+) -> Html {
+    let text = edge.text();
+    let aria = format!(
+        "Edge {}, from {} to {}",
+        text.label,
+        text.from.title(),
+        text.to.title()
+    );
+    let class = if matches!(edge, ArchEdge::Ok | ArchEdge::Fail) {
+        "reply"
+    } else {
+        "request"
+    };
+    arrow(
+        &architecture_curve(edge),
+        text.label,
+        aria,
+        selected == Some(ArchSelection::Edge(edge)),
+        marker,
+        select,
+        class,
+    )
+}
+
+/// A message on its way, as a dot with its label along its edge.
+fn in_flight_dot(message: &InFlight) -> Html {
+    let at = architecture_curve(message.edge).point_at(message.progress);
+    html! {
+        <g class="in-flight" aria-hidden="true">
+            <circle cx={at.x.to_string()} cy={at.y.to_string()} r="7" />
+            <text x={at.x.to_string()} y={(at.y + 22.0).to_string()} text-anchor="middle">{message.label.clone()}</text>
+        </g>
     }
 }

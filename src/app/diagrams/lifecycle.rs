@@ -10,8 +10,11 @@
 
 use yew::prelude::*;
 
-use super::{arrow, arrow_marker, explanation_panel, on_activate_key};
-use crate::lesson::content::{LeaseState, LESSON};
+use super::{
+    arrow, arrow_marker, explanation_panel, marker_id, on_activate_key, use_zoom, zoom_frame,
+    Framed,
+};
+use crate::lesson::content::{LeaseState, TransitionText, LESSON};
 use crate::lesson::diagram::{
     explain_lifecycle, lifecycle_box, lifecycle_curve, LifecycleSelection, LIFECYCLE_VIEW,
 };
@@ -44,6 +47,7 @@ const MARKER: &str = "lifecycle-arrow";
 #[component]
 pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
     let selected = use_state(|| props.initial);
+    let zoom = use_zoom();
     let select = |selection: LifecycleSelection| {
         let selected = selected.clone();
         let on_select = props.on_select.clone();
@@ -54,96 +58,125 @@ pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
     };
     let (width, height) = LIFECYCLE_VIEW;
     let lifecycle = &LESSON.lifecycle;
-
-    let transitions = lifecycle.transitions.iter().filter_map(|t| {
-        let curve = lifecycle_curve(t.from, t.to)?;
-        let selection = LifecycleSelection::Transition {
-            from: t.from,
-            to: t.to,
-        };
-        let aria = format!(
-            "Transition from {} to {}: {}",
-            t.from.text().label,
-            t.to.text().label,
-            t.label
-        );
-        let class = if props.active_transition == Some((t.from, t.to)) {
-            "active"
-        } else {
-            ""
-        };
-        Some(arrow(
-            &curve,
-            t.label,
-            aria,
-            *selected == Some(selection),
-            MARKER,
-            select(selection),
-            class,
-        ))
-    });
-
-    let states = LeaseState::ALL.into_iter().map(|state| {
-        let text = state.text();
-        let rect = lifecycle_box(state);
-        let selection = LifecycleSelection::State(state);
-        let pressed = *selected == Some(selection);
-        let badges: Vec<&StateMarker> = props.markers.iter().filter(|m| m.state == state).collect();
-        let aria = if badges.is_empty() {
-            format!("State {} {}", text.number, text.label)
-        } else {
-            let who: Vec<&str> = badges.iter().map(|m| m.label.as_str()).collect();
-            // The badges are visible text, so the name repeats them (WCAG "label in name").
-            format!(
-                "State {} {} {} (current state of client {})",
-                text.number,
-                text.label,
-                who.join(" "),
-                who.join(", client ")
+    let draw = |zoomed: bool| {
+        let marker = marker_id(MARKER, zoomed);
+        let transitions = lifecycle.transitions.iter().filter_map(|t| {
+            let selection = LifecycleSelection::Transition {
+                from: t.from,
+                to: t.to,
+            };
+            let active = props.active_transition == Some((t.from, t.to));
+            transition_arrow(
+                t,
+                active,
+                *selected == Some(selection),
+                &marker,
+                select(selection),
             )
-        };
-        let onclick = {
-            let select = select(selection);
-            Callback::from(move |_: MouseEvent| select.emit(()))
-        };
+        });
+        let states = LeaseState::ALL.into_iter().map(|state| {
+            let selection = LifecycleSelection::State(state);
+            let badges: Vec<&StateMarker> =
+                props.markers.iter().filter(|m| m.state == state).collect();
+            state_box(
+                state,
+                &badges,
+                *selected == Some(selection),
+                select(selection),
+            )
+        });
         html! {
-            <g class={classes!("node", format!("state-{}", state.slug()))} role="button" tabindex="0"
-                aria-label={aria} aria-pressed={pressed.to_string()}
-                {onclick} onkeydown={on_activate_key(select(selection))}>
-                <rect x={rect.left().to_string()} y={rect.top().to_string()}
-                    width={rect.width.to_string()} height={rect.height.to_string()} rx="10" />
-                <text class="node-label" x={rect.center.x.to_string()} y={(rect.center.y + 5.0).to_string()}
-                    text-anchor="middle">
-                    <tspan class="node-number">{text.number}</tspan>{" "}<tspan>{text.label}</tspan>
-                </text>
-                { for badges.iter().enumerate().map(|(i, m)| {
-                    let cx = rect.left() + rect.width - 12.0 - 24.0 * i as f64;
-                    let cy = rect.top();
-                    // The space keeps the badge's letter apart from the state's name.
-                    html! {
-                        <>{" "}<g class="badge" aria-hidden="true">
-                            <circle cx={cx.to_string()} cy={cy.to_string()} r="11" />
-                            <text x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle">{m.label.clone()}</text>
-                        </g></>
-                    }
-                }) }
-            </g>
+            <svg viewBox={format!("0 0 {width} {height}")} role="group" aria-label={lifecycle.diagram_label}
+                class="diagram-svg" preserveAspectRatio="xMidYMid meet">
+                { arrow_marker(&marker) }
+                { for transitions }
+                { for states }
+            </svg>
         }
-    });
-
+    };
+    let explanation = || explanation_panel((*selected).and_then(explain_lifecycle), lifecycle.hint);
     html! {
         <figure class="diagram lifecycle-diagram">
-            <div class="diagram-scroll">
-                <svg viewBox={format!("0 0 {width} {height}")} role="group" aria-label={lifecycle.diagram_label}
-                    class="diagram-svg" preserveAspectRatio="xMidYMid meet">
-                    { arrow_marker(MARKER) }
-                    { for transitions }
-                    { for states }
-                </svg>
-            </div>
+            { zoom_frame(&zoom, Framed {
+                label: lifecycle.diagram_label.to_owned(),
+                natural_width: width,
+                inline: draw(false),
+                zoomed: if zoom.is_open() { draw(true) } else { Html::default() },
+                caption: if props.explain && zoom.is_open() { explanation() } else { Html::default() },
+            }) }
             if props.explain {
-                { explanation_panel((*selected).and_then(explain_lifecycle), lifecycle.hint) }
+                { explanation() }
             }
         </figure>
+    }
+}
+
+/// A transition's arrow, if the lesson's geometry draws it.
+fn transition_arrow(
+    t: &TransitionText,
+    active: bool,
+    pressed: bool,
+    marker: &str,
+    select: Callback<()>,
+) -> Option<Html> {
+    let curve = lifecycle_curve(t.from, t.to)?;
+    let aria = format!(
+        "Transition from {} to {}: {}",
+        t.from.text().label,
+        t.to.text().label,
+        t.label
+    );
+    let class = if active { "active" } else { "" };
+    Some(arrow(&curve, t.label, aria, pressed, marker, select, class))
+}
+
+/// A state's box, with a badge for each client in it.
+fn state_box(
+    state: LeaseState,
+    badges: &[&StateMarker],
+    pressed: bool,
+    select: Callback<()>,
+) -> Html {
+    let text = state.text();
+    let rect = lifecycle_box(state);
+    let aria = if badges.is_empty() {
+        format!("State {} {}", text.number, text.label)
+    } else {
+        let who: Vec<&str> = badges.iter().map(|m| m.label.as_str()).collect();
+        // The badges are visible text, so the name repeats them (WCAG "label in name").
+        format!(
+            "State {} {} {} (current state of client {})",
+            text.number,
+            text.label,
+            who.join(" "),
+            who.join(", client ")
+        )
+    };
+    let onclick = {
+        let select = select.clone();
+        Callback::from(move |_: MouseEvent| select.emit(()))
+    };
+    html! {
+        <g class={classes!("node", format!("state-{}", state.slug()))} role="button" tabindex="0"
+            aria-label={aria} aria-pressed={pressed.to_string()}
+            {onclick} onkeydown={on_activate_key(select)}>
+            <rect x={rect.left().to_string()} y={rect.top().to_string()}
+                width={rect.width.to_string()} height={rect.height.to_string()} rx="10" />
+            <text class="node-label" x={rect.center.x.to_string()} y={(rect.center.y + 5.0).to_string()}
+                text-anchor="middle">
+                <tspan class="node-number">{text.number}</tspan>{" "}<tspan>{text.label}</tspan>
+            </text>
+            { for badges.iter().enumerate().map(|(i, m)| {
+                let cx = rect.left() + rect.width - 12.0 - 24.0 * i as f64;
+                let cy = rect.top();
+                // The space keeps the badge's letter apart from the state's name.
+                html! {
+                    <>{" "}<g class="badge" aria-hidden="true">
+                        <circle cx={cx.to_string()} cy={cy.to_string()} r="11" />
+                        <text x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle">{m.label.clone()}</text>
+                    </g></>
+                }
+            }) }
+        </g>
     }
 }

@@ -10,6 +10,7 @@ pub mod export;
 pub mod lifecycle;
 pub mod sequence;
 
+use web_sys::HtmlDialogElement;
 use yew::prelude::*;
 
 use crate::lesson::diagram::{Curve, Explanation};
@@ -29,11 +30,20 @@ fn on_activate_key(select: Callback<()>) -> Callback<KeyboardEvent> {
     })
 }
 
-/// The arrowhead shared by every arrow in one diagram (`id` must be unique in the page).
-fn arrow_marker(id: &'static str) -> Html {
+/// The id of a drawing's arrowhead: the enlarged copy needs its own, as ids are unique.
+fn marker_id(base: &str, zoomed: bool) -> String {
+    if zoomed {
+        format!("{base}-zoomed")
+    } else {
+        base.to_owned()
+    }
+}
+
+/// The arrowhead shared by every arrow in one drawing (`id` must be unique in the page).
+fn arrow_marker(id: &str) -> Html {
     html! {
         <defs>
-            <marker {id} class="arrowhead" viewBox="0 0 10 10" refX="9" refY="5"
+            <marker id={id.to_owned()} class="arrowhead" viewBox="0 0 10 10" refX="9" refY="5"
                 markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse">
                 <path d="M0 0 L10 5 L0 10 z" />
             </marker>
@@ -47,7 +57,7 @@ fn arrow(
     label: &str,
     aria_label: String,
     pressed: bool,
-    marker: &'static str,
+    marker: &str,
     select: Callback<()>,
     class: &'static str,
 ) -> Html {
@@ -85,5 +95,111 @@ fn explanation_panel(explanation: Option<Explanation>, hint: &str) -> Html {
                 None => html! { <p class="hint">{hint.to_owned()}</p> },
             } }
         </div>
+    }
+}
+
+/// A diagram's enlarged view: whether it is open, its `<dialog>`, and the button that
+/// opens it (focus goes back there when it closes).
+pub struct Zoom {
+    open: UseStateHandle<bool>,
+    dialog: NodeRef,
+    button: NodeRef,
+}
+
+impl Zoom {
+    /// Whether the enlarged copy is shown (only then is it drawn).
+    pub fn is_open(&self) -> bool {
+        *self.open
+    }
+}
+
+/// The state of one diagram's enlarged view; the dialog opens as a modal once drawn.
+#[hook]
+pub fn use_zoom() -> Zoom {
+    let open = use_state_eq(|| false);
+    let dialog = use_node_ref();
+    let button = use_node_ref();
+    {
+        let dialog = dialog.clone();
+        use_effect_with(*open, move |&open| {
+            if let Some(dialog) = dialog.cast::<HtmlDialogElement>().filter(|_| open) {
+                if !dialog.open() {
+                    let _ = dialog.show_modal();
+                }
+            }
+        });
+    }
+    Zoom {
+        open,
+        dialog,
+        button,
+    }
+}
+
+/// What [`zoom_frame`] shows.
+pub struct Framed {
+    /// The diagram's accessible name.
+    pub label: String,
+    /// The drawing's natural width (its viewBox), at which its text has its designed size.
+    pub natural_width: f64,
+    /// The drawing fitted to the column.
+    pub inline: Html,
+    /// The enlarged copy (drawn only while open; its ids differ from the inline one's).
+    pub zoomed: Html,
+    /// Shown under the enlarged copy, such as the explanation of the selection.
+    pub caption: Html,
+}
+
+/// A drawing that fits its column (nothing is cut off on a phone), with an Enlarge button
+/// that opens it at least at its natural size in a modal dialog, where it scrolls and can
+/// be pinch-zoomed. Escape or Close closes the dialog and focus returns to the button.
+pub fn zoom_frame(zoom: &Zoom, framed: Framed) -> Html {
+    let open = {
+        let state = zoom.open.clone();
+        Callback::from(move |_: MouseEvent| state.set(true))
+    };
+    let on_close = {
+        let state = zoom.open.clone();
+        let button = zoom.button.clone();
+        Callback::from(move |_: Event| {
+            state.set(false);
+            if let Some(button) = button.cast::<web_sys::HtmlElement>() {
+                let _ = button.focus();
+            }
+        })
+    };
+    let close = {
+        let dialog = zoom.dialog.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(dialog) = dialog.cast::<HtmlDialogElement>() {
+                dialog.close();
+            }
+        })
+    };
+    let title = format!("{}, enlarged", framed.label);
+    html! {
+        <>
+            <div class="diagram-scroll">{framed.inline}</div>
+            <div class="diagram-tools">
+                <button ref={zoom.button.clone()} type="button" class="button small diagram-zoom-open"
+                    aria-haspopup="dialog" aria-label={format!("Enlarge: {}", framed.label)} onclick={open}>
+                    <span aria-hidden="true">{"⤢ "}</span>{"Enlarge"}
+                </button>
+            </div>
+            if zoom.is_open() {
+                <dialog ref={zoom.dialog.clone()} class="diagram-zoom" aria-label={title.clone()} onclose={on_close}>
+                    <div class="diagram-zoom-bar">
+                        <p class="diagram-zoom-title" aria-hidden="true">{title}</p>
+                        <button type="button" class="button small" onclick={close}>{"Close"}</button>
+                    </div>
+                    <div class="diagram-zoom-scroll" tabindex="0" role="group"
+                        aria-label="Enlarged drawing: scroll or pinch to see all of it"
+                        style={format!("--natural-width: {}px", framed.natural_width)}>
+                        {framed.zoomed}
+                    </div>
+                    {framed.caption}
+                </dialog>
+            }
+        </>
     }
 }

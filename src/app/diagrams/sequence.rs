@@ -14,7 +14,7 @@
 
 use yew::prelude::*;
 
-use super::{arrow, arrow_marker, explanation_panel};
+use super::{arrow, arrow_marker, explanation_panel, marker_id, use_zoom, zoom_frame, Framed};
 use crate::lesson::diagram::{Explanation, SequenceLayout};
 
 /// One arrow: participant indexes, its text, and an optional time shown in a left gutter.
@@ -68,45 +68,64 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             .unwrap_or_default()
     };
 
-    let heads = props.participants.iter().enumerate().map(|(index, participant)| {
-        let x = layout.lifeline_x(index);
+    let draw = |zoomed: bool| {
+        let marker = marker_id(MARKER, zoomed);
+        let heads = props
+            .participants
+            .iter()
+            .enumerate()
+            .map(|(index, participant)| participant_head(&layout, index, participant));
+        let arrows = props
+            .messages
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.from < count && m.to < count)
+            .map(|(index, m)| {
+                let select = {
+                    let selected = selected.clone();
+                    let on_select = props.on_select.clone();
+                    Callback::from(move |()| {
+                        selected.set(Some(index));
+                        on_select.emit(index);
+                    })
+                };
+                let aria = if m.from == m.to {
+                    format!("Step {}: {} {}", index + 1, name(m.from), m.label)
+                } else {
+                    format!(
+                        "Step {}: {} to {}: {}",
+                        index + 1,
+                        name(m.from),
+                        name(m.to),
+                        m.label
+                    )
+                };
+                let pressed = *selected == Some(index);
+                message_row(
+                    &layout,
+                    index,
+                    m,
+                    arrow(
+                        &layout.arrow(index, m.from, m.to),
+                        &m.label,
+                        aria,
+                        pressed,
+                        &marker,
+                        select,
+                        "",
+                    ),
+                )
+            });
         html! {
-            <g class="participant">
-                <line class="lifeline" x1={x.to_string()} y1={SequenceLayout::HEAD_HEIGHT.to_string()}
-                    x2={x.to_string()} y2={layout.height().to_string()} />
-                <rect x={(x - 75.0).to_string()} y="4" width="150" height={(SequenceLayout::HEAD_HEIGHT - 8.0).to_string()} rx="8" />
-                <text class="node-label" x={x.to_string()} y={(SequenceLayout::HEAD_HEIGHT / 2.0 + 5.0).to_string()}
-                    text-anchor="middle">{participant.clone()}</text>
-            </g>
+            <svg viewBox={format!("0 0 {} {}", layout.width(), layout.height())} role="group"
+                aria-label={props.label.clone()} class="diagram-svg"
+                style={(!zoomed).then(|| format!("max-width: {}px", layout.width() * 1.25))}>
+                { arrow_marker(&marker) }
+                { for heads }
+                { for arrows }
+            </svg>
         }
-    });
-
-    let arrows = props.messages.iter().enumerate().filter(|(_, m)| m.from < count && m.to < count).map(|(index, m)| {
-        let select = {
-            let selected = selected.clone();
-            let on_select = props.on_select.clone();
-            Callback::from(move |()| {
-                selected.set(Some(index));
-                on_select.emit(index);
-            })
-        };
-        let aria = if m.from == m.to {
-            format!("Step {}: {} {}", index + 1, name(m.from), m.label)
-        } else {
-            format!("Step {}: {} to {}: {}", index + 1, name(m.from), name(m.to), m.label)
-        };
-        let y = layout.row_y(index);
-        html! {
-            <>
-                <text class="step-number" x={(layout.lifeline_x(0) - 60.0).to_string()} y={(y + 4.0).to_string()}
-                    text-anchor="middle" aria-hidden="true">{index + 1}</text>
-                if let Some(time) = &m.time {
-                    <text class="step-time" x="8" y={(y + 4.0).to_string()} aria-hidden="true">{time.clone()}</text>
-                }
-                { arrow(&layout.arrow(index, m.from, m.to), &m.label, aria, *selected == Some(index), MARKER, select, "") }
-            </>
-        }
-    });
+    };
 
     let explanation = (*selected).and_then(|index| {
         let m = props.messages.get(index)?;
@@ -129,18 +148,47 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         Some(Explanation { title, lines })
     });
 
+    let zoom = use_zoom();
+    let explanation = explanation_panel(explanation, &props.hint);
     html! {
         <figure class="diagram sequence-diagram">
-            <div class="diagram-scroll">
-                <svg viewBox={format!("0 0 {} {}", layout.width(), layout.height())} role="group"
-                    aria-label={props.label.clone()} class="diagram-svg"
-                    style={format!("max-width: {}px", layout.width() * 1.25)}>
-                    { arrow_marker(MARKER) }
-                    { for heads }
-                    { for arrows }
-                </svg>
-            </div>
-            { explanation_panel(explanation, &props.hint) }
+            { zoom_frame(&zoom, Framed {
+                label: props.label.to_string(),
+                natural_width: layout.width(),
+                inline: draw(false),
+                zoomed: if zoom.is_open() { draw(true) } else { Html::default() },
+                caption: if zoom.is_open() { explanation.clone() } else { Html::default() },
+            }) }
+            { explanation }
         </figure>
+    }
+}
+
+/// A participant's head box and its lifeline.
+fn participant_head(layout: &SequenceLayout, index: usize, participant: &AttrValue) -> Html {
+    let x = layout.lifeline_x(index);
+    html! {
+        <g class="participant">
+            <line class="lifeline" x1={x.to_string()} y1={SequenceLayout::HEAD_HEIGHT.to_string()}
+                x2={x.to_string()} y2={layout.height().to_string()} />
+            <rect x={(x - 75.0).to_string()} y="4" width="150" height={(SequenceLayout::HEAD_HEIGHT - 8.0).to_string()} rx="8" />
+            <text class="node-label" x={x.to_string()} y={(SequenceLayout::HEAD_HEIGHT / 2.0 + 5.0).to_string()}
+                text-anchor="middle">{participant.clone()}</text>
+        </g>
+    }
+}
+
+/// One message's row: its step number, its time in the gutter if any, and its arrow.
+fn message_row(layout: &SequenceLayout, index: usize, m: &SequenceMessage, arrow: Html) -> Html {
+    let y = layout.row_y(index);
+    html! {
+        <>
+            <text class="step-number" x={(layout.lifeline_x(0) - 60.0).to_string()} y={(y + 4.0).to_string()}
+                text-anchor="middle" aria-hidden="true">{index + 1}</text>
+            if let Some(time) = &m.time {
+                <text class="step-time" x="8" y={(y + 4.0).to_string()} aria-hidden="true">{time.clone()}</text>
+            }
+            { arrow }
+        </>
     }
 }

@@ -1,0 +1,190 @@
+// The laboratory on a 390 px phone and a 1280 px desktop, in both themes: every diagram
+// and table fits its container, the timeline's axis labels are whole, and a dense diagram
+// opens larger in a dialog that the keyboard can open and Escape closes.
+import { test, expect, openApp } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots', import.meta.url));
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+// A run with faults, a lost lease, a rejected write and a busy sequence at the cursor.
+const BUSY_RUN = '#/sandbox?v=1&preset=2&t=20s';
+
+const lab = (page: Page) => page.getByRole('region', { name: 'Lease laboratory' });
+
+/** Opens a run and waits until every panel of the laboratory has drawn it. */
+async function openRun(page: Page, fragment: string) {
+  await openApp(page, fragment);
+  await expect(lab(page).locator('.trace-id')).toContainText(/Trace hash [0-9a-f]{16}/);
+  await expect(page.getByRole('img', { name: /^Timeline from 0 to/ })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Messages of the run before the cursor' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Checks' })).toBeVisible();
+}
+
+type Overflow = { what: string; width: number; room: number };
+
+/**
+ * Every visible svg and table in the Sandbox tab that is wider than its container, or whose
+ * container scrolls sideways (scrollWidth over clientWidth).
+ */
+async function overflowing(page: Page): Promise<{ checked: number; wide: Overflow[] }> {
+  return page.getByRole('tabpanel').evaluate((panel) => {
+    const wide: { what: string; width: number; room: number }[] = [];
+    let checked = 0;
+    // A drawing by its name, a table by its caption or the heading of its section.
+    const name = (el: Element) => {
+      const label =
+        el.getAttribute('aria-label') ??
+        el.querySelector('caption')?.textContent ??
+        el.closest('section')?.querySelector('h2, h3, h4')?.textContent ??
+        '';
+      return `${el.tagName.toLowerCase()} "${label.slice(0, 48)}"`;
+    };
+    for (const el of panel.querySelectorAll('svg, table')) {
+      // Icons inside a diagram are drawn by it; only outermost drawings count.
+      if (el.tagName.toLowerCase() === 'svg' && el.parentElement?.closest('svg')) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      checked += 1;
+      const container = el.parentElement!;
+      const room = container.clientWidth;
+      const width = Math.max(box.width, el.scrollWidth);
+      if (width > room + 0.5) wide.push({ what: name(el), width, room });
+      if (container.scrollWidth > container.clientWidth + 0.5) {
+        wide.push({ what: `container of ${name(el)}`, width: container.scrollWidth, room: container.clientWidth });
+      }
+      if (box.right > document.documentElement.clientWidth + 0.5) {
+        wide.push({ what: `${name(el)} past the page`, width: box.right, room: document.documentElement.clientWidth });
+      }
+    }
+    return { checked, wide };
+  });
+}
+
+async function photograph(part: Locator, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await part.scrollIntoViewIfNeeded();
+  await part.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+}
+
+/** The parts of the laboratory a learner reads, each photographed on its own. */
+function parts(page: Page): [string, Locator][] {
+  return [
+    ['timeline', page.locator('figure.timeline')],
+    ['live-diagrams', page.getByRole('region', { name: 'Live diagrams' })],
+    ['sequence', page.getByRole('region', { name: /^Sequence: the last/ })],
+    ['storage', page.getByRole('region', { name: /^Storage/ })],
+    ['checks', page.getByRole('region', { name: 'Checks' })],
+    ['pitfall', page.locator('.pitfall')],
+  ];
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    test(`no diagram or table in the Sandbox is wider than its container (${label}, ${scheme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      await page.setViewportSize(viewport);
+      await openRun(page, BUSY_RUN);
+      for (const [name, part] of parts(page)) await photograph(part, `lab-${name}-${label}-${scheme}`);
+      const { checked, wide } = await overflowing(page);
+      // The timeline, two live diagrams, the sequence, the storage and checks tables, the sweep.
+      expect(checked, 'drawings and tables measured').toBeGreaterThanOrEqual(6);
+      expect(wide, 'diagrams or tables wider than their container').toEqual([]);
+      const page_overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(page_overflow, 'the page scrolls sideways').toBeLessThanOrEqual(0);
+    });
+  }
+}
+
+test('the timeline draws at its own width: labels keep their size and the last one is whole', async ({ page }) => {
+  for (const viewport of [PHONE, DESKTOP, { width: 760, height: 900 }]) {
+    await page.setViewportSize(viewport);
+    // Run lengths that put the last tick at the very end and just before it.
+    for (const fragment of ['#/sandbox?v=1&preset=1&dur=40s&t=40s', '#/sandbox?v=1&preset=1&dur=37s&t=37s', '#/sandbox?v=1&preset=1&dur=600s&t=1s']) {
+      await openRun(page, fragment);
+      const svg = page.getByRole('img', { name: /^Timeline from 0 to/ });
+      const report = await svg.evaluate((el) => {
+        const drawing = el as unknown as SVGSVGElement;
+        const box = drawing.getBoundingClientRect();
+        const scale = box.width / drawing.viewBox.baseVal.width;
+        const labels = [...drawing.querySelectorAll('.tick text')].map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, left: r.left - box.left, right: box.right - r.right };
+        });
+        const smallest = Math.min(
+          ...[...drawing.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale),
+        );
+        return { labels, smallest, scale };
+      });
+      expect(report.labels.length, `${fragment} at ${viewport.width} px: ticks`).toBeGreaterThanOrEqual(2);
+      for (const l of report.labels) {
+        expect(l.left, `"${l.text}" starts inside the drawing`).toBeGreaterThanOrEqual(0);
+        expect(l.right, `"${l.text}" ends inside the drawing (${fragment}, ${viewport.width} px)`).toBeGreaterThanOrEqual(0);
+      }
+      expect(report.smallest, `smallest timeline text at ${viewport.width} px`).toBeGreaterThanOrEqual(11.5);
+    }
+  }
+});
+
+test('a dense diagram opens larger in a dialog: by keyboard, readable, Escape closes it', async ({ page, checkA11y }) => {
+  await page.setViewportSize(PHONE);
+  await openRun(page, BUSY_RUN);
+  const enlarge = page.getByRole('button', { name: 'Enlarge: Lease lifecycle state machine' });
+  await enlarge.scrollIntoViewIfNeeded();
+  await enlarge.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Lease lifecycle state machine, enlarged' });
+  await expect(dialog).toBeVisible();
+  // Focus moved into the modal dialog.
+  await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+
+  const drawing = dialog.getByRole('group', { name: 'Lease lifecycle state machine' });
+  const sizes = await drawing.evaluate((el) => {
+    const svg = el as unknown as SVGSVGElement;
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const fonts = [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+    const scroller = svg.closest('.diagram-zoom-scroll')!;
+    return { smallest: Math.min(...fonts), scale, scrolls: scroller.scrollWidth > scroller.clientWidth };
+  });
+  expect(sizes.scale, 'drawn at least at its natural size').toBeGreaterThanOrEqual(0.99);
+  expect(sizes.smallest, 'no text under 12 px').toBeGreaterThanOrEqual(12);
+  expect(sizes.scrolls, 'wider than the phone, so it scrolls').toBe(true);
+  // The states in the enlarged copy are as live as the small one: B's badge is on one.
+  await expect(drawing.getByRole('button', { name: /current state of client B/ })).toHaveCount(1);
+  await checkA11y(page, '.diagram-zoom');
+  await dialog.screenshot({ path: `${SCREENSHOTS}/lab-lifecycle-enlarged-phone.png` });
+
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(enlarge).toBeFocused();
+
+  // The Close button closes it too, and the sequence opens the same way.
+  const sequence = page.getByRole('button', { name: 'Enlarge: Messages of the run before the cursor' });
+  await sequence.click();
+  const sequenceDialog = page.getByRole('dialog', { name: 'Messages of the run before the cursor, enlarged' });
+  await expect(sequenceDialog.getByRole('button', { name: /^Step 1:/ })).toBeVisible();
+  await sequenceDialog.getByRole('button', { name: 'Close' }).press('Enter');
+  await expect(sequenceDialog).toHaveCount(0);
+  await expect(sequence).toBeFocused();
+});
+
+test('the lesson diagrams fit a phone too, and enlarge with their explanation', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  for (const tab of ['#/gist', '#/maps']) {
+    await openApp(page, tab);
+    const wide = await page.getByRole('tabpanel').evaluate((panel) =>
+      [...panel.querySelectorAll('svg.diagram-svg')]
+        .filter((svg) => svg.getBoundingClientRect().width > svg.parentElement!.clientWidth + 0.5)
+        .map((svg) => svg.getAttribute('aria-label')),
+    );
+    expect(wide, `diagrams wider than their column on ${tab}`).toEqual([]);
+  }
+  await page.getByRole('button', { name: 'Enlarge: Architecture: a client and a lock service' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Architecture: a client and a lock service, enlarged' });
+  await dialog.getByRole('button', { name: 'Node 2 Lock service' }).click();
+  await expect(dialog.locator('.explanation')).toContainText('single authority');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});
