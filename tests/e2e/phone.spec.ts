@@ -111,7 +111,7 @@ test('the timeline draws at its own width: labels keep their size and the last o
         const scale = box.width / drawing.viewBox.baseVal.width;
         const labels = [...drawing.querySelectorAll('.tick text')].map((t) => {
           const r = t.getBoundingClientRect();
-          return { text: t.textContent, left: r.left - box.left, right: box.right - r.right };
+          return { text: t.textContent, left: r.left - box.left, right: box.right - r.right, end: r.right - box.left };
         });
         const smallest = Math.min(
           ...[...drawing.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale),
@@ -122,6 +122,9 @@ test('the timeline draws at its own width: labels keep their size and the last o
       for (const l of report.labels) {
         expect(l.left, `"${l.text}" starts inside the drawing`).toBeGreaterThanOrEqual(0);
         expect(l.right, `"${l.text}" ends inside the drawing (${fragment}, ${viewport.width} px)`).toBeGreaterThanOrEqual(0);
+      }
+      for (const [before, after] of report.labels.slice(0, -1).map((l, i) => [l, report.labels[i + 1]])) {
+        expect(after.left, `"${after.text}" does not overlap "${before.text}"`).toBeGreaterThan(before.end);
       }
       expect(report.smallest, `smallest timeline text at ${viewport.width} px`).toBeGreaterThanOrEqual(11.5);
     }
@@ -172,14 +175,21 @@ test('a dense diagram opens larger in a dialog: by keyboard, readable, Escape cl
 
 test('the lesson diagrams fit a phone too, and enlarge with their explanation', async ({ page }) => {
   await page.setViewportSize(PHONE);
-  for (const tab of ['#/gist', '#/maps']) {
-    await openApp(page, tab);
-    const wide = await page.getByRole('tabpanel').evaluate((panel) =>
-      [...panel.querySelectorAll('svg.diagram-svg')]
-        .filter((svg) => svg.getBoundingClientRect().width > svg.parentElement!.clientWidth + 0.5)
-        .map((svg) => svg.getAttribute('aria-label')),
-    );
-    expect(wide, `diagrams wider than their column on ${tab}`).toEqual([]);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    for (const tab of ['gist', 'maps']) {
+      await openApp(page, `#/${tab}`);
+      const wide = await page.getByRole('tabpanel').evaluate((panel) =>
+        [...panel.querySelectorAll('svg.diagram-svg')]
+          .filter((svg) => svg.getBoundingClientRect().width > svg.parentElement!.clientWidth + 0.5)
+          .map((svg) => svg.getAttribute('aria-label')),
+      );
+      expect(wide, `diagrams wider than their column on ${tab}`).toEqual([]);
+      const figures = page.getByRole('tabpanel').locator('figure.diagram');
+      for (let i = 0; i < (await figures.count()); i += 1) {
+        await photograph(figures.nth(i), `lesson-${tab}-diagram-${i + 1}-phone-${scheme}`);
+      }
+    }
   }
   await page.getByRole('button', { name: 'Enlarge: Architecture: a client and a lock service' }).click();
   const dialog = page.getByRole('dialog', { name: 'Architecture: a client and a lock service, enlarged' });

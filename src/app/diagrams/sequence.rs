@@ -54,20 +54,21 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             }
         });
     }
+    let zoom = use_zoom();
     let count = props.participants.len();
     let layout = SequenceLayout {
         participants: count,
         messages: props.messages.len(),
         time_gutter: props.messages.iter().any(|m| m.time.is_some()),
     };
-    let name = |index: usize| {
-        props
-            .participants
-            .get(index)
-            .map(|p| p.to_string())
-            .unwrap_or_default()
+    let select = |index: usize| {
+        let selected = selected.clone();
+        let on_select = props.on_select.clone();
+        Callback::from(move |()| {
+            selected.set(Some(index));
+            on_select.emit(index);
+        })
     };
-
     let draw = |zoomed: bool| {
         let marker = marker_id(MARKER, zoomed);
         let heads = props
@@ -75,46 +76,23 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             .iter()
             .enumerate()
             .map(|(index, participant)| participant_head(&layout, index, participant));
-        let arrows = props
+        let rows = props
             .messages
             .iter()
             .enumerate()
             .filter(|(_, m)| m.from < count && m.to < count)
             .map(|(index, m)| {
-                let select = {
-                    let selected = selected.clone();
-                    let on_select = props.on_select.clone();
-                    Callback::from(move |()| {
-                        selected.set(Some(index));
-                        on_select.emit(index);
-                    })
-                };
-                let aria = if m.from == m.to {
-                    format!("Step {}: {} {}", index + 1, name(m.from), m.label)
-                } else {
-                    format!(
-                        "Step {}: {} to {}: {}",
-                        index + 1,
-                        name(m.from),
-                        name(m.to),
-                        m.label
-                    )
-                };
                 let pressed = *selected == Some(index);
-                message_row(
-                    &layout,
-                    index,
-                    m,
-                    arrow(
-                        &layout.arrow(index, m.from, m.to),
-                        &m.label,
-                        aria,
-                        pressed,
-                        &marker,
-                        select,
-                        "",
-                    ),
-                )
+                let drawn = arrow(
+                    &layout.arrow(index, m.from, m.to),
+                    &m.label,
+                    step_name(props, index, m),
+                    pressed,
+                    &marker,
+                    select(index),
+                    "",
+                );
+                message_row(&layout, index, m, drawn)
             });
         html! {
             <svg viewBox={format!("0 0 {} {}", layout.width(), layout.height())} role="group"
@@ -122,34 +100,14 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
                 style={(!zoomed).then(|| format!("max-width: {}px", layout.width() * 1.25))}>
                 { arrow_marker(&marker) }
                 { for heads }
-                { for arrows }
+                { for rows }
             </svg>
         }
     };
-
-    let explanation = (*selected).and_then(|index| {
-        let m = props.messages.get(index)?;
-        let title = if m.from == m.to {
-            format!("{}. {}: {}", index + 1, name(m.from), m.label)
-        } else {
-            format!(
-                "{}. {} → {}: {}",
-                index + 1,
-                name(m.from),
-                name(m.to),
-                m.label
-            )
-        };
-        let lines = props
-            .explanations
-            .get(index)
-            .map(|text| vec![("What happens", text.to_string())])
-            .unwrap_or_default();
-        Some(Explanation { title, lines })
-    });
-
-    let zoom = use_zoom();
-    let explanation = explanation_panel(explanation, &props.hint);
+    let explanation = explanation_panel(
+        (*selected).and_then(|index| explain_step(props, index)),
+        &props.hint,
+    );
     html! {
         <figure class="diagram sequence-diagram">
             { zoom_frame(&zoom, Framed {
@@ -162,6 +120,44 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             { explanation }
         </figure>
     }
+}
+
+/// A participant's name, or nothing past the list.
+fn participant(props: &SequenceDiagramProps, index: usize) -> String {
+    props
+        .participants
+        .get(index)
+        .map(|p| p.to_string())
+        .unwrap_or_default()
+}
+
+/// A step's accessible name: "Step 2: Client to Lock service: renew".
+fn step_name(props: &SequenceDiagramProps, index: usize, m: &SequenceMessage) -> String {
+    let from = participant(props, m.from);
+    if m.from == m.to {
+        format!("Step {}: {from} {}", index + 1, m.label)
+    } else {
+        let to = participant(props, m.to);
+        format!("Step {}: {from} to {to}: {}", index + 1, m.label)
+    }
+}
+
+/// What the explanation panel says about step `index`, if it exists.
+fn explain_step(props: &SequenceDiagramProps, index: usize) -> Option<Explanation> {
+    let m = props.messages.get(index)?;
+    let from = participant(props, m.from);
+    let title = if m.from == m.to {
+        format!("{}. {from}: {}", index + 1, m.label)
+    } else {
+        let to = participant(props, m.to);
+        format!("{}. {from} → {to}: {}", index + 1, m.label)
+    };
+    let lines = props
+        .explanations
+        .get(index)
+        .map(|text| vec![("What happens", text.to_string())])
+        .unwrap_or_default();
+    Some(Explanation { title, lines })
 }
 
 /// A participant's head box and its lifeline.

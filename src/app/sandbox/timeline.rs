@@ -15,11 +15,14 @@ const DEFAULT_WIDTH: u32 = 1000;
 /// Narrower than this, the drawing scales down instead of losing its plot.
 const MIN_WIDTH: u32 = 280;
 const GUTTER: f64 = 96.0;
-const RIGHT_MARGIN: f64 = 12.0;
+/// Room right of the plot for half of the last axis label, which is centred on its tick.
+const RIGHT_MARGIN: f64 = 34.0;
 const LANE: f64 = 34.0;
 const TOP: f64 = 8.0;
 /// Room for one axis label and the gap to the next: "600.000 s" is about 62 px at 13 px.
 const TICK_LABEL_WIDTH: f64 = 90.0;
+/// The width of one character of an axis label at 13 px, generously.
+const TICK_CHAR_WIDTH: f64 = 7.5;
 
 fn fault_node(fault: &Fault) -> Option<NodeId> {
     match *fault {
@@ -90,14 +93,15 @@ impl Plot {
     /// The axis ticks: as many as fit their labels side by side.
     fn ticks(&self) -> impl Iterator<Item = SimTime> {
         let fit = (self.span() / TICK_LABEL_WIDTH) as u64;
-        let step = tick_step(self.end, fit.clamp(2, 8));
+        let step = tick_step(self.end, fit.clamp(3, 8));
         (0..=self.end.0 / step).map(move |k| SimTime(k * step))
     }
 
-    /// A label centred on its tick, except near the right edge, where it ends at the tick
-    /// so the last one is never cut off.
-    fn tick_anchor(&self, x: f64) -> &'static str {
-        if x + TICK_LABEL_WIDTH / 2.0 > self.width {
+    /// A label centred on its tick, unless that would cross the right edge: then it ends
+    /// at the tick, so the last label is never cut off.
+    fn tick_anchor(&self, x: f64, label: &str) -> &'static str {
+        let half = TICK_CHAR_WIDTH * label.chars().count() as f64 / 2.0;
+        if x + half > self.width {
             "end"
         } else {
             "middle"
@@ -306,40 +310,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let end = plot.end;
     let now = lab.now();
     let clients = run.scenario().clients;
-    let x = move |t: SimTime| plot.x(t);
     let height = TOP + LANE * (2.0 + f64::from(clients)) + 26.0;
     let svg_ref = use_node_ref();
 
-    let onclick = {
-        let svg_ref = svg_ref.clone();
-        let lab = props.lab.clone();
-        Callback::from(move |event: MouseEvent| {
-            let Some(svg) = svg_ref.cast::<web_sys::Element>() else {
-                return;
-            };
-            let rect = svg.get_bounding_client_rect();
-            if rect.width() <= 0.0 {
-                return;
-            }
-            let view_x = (f64::from(event.client_x()) - rect.left()) / rect.width() * plot.width;
-            lab.dispatch(LabAction::Seek(plot.time_at(view_x)));
-        })
-    };
-
-    let ticks: Vec<Html> = plot
-        .ticks()
-        .map(|t| {
-            let px = x(t);
-            html! {
-                <g class="tick">
-                    <line x1={px.to_string()} x2={px.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
-                    <text x={px.to_string()} y={(height - 8.0).to_string()} text-anchor={plot.tick_anchor(px)}>{t.to_string()}</text>
-                </g>
-            }
-        })
-        .collect();
-
-    let cursor = x(now);
+    let onclick = seek_on_click(svg_ref.clone(), props.lab.clone(), plot);
+    let cursor = plot.x(now);
     let label_for = |i: u8| format!("Client {}", ClientId(i));
     let summary = format!(
         "Timeline from 0 to {end}, drawn up to t = {now}. Lanes: faults, lock service holder, {}.",
@@ -355,7 +330,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         <rect width="3" height="6" class="hatch" />
                     </pattern>
                 </defs>
-                { for ticks }
+                { for plot.ticks().map(|t| axis_tick(&plot, t, height)) }
                 <rect class="future" x={cursor.to_string()} y={TOP.to_string()}
                     width={(GUTTER + plot.span() - cursor).max(0.0).to_string()} height={(height - 22.0 - TOP).to_string()} />
                 <text class="lane-label" x="6" y={(TOP + 18.0).to_string()}>{"Faults"}</text>
@@ -366,19 +341,57 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <TimelineLanes step={props.lanes.clone()} {width} />
                 <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
             </svg></div>
-            <figcaption class="legend">
-                <span><i class="swatch tenure-swatch"></i>{"service: holder and token"}</span>
-                <span><i class="swatch believed-swatch"></i>{"client believes it holds"}</span>
-                <span><i class="swatch pause-swatch"></i>{"paused"}</span>
-                <span><i class="swatch lost-swatch"></i>{"lost flag set"}</span>
-                <span><i class="swatch write-ok-swatch"></i>{"write accepted"}</span>
-                <span><i class="swatch write-bad-swatch"></i>{"write rejected or stale"}</span>
-                <span><i class="swatch renew-swatch"></i>{"renew sent"}</span>
-                <span><i class="swatch renew-ok-swatch"></i>{"renew OK"}</span>
-                <span><i class="swatch renew-refused-swatch"></i>{"NOT_OWNER"}</span>
-                <span><i class="swatch renew-lost-swatch"></i>{"renew dropped"}</span>
-                <span>{"▼ fault"}</span>
-            </figcaption>
+            { legend() }
         </figure>
+    }
+}
+
+/// Moves the cursor to the time under the pointer.
+fn seek_on_click(
+    svg_ref: NodeRef,
+    lab: UseReducerHandle<LabStore>,
+    plot: Plot,
+) -> Callback<MouseEvent> {
+    Callback::from(move |event: MouseEvent| {
+        let Some(svg) = svg_ref.cast::<web_sys::Element>() else {
+            return;
+        };
+        let rect = svg.get_bounding_client_rect();
+        if rect.width() <= 0.0 {
+            return;
+        }
+        let view_x = (f64::from(event.client_x()) - rect.left()) / rect.width() * plot.width;
+        lab.dispatch(LabAction::Seek(plot.time_at(view_x)));
+    })
+}
+
+/// A grid line at `t` with its time under the lanes.
+fn axis_tick(plot: &Plot, t: SimTime, height: f64) -> Html {
+    let px = plot.x(t);
+    let label = t.to_string();
+    html! {
+        <g class="tick">
+            <line x1={px.to_string()} x2={px.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
+            <text x={px.to_string()} y={(height - 8.0).to_string()} text-anchor={plot.tick_anchor(px, &label)}>{label}</text>
+        </g>
+    }
+}
+
+/// What each mark on the lanes means.
+fn legend() -> Html {
+    html! {
+        <figcaption class="legend">
+            <span><i class="swatch tenure-swatch"></i>{"service: holder and token"}</span>
+            <span><i class="swatch believed-swatch"></i>{"client believes it holds"}</span>
+            <span><i class="swatch pause-swatch"></i>{"paused"}</span>
+            <span><i class="swatch lost-swatch"></i>{"lost flag set"}</span>
+            <span><i class="swatch write-ok-swatch"></i>{"write accepted"}</span>
+            <span><i class="swatch write-bad-swatch"></i>{"write rejected or stale"}</span>
+            <span><i class="swatch renew-swatch"></i>{"renew sent"}</span>
+            <span><i class="swatch renew-ok-swatch"></i>{"renew OK"}</span>
+            <span><i class="swatch renew-refused-swatch"></i>{"NOT_OWNER"}</span>
+            <span><i class="swatch renew-lost-swatch"></i>{"renew dropped"}</span>
+            <span>{"▼ fault"}</span>
+        </figcaption>
     }
 }
