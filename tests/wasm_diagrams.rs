@@ -300,3 +300,70 @@ async fn a_selection_from_a_share_link_is_shown_on_first_render() {
     app.destroy();
     host.remove();
 }
+
+/// Lets queued browser tasks (such as a dialog's `close` event) run, then flushes renders.
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        gloo::utils::window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    yew::scheduler::flush().await;
+}
+
+#[wasm_bindgen_test]
+async fn enlarging_draws_a_live_copy_in_a_modal_dialog_that_closes_back_to_its_button() {
+    let host = host();
+    let props = ArchitectureDiagramProps {
+        in_flight: Vec::new(),
+        on_select: Callback::noop(),
+        explain: true,
+        initial: None,
+    };
+    let app =
+        yew::Renderer::<ArchitectureDiagram>::with_root_and_props(host.clone(), props).render();
+    yew::scheduler::flush().await;
+    assert!(
+        host.query_selector("dialog").unwrap().is_none(),
+        "drawn only when asked"
+    );
+
+    let button = find(&host, ".diagram-zoom-open");
+    click(&button);
+    settle().await;
+    let dialog = find(&host, "dialog.diagram-zoom");
+    assert!(dialog.has_attribute("open"), "shown as a modal");
+    // Two drawings, each with its own arrowhead: ids stay unique in the page.
+    let markers = host.query_selector_all("marker").unwrap();
+    let ids: Vec<String> = (0..markers.length())
+        .filter_map(|i| markers.item(i))
+        .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+        .map(|m| m.id())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert_ne!(ids[0], ids[1]);
+
+    // The enlarged copy is live: selecting in it selects in both, and it explains.
+    click(&find(&dialog, ".node-lock_service"));
+    settle().await;
+    assert_eq!(pressed(&host).len(), 2, "{:?}", pressed(&host));
+    let dialog = find(&host, "dialog.diagram-zoom");
+    assert!(find(&dialog, ".explanation")
+        .text_content()
+        .unwrap_or_default()
+        .contains("single authority"));
+
+    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlDialogElement>(dialog)
+        .unwrap()
+        .close();
+    settle().await;
+    assert!(host.query_selector("dialog").unwrap().is_none(), "closed");
+    assert_eq!(
+        gloo::utils::document().active_element(),
+        Some(button),
+        "focus returns to the Enlarge button"
+    );
+    app.destroy();
+    host.remove();
+}

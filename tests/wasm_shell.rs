@@ -102,3 +102,65 @@ async fn the_error_panel_shows_the_report_as_text_never_as_markup() {
     assert!(report.value().contains("boom <img src=x onerror=alert(1)>"));
     app_root.remove();
 }
+
+fn tab_button(host: &web_sys::Element, slug: &str) -> web_sys::HtmlElement {
+    host.query_selector(&format!("#tab-{slug}"))
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap()
+}
+
+/// Focuses the tab `from` (without selecting it) and presses `key` there.
+async fn press_on_tab(host: &web_sys::Element, from: &str, key: &str) {
+    let tab = tab_button(host, from);
+    tab.focus().unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_key(key);
+    let event =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    tab.dispatch_event(&event).unwrap();
+    settle().await;
+}
+
+fn focused_id() -> String {
+    document()
+        .active_element()
+        .map(|e| e.id())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn arrow_keys_move_from_the_focused_tab_not_the_selected_one() {
+    gloo::utils::window().location().set_hash("#/qa").unwrap();
+    settle().await;
+    let host = fresh_host();
+    let app = yew::Renderer::<App>::with_root(host.clone()).render();
+    yew::scheduler::flush().await;
+    assert!(selected_tab(&host).ends_with("Q&A"));
+
+    // Q&A is open, focus is on Gist: ArrowRight goes on from Gist.
+    press_on_tab(&host, "gist", "ArrowRight").await;
+    assert!(selected_tab(&host).ends_with("Maps"));
+    assert_eq!(focused_id(), "tab-maps");
+    assert_eq!(tab_button(&host, "maps").tab_index(), 0);
+    assert_eq!(tab_button(&host, "qa").tab_index(), -1);
+
+    // Maps is open, focus is on Q&A: ArrowLeft goes back from Q&A, to Maps.
+    press_on_tab(&host, "qa", "ArrowLeft").await;
+    assert!(selected_tab(&host).ends_with("Maps"));
+    assert_eq!(focused_id(), "tab-maps");
+
+    // Home from anywhere opens the first tab; other keys do nothing.
+    press_on_tab(&host, "qa", "Home").await;
+    assert!(selected_tab(&host).ends_with("Gist"));
+    assert_eq!(focused_id(), "tab-gist");
+    press_on_tab(&host, "maps", "ArrowDown").await;
+    assert!(selected_tab(&host).ends_with("Gist"));
+    assert_eq!(visible_panel_id(&host), "panel-gist");
+
+    app.destroy();
+    host.remove();
+}
