@@ -13,93 +13,135 @@ use crate::lesson::LESSON;
 use crate::model::calc::advise_ttl;
 use crate::route::Tab;
 
+/// The Maps tab, section by section in reading order.
 #[component]
 pub fn MapsTab() -> Html {
-    let maps = &LESSON.maps;
-    let architecture = &LESSON.architecture;
-    let sequence = &LESSON.sequence;
-    let pattern = &LESSON.pattern;
-    let blips = &LESSON.blips;
-    let ttl = &LESSON.ttl;
     html! {
         <div class="lesson maps">
-            <section aria-labelledby="maps-map">
-                <h2 id="maps-map">{maps.map_heading}</h2>
-                <p class="lead">{maps.map_intro}</p>
-                <ul class="lesson-map">
-                    { for maps.map.iter().map(|entry| {
-                        let tab = Tab::ALL.into_iter().find(|t| t.label() == entry.place).unwrap_or(Tab::Maps);
-                        html! {
-                            <li class="map-entry">
-                                <strong>{entry.title}</strong>
-                                <span>{entry.idea}</span>
-                                <a class="place" href={format!("#/{}", tab.slug())}>{entry.place}</a>
-                            </li>
-                        }
-                    }) }
-                </ul>
-            </section>
-
-            <section aria-labelledby="maps-architecture">
-                <h2 id="maps-architecture">{architecture.heading}</h2>
-                <ArchitectureDiagram
-                    initial={share::initial_selection().and_then(|id| ArchSelection::from_id(&id))}
-                    on_select={Callback::from(|s: ArchSelection| share::record_selection(Some(s.id())))} />
-                <MermaidExport title={architecture.heading} text={architecture_flowchart()} file={architecture.file} />
-            </section>
-
-            <section aria-labelledby="maps-lifecycle">
-                <h2 id="maps-lifecycle">{LESSON.lifecycle_map.heading}</h2>
-                <p>{LESSON.lifecycle.summary}</p>
-                <p class="muted">{LESSON.lifecycle_map.intro}{" "}<a href="#/gist">{Tab::Gist.label()}</a></p>
-                <MermaidExport title={LESSON.lifecycle_map.heading} text={lifecycle_state_diagram()} file={LESSON.lifecycle_map.file} />
-            </section>
-
-            <section aria-labelledby="maps-pattern">
-                <h2 id="maps-pattern">{pattern.heading}</h2>
-                <p>{pattern.lead}</p>
-                <ol class="pattern">
-                    { for pattern.steps.iter().map(|s| html! { <li>{*s}</li> }) }
-                </ol>
-            </section>
-
-            <section aria-labelledby="maps-sequence">
-                <h2 id="maps-sequence">{sequence.heading}</h2>
-                <SequenceDiagram
-                    participants={ArchNode::ALL.iter().map(|n| AttrValue::from(n.title())).collect::<Vec<_>>()}
-                    messages={heartbeat_messages()}
-                    explanations={sequence.messages.iter().map(|m| AttrValue::from(m.explain)).collect::<Vec<_>>()}
-                    label={sequence.diagram_label}
-                    hint={sequence.intro} />
-                <MermaidExport title={sequence.heading} text={heartbeat_sequence()} file={sequence.file} />
-            </section>
-
+            { map_section() }
+            { architecture_section() }
+            { lifecycle_section() }
+            { pattern_section() }
+            { sequence_section() }
             { table_section(LESSON.table("soft_hard")) }
             { table_section(LESSON.table("clock_skew")) }
-
-            <section aria-labelledby="maps-blips">
-                <h2 id="maps-blips">{blips.heading}</h2>
-                <ul>
-                    { for blips.bullets.iter().map(|b| html! { <li>{*b}</li> }) }
-                </ul>
-                <p class="note">{blips.note}</p>
-            </section>
-
+            { blips_section() }
             { table_section(LESSON.table("lease_length")) }
-
-            <section aria-labelledby="maps-ttl">
-                <h2 id="maps-ttl">{ttl.heading}</h2>
-                <p>{ttl.lead}</p>
-                <pre class="formula"><code>{ttl.formula}</code></pre>
-                { for ttl.after.iter().map(|p| html! { <p>{*p}</p> }) }
-                <TtlCalculator />
-            </section>
-
+            { ttl_section() }
             <section aria-labelledby="maps-unlock">
                 <h2 id="maps-unlock">{LESSON.unlock.heading}</h2>
                 <p>{LESSON.unlock.answer}</p>
             </section>
         </div>
+    }
+}
+
+/// The lesson map: each idea and the tab where it lives.
+fn map_section() -> Html {
+    let maps = &LESSON.maps;
+    html! {
+        <section aria-labelledby="maps-map">
+            <h2 id="maps-map">{maps.map_heading}</h2>
+            <p class="lead">{maps.map_intro}</p>
+            <ul class="lesson-map">
+                { for maps.map.iter().map(|entry| {
+                    let tab = Tab::ALL.into_iter().find(|t| t.label() == entry.place).unwrap_or(Tab::Maps);
+                    html! {
+                        <li class="map-entry">
+                            <strong>{entry.title}</strong>
+                            <span>{entry.idea}</span>
+                            <a class="place" href={format!("#/{}", tab.slug())}>{entry.place}</a>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </section>
+    }
+}
+
+/// The architecture diagram (its selection goes into the share link) and its export.
+fn architecture_section() -> Html {
+    let architecture = &LESSON.architecture;
+    html! {
+        <section aria-labelledby="maps-architecture">
+            <h2 id="maps-architecture">{architecture.heading}</h2>
+            <ArchitectureDiagram
+                initial={share::initial_selection().and_then(|id| ArchSelection::from_id(&id))}
+                on_select={Callback::from(|s: ArchSelection| share::record_selection(Some(s.id())))} />
+            <MermaidExport title={architecture.heading} text={architecture_flowchart()} file={architecture.file} />
+        </section>
+    }
+}
+
+/// The lifecycle's summary and export; the diagram itself is on the Gist tab.
+fn lifecycle_section() -> Html {
+    let lifecycle_map = &LESSON.lifecycle_map;
+    html! {
+        <section aria-labelledby="maps-lifecycle">
+            <h2 id="maps-lifecycle">{lifecycle_map.heading}</h2>
+            <p>{LESSON.lifecycle.summary}</p>
+            <p class="muted">{lifecycle_map.intro}{" "}<a href="#/gist">{Tab::Gist.label()}</a></p>
+            <MermaidExport title={lifecycle_map.heading} text={lifecycle_state_diagram()} file={lifecycle_map.file} />
+        </section>
+    }
+}
+
+/// The heartbeat pattern, step by step.
+fn pattern_section() -> Html {
+    let pattern = &LESSON.pattern;
+    html! {
+        <section aria-labelledby="maps-pattern">
+            <h2 id="maps-pattern">{pattern.heading}</h2>
+            <p>{pattern.lead}</p>
+            <ol class="pattern">
+                { for pattern.steps.iter().map(|s| html! { <li>{*s}</li> }) }
+            </ol>
+        </section>
+    }
+}
+
+/// The heartbeat story as a sequence diagram, and its export.
+fn sequence_section() -> Html {
+    let sequence = &LESSON.sequence;
+    html! {
+        <section aria-labelledby="maps-sequence">
+            <h2 id="maps-sequence">{sequence.heading}</h2>
+            <SequenceDiagram
+                participants={ArchNode::ALL.iter().map(|n| AttrValue::from(n.title())).collect::<Vec<_>>()}
+                messages={heartbeat_messages()}
+                explanations={sequence.messages.iter().map(|m| AttrValue::from(m.explain)).collect::<Vec<_>>()}
+                label={sequence.diagram_label}
+                hint={sequence.intro} />
+            <MermaidExport title={sequence.heading} text={heartbeat_sequence()} file={sequence.file} />
+        </section>
+    }
+}
+
+/// What to do about a network blip.
+fn blips_section() -> Html {
+    let blips = &LESSON.blips;
+    html! {
+        <section aria-labelledby="maps-blips">
+            <h2 id="maps-blips">{blips.heading}</h2>
+            <ul>
+                { for blips.bullets.iter().map(|b| html! { <li>{*b}</li> }) }
+            </ul>
+            <p class="note">{blips.note}</p>
+        </section>
+    }
+}
+
+/// The TTL inequality and its calculator.
+fn ttl_section() -> Html {
+    let ttl = &LESSON.ttl;
+    html! {
+        <section aria-labelledby="maps-ttl">
+            <h2 id="maps-ttl">{ttl.heading}</h2>
+            <p>{ttl.lead}</p>
+            <pre class="formula"><code>{ttl.formula}</code></pre>
+            { for ttl.after.iter().map(|p| html! { <p>{*p}</p> }) }
+            <TtlCalculator />
+        </section>
     }
 }
 

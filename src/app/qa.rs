@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use yew::prelude::*;
 
-use crate::lesson::quiz::{progress_sentence, shuffled, Grade, Progress};
+use crate::lesson::quiz::{progress_sentence, shuffled, Grade, Progress, Tally};
 use crate::lesson::LESSON;
 
 /// The localStorage key for the grades (bump the suffix if the format ever changes).
@@ -37,6 +37,7 @@ fn save(progress: &Progress) -> bool {
     storage().is_some_and(|store| store.set_item(STORAGE_KEY, &progress.encode()).is_ok())
 }
 
+/// The Q&A tab: the cards with their progress, then the Go deeper links.
 #[component]
 pub fn QaTab() -> Html {
     let qa = &LESSON.qa;
@@ -89,74 +90,95 @@ pub fn QaTab() -> Html {
                         <button type="button" class="button" onclick={reset}>{qa.reset}</button>
                     </div>
                 </div>
-                <div class="progress-bar" aria-hidden="true">
-                    <span class="known" style={format!("flex-grow: {}", tally.known)}></span>
-                    <span class="review" style={format!("flex-grow: {}", tally.review)}></span>
-                    <span class="open" style={format!("flex-grow: {}", tally.open)}></span>
-                </div>
+                { progress_bar(tally) }
                 if !*storage_ok {
                     <p class="note storage-note">{qa.storage_unavailable}</p>
                 }
                 <ol class="qa-cards">
-                    { for order.iter().map(|&index| {
-                        let question = &qa.questions[index];
-                        let is_open = revealed.contains(&index);
-                        let toggle = {
-                            let revealed = revealed.clone();
-                            Callback::from(move |_: MouseEvent| {
-                                let mut next = (*revealed).clone();
-                                if !next.remove(&index) {
-                                    next.insert(index);
-                                }
-                                revealed.set(next);
-                            })
-                        };
-                        let current = progress.grade(question.id);
-                        let grade_button = |kind: Grade, label: &'static str| {
-                            let grade = grade.clone();
-                            let id = question.id;
-                            html! {
-                                <button type="button" class={classes!("button", "grade", if kind == Grade::Knew { "knew" } else { "review" })}
-                                    aria-pressed={(current == Some(kind)).to_string()}
-                                    onclick={Callback::from(move |_: MouseEvent| grade.emit((id, kind)))}>
-                                    {label}
-                                </button>
-                            }
-                        };
-                        let answer_id = format!("qa-answer-{}", question.id);
-                        html! {
-                            <li class={classes!("card", "qa-card", current.map(|g| if g == Grade::Knew { "graded-knew" } else { "graded-review" }))}>
-                                <h3>{question.question}</h3>
-                                <button type="button" class="button reveal" aria-expanded={is_open.to_string()}
-                                    aria-controls={answer_id.clone()} onclick={toggle}>
-                                    { if is_open { qa.hide } else { qa.reveal } }
-                                </button>
-                                <div class="answer" id={answer_id} hidden={!is_open}>
-                                    <p><span class="visually-hidden">{qa.answer_label}{": "}</span>{question.answer}</p>
-                                    <div class="button-row" role="group" aria-label={format!("{}: {}", qa.grade_group, question.question)}>
-                                        { grade_button(Grade::Knew, qa.knew) }
-                                        { grade_button(Grade::Review, qa.review) }
-                                    </div>
-                                </div>
-                            </li>
-                        }
-                    }) }
+                    { for order.iter().map(|&index| qa_card(index, &revealed, progress.grade(qa.questions[index].id), &grade)) }
                 </ol>
             </section>
-
-            <section aria-labelledby="qa-deeper">
-                <h2 id="qa-deeper">{LESSON.deeper.heading}</h2>
-                <ul class="deeper">
-                    { for LESSON.deeper.links.iter().map(|link| html! {
-                        <li>
-                            <a href={link.url} target="_blank" rel="noopener noreferrer">
-                                {link.label}<span class="visually-hidden">{" "}{LESSON.deeper.new_tab}</span>
-                            </a>
-                            <span class="muted">{link.note}</span>
-                        </li>
-                    }) }
-                </ul>
-            </section>
+            { deeper_section() }
         </div>
+    }
+}
+
+/// Known, to review and open cards as one bar (the sentence above says it in words).
+fn progress_bar(tally: Tally) -> Html {
+    html! {
+        <div class="progress-bar" aria-hidden="true">
+            <span class="known" style={format!("flex-grow: {}", tally.known)}></span>
+            <span class="review" style={format!("flex-grow: {}", tally.review)}></span>
+            <span class="open" style={format!("flex-grow: {}", tally.open)}></span>
+        </div>
+    }
+}
+
+/// One card: the question, a button that reveals the answer, and the two grades.
+fn qa_card(
+    index: usize,
+    revealed: &UseStateHandle<BTreeSet<usize>>,
+    current: Option<Grade>,
+    grade: &Callback<(&'static str, Grade)>,
+) -> Html {
+    let qa = &LESSON.qa;
+    let question = &qa.questions[index];
+    let is_open = revealed.contains(&index);
+    let toggle = {
+        let revealed = revealed.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*revealed).clone();
+            if !next.remove(&index) {
+                next.insert(index);
+            }
+            revealed.set(next);
+        })
+    };
+    let grade_button = |kind: Grade, label: &'static str| {
+        let grade = grade.clone();
+        let id = question.id;
+        html! {
+            <button type="button" class={classes!("button", "grade", if kind == Grade::Knew { "knew" } else { "review" })}
+                aria-pressed={(current == Some(kind)).to_string()}
+                onclick={Callback::from(move |_: MouseEvent| grade.emit((id, kind)))}>
+                {label}
+            </button>
+        }
+    };
+    let answer_id = format!("qa-answer-{}", question.id);
+    html! {
+        <li class={classes!("card", "qa-card", current.map(|g| if g == Grade::Knew { "graded-knew" } else { "graded-review" }))}>
+            <h3>{question.question}</h3>
+            <button type="button" class="button reveal" aria-expanded={is_open.to_string()}
+                aria-controls={answer_id.clone()} onclick={toggle}>
+                { if is_open { qa.hide } else { qa.reveal } }
+            </button>
+            <div class="answer" id={answer_id} hidden={!is_open}>
+                <p><span class="visually-hidden">{qa.answer_label}{": "}</span>{question.answer}</p>
+                <div class="button-row" role="group" aria-label={format!("{}: {}", qa.grade_group, question.question)}>
+                    { grade_button(Grade::Knew, qa.knew) }
+                    { grade_button(Grade::Review, qa.review) }
+                </div>
+            </div>
+        </li>
+    }
+}
+
+/// The further reading, each link opening in a new tab.
+fn deeper_section() -> Html {
+    html! {
+        <section aria-labelledby="qa-deeper">
+            <h2 id="qa-deeper">{LESSON.deeper.heading}</h2>
+            <ul class="deeper">
+                { for LESSON.deeper.links.iter().map(|link| html! {
+                    <li>
+                        <a href={link.url} target="_blank" rel="noopener noreferrer">
+                            {link.label}<span class="visually-hidden">{" "}{LESSON.deeper.new_tab}</span>
+                        </a>
+                        <span class="muted">{link.note}</span>
+                    </li>
+                }) }
+            </ul>
+        </section>
     }
 }
