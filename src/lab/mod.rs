@@ -92,7 +92,7 @@ impl Lab {
     /// A lab showing preset `id` at time zero, or `None` if there is no such preset.
     pub fn from_preset(id: &str) -> Option<Lab> {
         let preset = presets::preset(id)?;
-        Some(Lab::with_scenario(preset.scenario, Some(preset.id)))
+        Some(Lab::with_scenario(preset.scenario.clone(), Some(preset.id)))
     }
 
     /// A lab for an arbitrary scenario; it must already be valid.

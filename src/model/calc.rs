@@ -9,10 +9,9 @@ use super::ids::ClientId;
 use super::scenario::Scenario;
 use super::time::{SimDuration, SimTime};
 use super::world::World;
-use serde::{Deserialize, Serialize};
 
 /// The inputs of the TTL inequality.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TtlInputs {
     /// p99 of one slice of work in the critical section.
     pub work_p99: SimDuration,
@@ -35,7 +34,7 @@ impl TtlInputs {
 }
 
 /// The calculator's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TtlAdvice {
     /// T must exceed this sum.
     pub minimum: SimDuration,
@@ -66,7 +65,7 @@ pub fn advise_ttl(i: TtlInputs) -> TtlAdvice {
 }
 
 /// The outcome of one pause start in a sweep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SweepCase {
     /// When the pause started.
     pub pause_at: SimTime,
@@ -85,7 +84,7 @@ pub struct SweepCase {
 }
 
 /// A sweep of pause starts across one renew period.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PauseSweep {
     /// The renew period swept.
     pub period: SimDuration,

@@ -15,7 +15,6 @@ use super::msg::Message;
 use super::policy::Policy;
 use super::queue::Outbox;
 use super::time::{ClockKind, LocalNow, LocalTime, SimDuration};
-use serde::{Deserialize, Serialize};
 
 /// A client's fixed configuration, derived from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +42,7 @@ pub struct ClientConfig {
 }
 
 /// Why a client concluded that it lost the lease.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LostReason {
     /// The service answered NOT_OWNER to a renew: definitive, no retry.
     NotOwner,
@@ -67,7 +66,7 @@ impl LostReason {
 }
 
 /// Where a client is in the lease lifecycle (what the state-machine diagram highlights).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Lifecycle {
     /// Not started yet.
     Idle,
@@ -105,7 +104,7 @@ impl Lifecycle {
 }
 
 /// The client's timers; each is one absolute deadline on one of its clocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TimerKind {
     /// Send the next acquire.
     Acquire,
@@ -757,7 +756,9 @@ mod tests {
     fn at_ms(ms: u64) -> LocalNow {
         NodeClock::new().now(SimTime::from_millis(ms))
     }
+    /// Takes what the client sent, and drops its events as the world would read them.
     fn drain(c: &mut LeaseClient) -> Vec<Message> {
+        while c.poll_event().is_some() {}
         core::iter::from_fn(|| c.poll_transmit())
             .map(|t| t.msg)
             .collect()

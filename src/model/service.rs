@@ -143,11 +143,6 @@ impl LockService {
         self.lease.as_ref()
     }
 
-    /// The token the next grant will carry.
-    pub fn next_token(&self) -> FencingToken {
-        FencingToken(self.next_token)
-    }
-
     fn end(&mut self, how: LeaseEnd, now: LocalNow) {
         if let Some(l) = self.lease.take() {
             if how == LeaseEnd::Expired && !self.cfg.lock_delay.is_zero() {

@@ -15,7 +15,7 @@
 //!   `jitter`, `loss` (`0.5%`), `slice`, `margin`, `lockdelay`, `token`, `stagger`,
 //!   `release` (a time or `never`), each policy switch by its slug (`fencing=off`,
 //!   `wall-timers=on`, …), and faults: each `fault=` is added after the base plan's faults,
-//!   and `faults=none` drops the base plan first (syntax in [`faults`]); likewise `link=`
+//!   and `faults=none` drops the base plan first (syntax in [`crate::model::faults::text`]); likewise `link=`
 //!   adds a per-link network override (`A-service/200ms/5ms/0.5%`, see [`links`]) and
 //!   `links=none` drops the base's.
 //! - `t=17.5s` is the playback time; `compare=<switch slug>` the comparison run.
@@ -31,18 +31,19 @@
 //! to show as text.
 
 pub mod embed;
-pub mod faults;
 pub mod links;
 pub mod values;
 
 use crate::lab::{Lab, LabAction, PolicySwitch};
-use crate::model::{presets, Preset, Scenario, SimDuration, SimTime};
+use crate::model::faults::text as faults;
+use crate::lesson::content::SANDBOX;
+use crate::model::fields::SCENARIO_FIELDS;
+use crate::model::presets::{self, preset};
+use crate::model::{Scenario, SimTime};
 use crate::route::Tab;
-use std::sync::OnceLock;
 use values::{
-    base64url, escape, parse_duration, parse_fraction, parse_percent_ppm, parse_switch,
-    parse_whole, print_duration, print_percent_ppm, print_switch, unbase64url, unescape,
-    ValueError,
+    base64url, escape, parse_duration, parse_switch, print_duration, print_switch, unbase64url,
+    unescape, ValueError,
 };
 
 /// The only format version this build writes and reads.
@@ -59,16 +60,6 @@ pub const MAX_SELECTION_CHARS: usize = 64;
 const MAX_LINK_OVERRIDES: usize = 16;
 /// At most this many problems are listed; the rest are counted.
 pub const MAX_PROBLEMS_SHOWN: usize = 8;
-
-/// The presets, built once: decoding looks them up for every link.
-fn all_presets() -> &'static [Preset] {
-    static PRESETS: OnceLock<Vec<Preset>> = OnceLock::new();
-    PRESETS.get_or_init(presets::presets)
-}
-
-fn preset(id: &str) -> Option<&'static Preset> {
-    all_presets().iter().find(|p| p.id == id)
-}
 
 /// Everything a share link carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,7 +139,7 @@ impl LabLink {
                     .map(|(k, v)| k.len() + v.len() + 2)
                     .sum::<usize>()
             };
-            let candidates = all_presets().iter().map(|p| Some(p.id));
+            let candidates = presets::presets().iter().map(|p| Some(p.id));
             link.preset = core::iter::once(None)
                 .chain(candidates)
                 .min_by_key(|&p| base_len(p))
@@ -195,8 +186,8 @@ impl LabLink {
         }
         let base = self.base();
         for field in SCENARIO_FIELDS {
-            let value = (field.print)(&self.scenario);
-            if value != (field.print)(&base) {
+            let value = field.print(&self.scenario);
+            if value != field.print(&base) {
                 out.push((field.key, value));
             }
         }
@@ -230,107 +221,6 @@ impl LabLink {
         }
     }
 }
-
-/// One scenario field: its key, its name in sentences, and how to print and read it.
-struct ScenarioField {
-    key: &'static str,
-    name: &'static str,
-    print: fn(&Scenario) -> String,
-    read: fn(&mut Scenario, &str) -> Result<(), ValueError>,
-}
-
-fn read_time(text: &str) -> Result<SimDuration, ValueError> {
-    parse_duration(text).map(SimDuration)
-}
-
-macro_rules! time_field {
-    ($key:literal, $name:literal, $field:ident) => {
-        ScenarioField {
-            key: $key,
-            name: $name,
-            print: |s| print_duration(s.$field.0),
-            read: |s, v| {
-                s.$field = read_time(v)?;
-                Ok(())
-            },
-        }
-    };
-}
-
-const SCENARIO_FIELDS: [ScenarioField; 17] = [
-    ScenarioField {
-        key: "seed",
-        name: "seed",
-        print: |s| s.seed.to_string(),
-        read: |s, v| {
-            s.seed = parse_whole(v)?;
-            Ok(())
-        },
-    },
-    ScenarioField {
-        key: "clients",
-        name: "number of clients",
-        print: |s| s.clients.to_string(),
-        read: |s, v| {
-            s.clients = u8::try_from(parse_whole(v)?).map_err(|_| ValueError::TooLarge)?;
-            Ok(())
-        },
-    },
-    time_field!("dur", "run length", duration),
-    time_field!("ttl", "TTL", ttl),
-    ScenarioField {
-        key: "renew",
-        name: "renewal fraction",
-        print: |s| format!("{}/{}", s.renew_every.num, s.renew_every.den),
-        read: |s, v| {
-            let (num, den) = parse_fraction(v)?;
-            s.renew_every = crate::model::Fraction { num, den };
-            Ok(())
-        },
-    },
-    time_field!("timeout", "request timeout", request_timeout),
-    time_field!("retry", "renew retry interval", retry_interval),
-    time_field!("acquire", "acquire retry interval", acquire_retry),
-    time_field!("rtt", "round-trip time", rtt),
-    time_field!("jitter", "jitter", jitter),
-    ScenarioField {
-        key: "loss",
-        name: "packet loss",
-        print: |s| print_percent_ppm(u64::from(s.loss_ppm)),
-        read: |s, v| {
-            s.loss_ppm = u32::try_from(parse_percent_ppm(v)?).map_err(|_| ValueError::TooLarge)?;
-            Ok(())
-        },
-    },
-    time_field!("slice", "work slice", work_slice),
-    time_field!("margin", "drift margin", drift_margin),
-    time_field!("lockdelay", "lock-delay", lock_delay),
-    ScenarioField {
-        key: "token",
-        name: "first fencing token",
-        print: |s| s.token_start.to_string(),
-        read: |s, v| {
-            s.token_start = parse_whole(v)?;
-            Ok(())
-        },
-    },
-    time_field!("stagger", "client stagger", client_stagger),
-    ScenarioField {
-        key: "release",
-        name: "release time",
-        print: |s| match s.release_after {
-            Some(d) => print_duration(d.0),
-            None => "never".to_owned(),
-        },
-        read: |s, v| {
-            s.release_after = match v {
-                "never" => None,
-                _ => Some(read_time(v)?),
-            };
-            Ok(())
-        },
-    },
-];
 
 /// The fragment (with `#`) for `state`. Snippet code longer than [`MAX_SNIPPET_BYTES`] is
 /// left out (see [`LinkState::left_out`]).
@@ -640,11 +530,11 @@ fn read_lab<'a>(
     let mut readable = true;
     for field in &SCENARIO_FIELDS {
         if let Some(text) = single(field.key) {
-            if let Err(e) = (field.read)(&mut scenario, text) {
+            if let Err(e) = field.read(&mut scenario, text) {
                 readable = false;
                 problems.push(format!(
                     "This link's {} ({}) {e}; showing {fallback} instead.",
-                    field.name,
+                    SANDBOX.field(field.key).name,
                     quote(text)
                 ));
             }

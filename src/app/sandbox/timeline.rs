@@ -6,23 +6,13 @@ use yew::prelude::*;
 
 use super::{LabStore, StepProps};
 use crate::lab::LabAction;
-use crate::model::{ClientId, EventKind, Fault, Lifecycle, Message, NodeId, SimTime, WriteVerdict};
+use crate::model::{ClientId, EventKind, Lifecycle, Message, NodeId, SimTime, WriteVerdict};
 
 const WIDTH: f64 = 1000.0;
 const GUTTER: f64 = 96.0;
 const PLOT: f64 = WIDTH - GUTTER - 12.0;
 const LANE: f64 = 34.0;
 const TOP: f64 = 8.0;
-
-fn fault_node(fault: &Fault) -> Option<NodeId> {
-    match *fault {
-        Fault::Pause { client, .. } | Fault::Crash { client } => Some(NodeId::Client(client)),
-        Fault::Partition { a, .. } => Some(a),
-        Fault::DelayNextPacket { from, .. } => Some(from),
-        Fault::ClockStep { node, .. } | Fault::ClockDrift { node, .. } => Some(node),
-        Fault::RevokeLease => Some(NodeId::Service),
-    }
-}
 
 /// Round tick spacing for a run of `end`: about eight ticks.
 fn tick_step(end: SimTime) -> u64 {
@@ -198,12 +188,12 @@ fn TimelineLanes(props: &StepProps) -> Html {
 
     for planned in &run.scenario().faults.0 {
         let px = x(planned.at);
-        let node_y = fault_node(&planned.fault).map_or(TOP + LANE, lane_y);
+        let node_y = lane_y(planned.fault.target());
         shapes.push(html! {
             <g class="fault-marker">
                 <line x1={px.to_string()} x2={px.to_string()} y1={(TOP + 20.0).to_string()} y2={(node_y + 26.0).to_string()} />
                 <path d={format!("M{px},{} l-5,-9 h10 z", TOP + 20.0)}>
-                    <title>{format!("{} at {}", super::faults::describe(&planned.fault), planned.at)}</title>
+                    <title>{format!("{} at {}", planned.fault.describe(), planned.at)}</title>
                 </path>
             </g>
         });
