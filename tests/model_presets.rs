@@ -550,7 +550,11 @@ fn every_preset_is_valid_and_unique() {
         assert!(!words.title.is_empty() && !words.expected.is_empty());
     }
     for words in SANDBOX.presets {
-        assert!(preset(words.id).is_some(), "{} is worded but not a preset", words.id);
+        assert!(
+            preset(words.id).is_some(),
+            "{} is worded but not a preset",
+            words.id
+        );
     }
     for n in ["1", "2", "3", "4", "5a", "5b", "6", "7", "8", "9"] {
         assert!(all.iter().any(|p| p.number == n), "scenario {n}");

@@ -35,8 +35,8 @@ pub mod links;
 pub mod values;
 
 use crate::lab::{Lab, LabAction, PolicySwitch};
-use crate::model::faults::text as faults;
 use crate::lesson::content::SANDBOX;
+use crate::model::faults::text as faults;
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::presets::{self, preset};
 use crate::model::{Scenario, SimTime};
