@@ -36,6 +36,7 @@ pub mod values;
 
 use crate::lab::{Lab, LabAction, PolicySwitch};
 use crate::lesson::content::SANDBOX;
+use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
 use crate::model::faults::text as faults;
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::presets::{self, preset};
@@ -341,21 +342,8 @@ pub fn decode(fragment: &str) -> Decoded {
     let mut problems = Problems::default();
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let (path, query) = fragment.split_once('?').unwrap_or((fragment, ""));
-    let path = path.trim_matches('/');
-    let tab = match Tab::from_slug(path) {
-        Some(tab) => tab,
-        None => {
-            if !path.is_empty() {
-                problems.push(format!(
-                    "This link asks for a tab {} that does not exist; showing the Gist instead.",
-                    quote(&unescape(path).unwrap_or_else(|_| path.to_owned()))
-                ));
-            }
-            Tab::Gist
-        }
-    };
     let mut state = LinkState {
-        tab,
+        tab: read_tab(path, &mut problems),
         ..LinkState::default()
     };
     if fragment.len() > MAX_LINK_CHARS {
@@ -369,60 +357,8 @@ pub fn decode(fragment: &str) -> Decoded {
             problems: problems.finish(),
         };
     }
-
-    let mut singles: Vec<(String, String)> = Vec::new();
-    let mut fault_texts: Vec<String> = Vec::new();
-    let mut link_texts: Vec<String> = Vec::new();
-    let mut clear_faults = false;
-    let mut clear_links = false;
-    let mut fields = query.split('&').filter(|p| !p.is_empty());
-    for pair in fields.by_ref().take(MAX_FIELDS) {
-        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-        let key = unescape(raw_key).unwrap_or_default();
-        if !is_known_key(&key) {
-            problems.push(format!(
-                "This link has a field {} that Lease Lab does not know; it was ignored.",
-                quote(&unescape(raw_key).unwrap_or_else(|_| raw_key.to_owned()))
-            ));
-            continue;
-        }
-        let Ok(value) = unescape(raw_value) else {
-            problems.push(format!(
-                "This link's field {} is not readable text; it was ignored.",
-                quote(&key)
-            ));
-            continue;
-        };
-        match key.as_str() {
-            "fault" => fault_texts.push(value),
-            "link" => link_texts.push(value),
-            "links" if value == "none" => clear_links = true,
-            "faults" if value == "none" => clear_faults = true,
-            "faults" | "links" => problems.push(format!(
-                "This link's {} should say {key}=none; it was ignored.",
-                quote(&format!("{key}={value}"))
-            )),
-            _ if embed::KEYS.contains(&key.as_str()) => {}
-            _ if singles.iter().any(|(k, _)| *k == key) => problems.push(format!(
-                "This link gives {} more than once; the first one was used.",
-                quote(&key)
-            )),
-            _ => singles.push((key, value)),
-        }
-    }
-    if fields.next().is_some() {
-        problems.push(format!(
-            "This link has more than {MAX_FIELDS} fields; the rest were ignored."
-        ));
-    }
-    let single = |key: &str| {
-        singles
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    };
-
-    if let Some(version) = single("v").filter(|v| *v != VERSION) {
+    let fields = Fields::collect(query, &mut problems);
+    if let Some(version) = fields.single("v").filter(|v| *v != VERSION) {
         problems.push(format!(
             "This link uses format version {}, which this Lease Lab cannot read (it reads \
              version {VERSION}); showing the defaults instead.",
@@ -433,78 +369,174 @@ pub fn decode(fragment: &str) -> Decoded {
             problems: problems.finish(),
         };
     }
-
-    let has_lab = singles
-        .iter()
-        .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts"))
-        || clear_faults
-        || clear_links
-        || !fault_texts.is_empty()
-        || !link_texts.is_empty();
-    if has_lab {
-        let lists = Lists {
-            clear_faults,
-            faults: &fault_texts,
-            clear_links,
-            links: &link_texts,
-        };
-        state.lab = read_lab(&single, &lists, &mut problems);
+    if fields.has_lab() {
+        state.lab = read_lab(&fields, &mut problems);
     }
-
-    if let Some(selection) = single("sel") {
-        let ok = !selection.is_empty()
-            && selection.len() <= MAX_SELECTION_CHARS
-            && selection
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
-        if ok {
-            state.selection = Some(selection.to_owned());
-        } else {
-            problems.push(format!(
-                "This link selects a diagram part {} that is not a valid name; nothing is \
-                 selected instead.",
-                quote(selection)
-            ));
-        }
-    }
-    for (key, language, slot) in [
-        ("py", "Python", &mut state.snippets.python),
-        ("ts", "TypeScript", &mut state.snippets.typescript),
-    ] {
-        if let Some(text) = single(key) {
-            match unbase64url(text, MAX_SNIPPET_BYTES) {
-                Ok(code) => *slot = Some(code),
-                Err(ValueError::TooLarge) => problems.push(format!(
-                    "This link's {language} code is longer than {MAX_SNIPPET_BYTES} bytes; \
-                     showing the original snippet instead."
-                )),
-                Err(_) => problems.push(format!(
-                    "This link's {language} code could not be decoded; showing the original \
-                     snippet instead."
-                )),
-            }
-        }
-    }
+    state.selection = fields
+        .single("sel")
+        .and_then(|selection| read_selection(selection, &mut problems));
+    read_snippets(&fields, &mut state.snippets, &mut problems);
     Decoded {
         state,
         problems: problems.finish(),
     }
 }
 
-/// The repeatable fields of a link: faults and link overrides, each with its `=none`.
-struct Lists<'a> {
-    clear_faults: bool,
-    faults: &'a [String],
-    clear_links: bool,
-    links: &'a [String],
+/// The tab a link's path names, or the Gist with a sentence.
+fn read_tab(path: &str, problems: &mut Problems) -> Tab {
+    let path = path.trim_matches('/');
+    Tab::from_slug(path).unwrap_or_else(|| {
+        if !path.is_empty() {
+            problems.push(format!(
+                "This link asks for a tab {} that does not exist; showing the Gist instead.",
+                quote(&unescape(path).unwrap_or_else(|_| path.to_owned()))
+            ));
+        }
+        Tab::Gist
+    })
 }
 
-fn read_lab<'a>(
-    single: &impl Fn(&str) -> Option<&'a str>,
-    lists: &Lists<'_>,
-    problems: &mut Problems,
-) -> Option<LabLink> {
-    let preset = match single("preset") {
+/// A link's fields, sorted: keys given once, and the repeatable faults and link overrides
+/// with their `=none`.
+#[derive(Default)]
+struct Fields {
+    singles: Vec<(String, String)>,
+    faults: Vec<String>,
+    links: Vec<String>,
+    clear_faults: bool,
+    clear_links: bool,
+}
+
+impl Fields {
+    /// Reads at most [`MAX_FIELDS`] `key=value` pairs, explaining unknown keys, unreadable
+    /// values, repeats and the rest.
+    fn collect(query: &str, problems: &mut Problems) -> Fields {
+        let mut fields = Fields::default();
+        let mut pairs = query.split('&').filter(|p| !p.is_empty());
+        for pair in pairs.by_ref().take(MAX_FIELDS) {
+            let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+            let key = unescape(raw_key).unwrap_or_default();
+            if !is_known_key(&key) {
+                problems.push(format!(
+                    "This link has a field {} that Lease Lab does not know; it was ignored.",
+                    quote(&unescape(raw_key).unwrap_or_else(|_| raw_key.to_owned()))
+                ));
+                continue;
+            }
+            match unescape(raw_value) {
+                Ok(value) => fields.add(key, value, problems),
+                Err(_) => problems.push(format!(
+                    "This link's field {} is not readable text; it was ignored.",
+                    quote(&key)
+                )),
+            }
+        }
+        if pairs.next().is_some() {
+            problems.push(format!(
+                "This link has more than {MAX_FIELDS} fields; the rest were ignored."
+            ));
+        }
+        fields
+    }
+
+    fn add(&mut self, key: String, value: String, problems: &mut Problems) {
+        match key.as_str() {
+            "fault" => self.faults.push(value),
+            "link" => self.links.push(value),
+            "links" if value == "none" => self.clear_links = true,
+            "faults" if value == "none" => self.clear_faults = true,
+            "faults" | "links" => problems.push(format!(
+                "This link's {} should say {key}=none; it was ignored.",
+                quote(&format!("{key}={value}"))
+            )),
+            _ if embed::KEYS.contains(&key.as_str()) => {}
+            _ if self.single(&key).is_some() => problems.push(format!(
+                "This link gives {} more than once; the first one was used.",
+                quote(&key)
+            )),
+            _ => self.singles.push((key, value)),
+        }
+    }
+
+    /// The value of a key given once.
+    fn single(&self, key: &str) -> Option<&str> {
+        self.singles
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// True if the link says anything about the sandbox.
+    fn has_lab(&self) -> bool {
+        self.singles
+            .iter()
+            .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts"))
+            || self.clear_faults
+            || self.clear_links
+            || !self.faults.is_empty()
+            || !self.links.is_empty()
+    }
+}
+
+/// A diagram selection: safe characters only, and, where it names a diagram this page
+/// draws, a part of that diagram.
+fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
+    let safe = !selection.is_empty()
+        && selection.len() <= MAX_SELECTION_CHARS
+        && selection
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
+    if !safe {
+        problems.push(format!(
+            "This link selects a diagram part {} that is not a valid name; nothing is \
+             selected instead.",
+            quote(selection)
+        ));
+        return None;
+    }
+    let names_a_diagram = ["lifecycle.", "architecture."]
+        .iter()
+        .any(|prefix| selection.starts_with(prefix));
+    let found = LifecycleSelection::from_id(selection).is_some()
+        || ArchSelection::from_id(selection).is_some();
+    if names_a_diagram && !found {
+        problems.push(format!(
+            "This link selects a diagram part {} that the diagram does not have; nothing is \
+             selected instead.",
+            quote(selection)
+        ));
+        return None;
+    }
+    Some(selection.to_owned())
+}
+
+/// Edited snippet code, base64url within [`MAX_SNIPPET_BYTES`].
+fn read_snippets(fields: &Fields, snippets: &mut SnippetCode, problems: &mut Problems) {
+    for (key, language, slot) in [
+        ("py", "Python", &mut snippets.python),
+        ("ts", "TypeScript", &mut snippets.typescript),
+    ] {
+        let Some(text) = fields.single(key) else {
+            continue;
+        };
+        match unbase64url(text, MAX_SNIPPET_BYTES) {
+            Ok(code) => *slot = Some(code),
+            Err(ValueError::TooLarge) => problems.push(format!(
+                "This link's {language} code is longer than {MAX_SNIPPET_BYTES} bytes; \
+                 showing the original snippet instead."
+            )),
+            Err(_) => problems.push(format!(
+                "This link's {language} code could not be decoded; showing the original \
+                 snippet instead."
+            )),
+        }
+    }
+}
+
+/// The sandbox part of a link: the scenario (or, if any of it cannot be read, its base),
+/// the time and the comparison.
+fn read_lab(fields: &Fields, problems: &mut Problems) -> Option<LabLink> {
+    let preset = match fields.single("preset") {
         None => None,
         Some(id) => match preset(id) {
             Some(p) => Some(p.id),
@@ -525,120 +557,157 @@ fn read_lab<'a>(
         compare: None,
     };
     let base = link.base();
-    let fallback = base_name(preset);
-    let mut scenario = base.clone();
-    let mut readable = true;
-    for field in &SCENARIO_FIELDS {
-        if let Some(text) = single(field.key) {
-            if let Err(e) = field.read(&mut scenario, text) {
-                readable = false;
-                problems.push(format!(
-                    "This link's {} ({}) {e}; showing {fallback} instead.",
-                    SANDBOX.field(field.key).name,
-                    quote(text)
-                ));
+    let mut reader = ScenarioReader {
+        scenario: base.clone(),
+        fallback: base_name(preset),
+        readable: true,
+        problems,
+    };
+    reader.fields(fields);
+    reader.switches(fields);
+    reader.links(fields);
+    reader.faults(fields);
+    reader.validate();
+    link.scenario = if reader.readable {
+        reader.scenario
+    } else {
+        base
+    };
+    read_time(fields, &mut link, problems);
+    read_compare(fields, &mut link, problems);
+    Some(link)
+}
+
+/// Reads a link's scenario onto its base, noting whether every part could be read.
+struct ScenarioReader<'p> {
+    scenario: Scenario,
+    fallback: String,
+    readable: bool,
+    problems: &'p mut Problems,
+}
+
+impl ScenarioReader<'_> {
+    fn refuse(&mut self, what: String) {
+        self.readable = false;
+        self.problems
+            .push(format!("{what}; showing {} instead.", self.fallback));
+    }
+
+    fn fields(&mut self, fields: &Fields) {
+        for field in &SCENARIO_FIELDS {
+            let Some(text) = fields.single(field.key) else {
+                continue;
+            };
+            if let Err(e) = field.read(&mut self.scenario, text) {
+                let name = SANDBOX.field(field.key).name;
+                self.refuse(format!("This link's {name} ({}) {e}", quote(text)));
             }
         }
     }
-    for switch in PolicySwitch::ALL {
-        if let Some(text) = single(switch.slug()) {
+
+    fn switches(&mut self, fields: &Fields) {
+        for switch in PolicySwitch::ALL {
+            let Some(text) = fields.single(switch.slug()) else {
+                continue;
+            };
             match parse_switch(text) {
-                Ok(on) if on != switch.is_on(&scenario.policy) => switch.flip(&mut scenario.policy),
+                Ok(on) if on != switch.is_on(&self.scenario.policy) => {
+                    switch.flip(&mut self.scenario.policy)
+                }
                 Ok(_) => {}
-                Err(e) => {
-                    readable = false;
-                    problems.push(format!(
-                        "This link's policy switch {} ({}) {e}; showing {fallback} instead.",
-                        quote(switch.slug()),
-                        quote(text)
-                    ));
-                }
+                Err(e) => self.refuse(format!(
+                    "This link's policy switch {} ({}) {e}",
+                    quote(switch.slug()),
+                    quote(text)
+                )),
             }
         }
     }
-    if lists.clear_links {
-        scenario.links.clear();
-    }
-    if scenario.links.len() + lists.links.len() > MAX_LINK_OVERRIDES {
-        readable = false;
-        problems.push(format!(
-            "This link's network has more than {MAX_LINK_OVERRIDES} link overrides; showing \
-             {fallback} instead."
-        ));
-    } else {
-        for text in lists.links {
-            match links::parse_link(text) {
-                Ok(link) => scenario.links.push(link),
-                Err(e) => {
-                    readable = false;
-                    problems.push(format!(
-                        "This link's network has {} ({}); showing {fallback} instead.",
-                        e.describe(),
-                        quote(text)
-                    ));
-                }
-            }
+
+    fn links(&mut self, fields: &Fields) {
+        if fields.clear_links {
+            self.scenario.links.clear();
         }
-    }
-    if lists.clear_faults {
-        scenario.faults.0.clear();
-    }
-    let fault_texts = lists.faults;
-    let max_faults = crate::model::scenario::limits::MAX_FAULTS;
-    if scenario.faults.0.len() + fault_texts.len() > max_faults {
-        readable = false;
-        problems.push(format!(
-            "This link's fault plan has more than {max_faults} faults; showing {fallback} instead."
-        ));
-    } else {
-        for text in fault_texts {
-            match faults::parse_fault(text) {
-                Ok(fault) => scenario.faults.0.push(fault),
-                Err(e) => {
-                    readable = false;
-                    problems.push(format!(
-                        "This link's fault plan has {} ({}); showing {fallback} instead.",
-                        e.describe(),
-                        quote(text)
-                    ));
-                }
-            }
-        }
-    }
-    if readable {
-        if let Err(e) = scenario.validate() {
-            readable = false;
-            problems.push(format!(
-                "This link's scenario does not hold together ({e}); showing {fallback} instead."
+        if self.scenario.links.len() + fields.links.len() > MAX_LINK_OVERRIDES {
+            return self.refuse(format!(
+                "This link's network has more than {MAX_LINK_OVERRIDES} link overrides"
             ));
         }
+        for text in &fields.links {
+            match links::parse_link(text) {
+                Ok(link) => self.scenario.links.push(link),
+                Err(e) => self.refuse(format!(
+                    "This link's network has {} ({})",
+                    e.describe(),
+                    quote(text)
+                )),
+            }
+        }
     }
-    link.scenario = if readable { scenario } else { base };
 
-    if let Some(text) = single("t") {
-        match parse_duration(text) {
-            Ok(t) if t <= link.scenario.duration.0 => link.time = SimTime(t),
-            Ok(_) => problems.push(format!(
-                "This link's time ({}) is after the end of the run ({}); starting at 0 s instead.",
-                quote(text),
-                link.scenario.duration
-            )),
-            Err(e) => problems.push(format!(
-                "This link's time ({}) {e}; starting at 0 s instead.",
-                quote(text)
-            )),
+    fn faults(&mut self, fields: &Fields) {
+        if fields.clear_faults {
+            self.scenario.faults.0.clear();
+        }
+        let max_faults = crate::model::scenario::limits::MAX_FAULTS;
+        if self.scenario.faults.0.len() + fields.faults.len() > max_faults {
+            return self.refuse(format!(
+                "This link's fault plan has more than {max_faults} faults"
+            ));
+        }
+        for text in &fields.faults {
+            match faults::parse_fault(text) {
+                Ok(fault) => self.scenario.faults.0.push(fault),
+                Err(e) => self.refuse(format!(
+                    "This link's fault plan has {} ({})",
+                    e.describe(),
+                    quote(text)
+                )),
+            }
         }
     }
-    if let Some(text) = single("compare") {
-        match PolicySwitch::from_slug(text) {
-            Some(switch) => link.compare = Some(switch),
-            None => problems.push(format!(
-                "This link compares with a switch {} that does not exist; not comparing instead.",
-                quote(text)
-            )),
+
+    fn validate(&mut self) {
+        if !self.readable {
+            return;
+        }
+        if let Err(e) = self.scenario.validate() {
+            self.refuse(format!("This link's scenario does not hold together ({e})"));
         }
     }
-    Some(link)
+}
+
+/// The playback time, within the run.
+fn read_time(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
+    let Some(text) = fields.single("t") else {
+        return;
+    };
+    match parse_duration(text) {
+        Ok(t) if t <= link.scenario.duration.0 => link.time = SimTime(t),
+        Ok(_) => problems.push(format!(
+            "This link's time ({}) is after the end of the run ({}); starting at 0 s instead.",
+            quote(text),
+            link.scenario.duration
+        )),
+        Err(e) => problems.push(format!(
+            "This link's time ({}) {e}; starting at 0 s instead.",
+            quote(text)
+        )),
+    }
+}
+
+/// The switch the comparison run flips.
+fn read_compare(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
+    let Some(text) = fields.single("compare") else {
+        return;
+    };
+    match PolicySwitch::from_slug(text) {
+        Some(switch) => link.compare = Some(switch),
+        None => problems.push(format!(
+            "This link compares with a switch {} that does not exist; not comparing instead.",
+            quote(text)
+        )),
+    }
 }
 
 #[cfg(test)]

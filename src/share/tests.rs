@@ -302,3 +302,19 @@ fn quoted_link_text_is_short_and_has_no_control_characters() {
     assert!(!problem.chars().any(char::is_control), "{problem:?}");
     assert!(problem.contains('…'));
 }
+
+#[test]
+fn a_selection_that_names_no_part_of_a_diagram_is_named() {
+    assert!(only_problem("#/maps?v=1&sel=lifecycle.nope").contains("the diagram does not have"));
+    assert!(only_problem("#/maps?v=1&sel=architecture.edge.x")
+        .contains("\u{201c}architecture.edge.x\u{201d}"));
+    for id in [
+        "lifecycle.holding",
+        "architecture.edge.renew",
+        "lifecycle.holding-renew_result",
+    ] {
+        let decoded = decode(&format!("#/maps?v=1&sel={id}"));
+        assert_eq!(decoded.problems, Vec::<String>::new(), "{id}");
+        assert_eq!(decoded.state.selection.as_deref(), Some(id));
+    }
+}
