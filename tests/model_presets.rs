@@ -476,6 +476,9 @@ fn pitfall_exercise_sizes_t_and_a_400ms_pause_loses_the_lease() {
         .all(|w| *w < presets::PITFALL_PAUSE_AT));
 }
 
+/// A sweep window of scenario 9 that starts 6 µs after the ninth renewal (T/3 = 166.666 ms).
+const SWEEP_START: SimTime = SimTime::from_millis(1_500);
+
 #[test]
 fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
     let base = preset("9").unwrap().scenario.clone();
@@ -487,7 +490,7 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
             ClientId::A,
             presets::PITFALL_PAUSE,
             in_write_path,
-            presets::PITFALL_SWEEP_START,
+            SWEEP_START,
             40,
         );
         let lost = sweep.lost_count();
@@ -498,11 +501,11 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
                 "some starts lose, some do not: {lost}/40"
             );
             assert!(
-                sweep.cases.iter().take(5).all(|c| !c.lost),
+                sweep.cases.iter().take(5).all(|c| !c.is_lost()),
                 "a pause right after a renew is survived"
             );
         }
-        for c in sweep.cases.iter().filter(|c| c.lost) {
+        for c in sweep.cases.iter().filter(|c| c.is_lost()) {
             assert_eq!(
                 c.writes_after_lost_flag, 0,
                 "the lost flag stops the writes"
@@ -511,7 +514,7 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
         }
         if in_write_path {
             assert!(
-                sweep.cases.iter().any(|c| c.lost && c.fence_rejections > 0),
+                sweep.cases.iter().any(|c| c.is_lost() && c.fence_rejections > 0),
                 "some stale write meets the fence"
             );
         }
@@ -524,7 +527,7 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
         ClientId::A,
         presets::PITFALL_PAUSE,
         false,
-        presets::PITFALL_SWEEP_START,
+        SWEEP_START,
         20,
     );
     assert_eq!(sweep.lost_count(), 0);

@@ -41,7 +41,9 @@ pub mod time;
 pub mod trace;
 pub mod world;
 
-pub use calc::{advise_ttl, pause_phase_sweep, PauseSweep, SweepCase, TtlAdvice, TtlInputs};
+pub use calc::{
+    advise_ttl, pause_phase_sweep, PauseSweep, PauseTry, SweepCase, TtlAdvice, TtlInputs,
+};
 pub use check::{CheckId, CheckReport, CheckStatus, Metrics, Violation, ViolationDetail};
 pub use client::{
     ClientConfig, ClientEvent, Deadline, LeaseClient, Lifecycle, LostReason, TimerKind, Transmit,

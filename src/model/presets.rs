@@ -225,10 +225,17 @@ pub fn pitfall_exercise() -> Scenario {
 
 /// The stop-the-world pause of scenario 9.
 pub const PITFALL_PAUSE: SimDuration = SimDuration::from_millis(400);
-/// Where scenario 9's chosen pause starts: 120 ms into the renew period that starts at 1.5 s.
+/// Where scenario 9's chosen pause starts: late in a renew period (120 ms past 1.5 s, about
+/// the ninth renewal of T/3 = 166.67 ms).
 pub const PITFALL_PAUSE_AT: SimTime = SimTime::from_millis(1_620);
-/// Scenario 9's sweep starts at the renew sent at 1.5 s (the ninth of T/3 = 166.67 ms).
-pub const PITFALL_SWEEP_START: SimTime = SimTime::from_millis(1_500);
+
+/// Where scenario 9's sweep of pause starts begins for a renew `period`: just after the
+/// first renewal at or after one second (the client is settled in Holding by then), so a
+/// pause at offset 0 comes right after a renew has left rather than before it.
+pub fn pitfall_window_start(period: SimDuration) -> SimTime {
+    let period = period.0.max(1);
+    SimTime(1_000_000u64.div_ceil(period) * period + 1)
+}
 
 /// Every preset, in lesson order, variants after their main version: built once and kept.
 pub fn presets() -> &'static [Preset] {

@@ -157,6 +157,10 @@ impl World {
     pub fn client(&self, c: ClientId) -> &LeaseClient {
         &self.slots[c.index()].client
     }
+    /// When client `c` went Lost, if it did.
+    pub fn lost_at(&self, c: ClientId) -> Option<SimTime> {
+        self.slots[c.index()].lost_at
+    }
     /// The lock service.
     pub fn service(&self) -> &LockService {
         &self.service
