@@ -514,7 +514,10 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
         }
         if in_write_path {
             assert!(
-                sweep.cases.iter().any(|c| c.is_lost() && c.fence_rejections > 0),
+                sweep
+                    .cases
+                    .iter()
+                    .any(|c| c.is_lost() && c.fence_rejections > 0),
                 "some stale write meets the fence"
             );
         }
