@@ -4,7 +4,7 @@ use super::client::{Lifecycle, TimerKind};
 use super::msg::Message;
 use super::net::DropReason;
 use super::service::{LeaseEnd, ServiceEvent};
-use super::storage::WriteVerdict;
+use super::storage::{WriteRecord, WriteVerdict};
 use super::trace::{Event, EventKind};
 
 fn msg(m: &Message) -> String {
@@ -81,52 +81,62 @@ pub fn event(e: &Event) -> String {
         EventKind::WriteIssued { token, seq } => {
             format!("pre-write check passed, write #{seq} with token {token}")
         }
-        EventKind::Write(r) => match r.verdict {
-            WriteVerdict::Accepted { stale_over: None } => {
-                format!("accepts {}'s write with token {}", r.client, r.token)
-            }
-            WriteVerdict::Accepted {
-                stale_over: Some(h),
-            } => {
-                format!(
-                    "accepts {}'s STALE write with token {} after token {h}",
-                    r.client, r.token
-                )
-            }
-            WriteVerdict::Rejected { highest } => {
-                format!(
-                    "rejects {}'s write with token {}: token {highest} already seen",
-                    r.client, r.token
-                )
-            }
-        },
-        EventKind::Service(s) => match s {
-            ServiceEvent::Granted { client, token, .. } => {
-                format!("grants token {token} to {client}")
-            }
-            ServiceEvent::Regranted { client, token } => {
-                format!("re-grants token {token} to {client}")
-            }
-            ServiceEvent::Renewed { client, token } => {
-                format!("renews {client}'s lease (token {token})")
-            }
-            ServiceEvent::Busy {
-                client,
-                lock_delay: true,
-            } => format!("BUSY to {client} (lock-delay)"),
-            ServiceEvent::Busy { client, .. } => format!("BUSY to {client}"),
-            ServiceEvent::NotOwner { client, token } => {
-                format!("NOT_OWNER to {client} (token {token})")
-            }
-            ServiceEvent::Ended { client, token, how } => match how {
-                LeaseEnd::Expired => format!("{client}'s lease (token {token}) expires"),
-                LeaseEnd::Released => format!("{client} released token {token}"),
-                LeaseEnd::Revoked => {
-                    format!("{client}'s lease (token {token}) revoked by an administrator")
-                }
-            },
-        },
+        EventKind::Write(r) => write(&r),
+        EventKind::Service(s) => service(s),
         EventKind::CheckBroken { check } => format!("CHECK BROKEN: {}", check.title()),
     };
     format!("{}: {}", e.node, what)
+}
+
+/// What storage did with a write.
+fn write(r: &WriteRecord) -> String {
+    match r.verdict {
+        WriteVerdict::Accepted { stale_over: None } => {
+            format!("accepts {}'s write with token {}", r.client, r.token)
+        }
+        WriteVerdict::Accepted {
+            stale_over: Some(h),
+        } => {
+            format!(
+                "accepts {}'s STALE write with token {} after token {h}",
+                r.client, r.token
+            )
+        }
+        WriteVerdict::Rejected { highest } => {
+            format!(
+                "rejects {}'s write with token {}: token {highest} already seen",
+                r.client, r.token
+            )
+        }
+    }
+}
+
+/// What the lock service did.
+fn service(s: ServiceEvent) -> String {
+    match s {
+        ServiceEvent::Granted { client, token, .. } => {
+            format!("grants token {token} to {client}")
+        }
+        ServiceEvent::Regranted { client, token } => {
+            format!("re-grants token {token} to {client}")
+        }
+        ServiceEvent::Renewed { client, token } => {
+            format!("renews {client}'s lease (token {token})")
+        }
+        ServiceEvent::Busy {
+            client,
+            lock_delay: true,
+        } => format!("BUSY to {client} (lock-delay)"),
+        ServiceEvent::Busy { client, .. } => format!("BUSY to {client}"),
+        ServiceEvent::NotOwner { client, token } => {
+            format!("NOT_OWNER to {client} (token {token})")
+        }
+        ServiceEvent::Ended { client, token, how } => match how {
+            LeaseEnd::Expired => format!("{client}'s lease (token {token}) expires"),
+            LeaseEnd::Released => format!("{client} released token {token}"),
+            LeaseEnd::Revoked => {
+                format!("{client}'s lease (token {token}) revoked by an administrator")
+            }
+        },
+    }
 }

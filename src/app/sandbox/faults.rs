@@ -94,13 +94,6 @@ fn FaultForm(props: &SetupProps) -> Html {
 
     let kind = draft.kind;
     let words = SANDBOX.fault(kind.keyword());
-    let clients = (0..props.lab.0.scenario().clients).map(|i| NodeId::Client(ClientId(i)));
-    let service = (kind.targets() == Targets::Node).then_some(NodeId::Service);
-    let on_label = if kind.targets() == Targets::Link {
-        "From"
-    } else {
-        "On"
-    };
     html! {
         <form class="fault-form" {onsubmit} aria-label="Add a fault">
             <div class="field">
@@ -111,22 +104,7 @@ fn FaultForm(props: &SetupProps) -> Html {
                     }) }
                 </select>
             </div>
-            if kind.targets() != Targets::Nothing {
-                <div class="field">
-                    <label for="fault-node">{on_label}</label>
-                    <select id="fault-node" onchange={on_select(|d, v| d.node = v)}>
-                        { node_options(clients.chain(service), &draft.node) }
-                    </select>
-                </div>
-            }
-            if kind.targets() == Targets::Link {
-                <div class="field">
-                    <label for="fault-peer">{"To"}</label>
-                    <select id="fault-peer" onchange={on_select(|d, v| d.peer = v)}>
-                        { node_options([NodeId::Service, NodeId::Storage].into_iter(), &draft.peer) }
-                    </select>
-                </div>
-            }
+            { targets(&draft, props.lab.0.scenario().clients, on_select(|d, v| d.node = v), on_select(|d, v| d.peer = v)) }
             <div class="field">
                 <label for="fault-at">{"At (s)"}</label>
                 <input id="fault-at" type="text" inputmode="decimal" value={draft.at.clone()}
@@ -145,6 +123,43 @@ fn FaultForm(props: &SetupProps) -> Html {
                 <p class="status-warn small" role="alert">{message.clone()}</p>
             }
         </form>
+    }
+}
+
+/// The node a fault hits, and the other end where it hits a link.
+fn targets(
+    draft: &FaultDraft,
+    clients: u8,
+    on_node: Callback<Event>,
+    on_peer: Callback<Event>,
+) -> Html {
+    let kind = draft.kind;
+    let clients = (0..clients).map(|i| NodeId::Client(ClientId(i)));
+    let service = (kind.targets() == Targets::Node).then_some(NodeId::Service);
+    let on_label = if kind.targets() == Targets::Link {
+        "From"
+    } else {
+        "On"
+    };
+    html! {
+        <>
+            if kind.targets() != Targets::Nothing {
+                <div class="field">
+                    <label for="fault-node">{on_label}</label>
+                    <select id="fault-node" onchange={on_node}>
+                        { node_options(clients.chain(service), &draft.node) }
+                    </select>
+                </div>
+            }
+            if kind.targets() == Targets::Link {
+                <div class="field">
+                    <label for="fault-peer">{"To"}</label>
+                    <select id="fault-peer" onchange={on_peer}>
+                        { node_options([NodeId::Service, NodeId::Storage].into_iter(), &draft.peer) }
+                    </select>
+                </div>
+            }
+        </>
     }
 }
 
