@@ -104,6 +104,35 @@ fn micros(value: Value) -> Result<SimDuration, ValueError> {
     number(value).map(SimDuration)
 }
 
+/// The number in `value`, narrowed to the field's type.
+fn narrow<T: TryFrom<u64>>(value: Value) -> Result<T, ValueError> {
+    T::try_from(number(value)?).map_err(|_| ValueError::TooLarge)
+}
+
+/// A field's integer as a [`Value`].
+fn widen<T: Into<u64>>(n: T) -> Value {
+    Value::Number(n.into())
+}
+
+/// A row for a whole number, a count or ppm, stored as an unsigned integer.
+macro_rules! number {
+    ($key:literal, $field:ident, $notation:ident, $form:ident, $min:expr, $max:expr) => {
+        ScenarioField {
+            key: $key,
+            field: stringify!($field),
+            notation: Notation::$notation,
+            form: FormUnit::$form,
+            min: $min,
+            max: $max,
+            get: |s| widen(s.$field),
+            set: |s, v| {
+                s.$field = narrow(v)?;
+                Ok(())
+            },
+        }
+    };
+}
+
 /// A row for a length of time stored as a [`SimDuration`].
 macro_rules! duration {
     ($key:literal, $field:ident, $form:ident, $min:expr, $max:expr) => {
@@ -130,32 +159,8 @@ use limits::{MAX_CLIENTS, MAX_DURATION, MAX_INTERVAL, MIN_INTERVAL};
 
 /// Every field, in the order links write them.
 pub const SCENARIO_FIELDS: [ScenarioField; 17] = [
-    ScenarioField {
-        key: "seed",
-        field: "seed",
-        notation: Notation::Whole,
-        form: FormUnit::Count,
-        min: 0,
-        max: u64::MAX,
-        get: |s| Value::Number(s.seed),
-        set: |s, v| {
-            s.seed = number(v)?;
-            Ok(())
-        },
-    },
-    ScenarioField {
-        key: "clients",
-        field: "clients",
-        notation: Notation::Whole,
-        form: FormUnit::Count,
-        min: 2,
-        max: MAX_CLIENTS as u64,
-        get: |s| Value::Number(u64::from(s.clients)),
-        set: |s, v| {
-            s.clients = u8::try_from(number(v)?).map_err(|_| ValueError::TooLarge)?;
-            Ok(())
-        },
-    },
+    number!("seed", seed, Whole, Count, 0, u64::MAX),
+    number!("clients", clients, Whole, Count, 2, MAX_CLIENTS as u64),
     duration!("dur", duration, Seconds, MS, MAX_DURATION),
     duration!("ttl", ttl, Seconds, MIN_INTERVAL, MAX_INTERVAL),
     ScenarioField {
@@ -179,35 +184,11 @@ pub const SCENARIO_FIELDS: [ScenarioField; 17] = [
     duration!("acquire", acquire_retry, Millis, MIN_INTERVAL, MAX_INTERVAL),
     duration!("rtt", rtt, Millis, ZERO, MINUTE),
     duration!("jitter", jitter, Millis, ZERO, MINUTE),
-    ScenarioField {
-        key: "loss",
-        field: "loss_ppm",
-        notation: Notation::Percent,
-        form: FormUnit::Percent,
-        min: 0,
-        max: 1_000_000,
-        get: |s| Value::Number(u64::from(s.loss_ppm)),
-        set: |s, v| {
-            s.loss_ppm = u32::try_from(number(v)?).map_err(|_| ValueError::TooLarge)?;
-            Ok(())
-        },
-    },
+    number!("loss", loss_ppm, Percent, Percent, 0, 1_000_000),
     duration!("slice", work_slice, Millis, MIN_INTERVAL, MAX_INTERVAL),
     duration!("margin", drift_margin, Millis, ZERO, MAX_INTERVAL),
     duration!("lockdelay", lock_delay, Seconds, ZERO, MAX_INTERVAL),
-    ScenarioField {
-        key: "token",
-        field: "token_start",
-        notation: Notation::Whole,
-        form: FormUnit::Count,
-        min: 0,
-        max: u64::MAX / 2,
-        get: |s| Value::Number(s.token_start),
-        set: |s, v| {
-            s.token_start = number(v)?;
-            Ok(())
-        },
-    },
+    number!("token", token_start, Whole, Count, 0, u64::MAX / 2),
     duration!("stagger", client_stagger, Millis, ZERO, MAX_INTERVAL),
     ScenarioField {
         key: "release",
