@@ -198,28 +198,38 @@ impl LabLink {
                 out.push((switch.slug(), print_switch(on).to_owned()));
             }
         }
-        let links = &self.scenario.links;
-        let added = match links.strip_prefix(base.links.as_slice()) {
-            Some(added) => added,
-            None => {
-                out.push(("links", "none".to_owned()));
-                links.as_slice()
-            }
-        };
-        for link in added {
-            out.push(("link", links::print_link(link)));
-        }
-        let plan = &self.scenario.faults.0;
-        let added = match plan.strip_prefix(base.faults.0.as_slice()) {
-            Some(added) => added,
-            None => {
-                out.push(("faults", "none".to_owned()));
-                plan.as_slice()
-            }
-        };
-        for fault in added {
-            out.push(("fault", faults::print_fault(fault)));
-        }
+        write_list(
+            out,
+            ("links", "link"),
+            &self.scenario.links,
+            &base.links,
+            links::print_link,
+        );
+        write_list(
+            out,
+            ("faults", "fault"),
+            &self.scenario.faults.0,
+            &base.faults.0,
+            faults::print_fault,
+        );
+    }
+}
+
+/// Writes a repeatable field: the items added after the base's, or `<list>=none` and all
+/// of them when the list does not start with the base's.
+fn write_list<T: PartialEq>(
+    out: &mut Vec<(&'static str, String)>,
+    (list_key, item_key): (&'static str, &'static str),
+    items: &[T],
+    base: &[T],
+    print: fn(&T) -> String,
+) {
+    let added = items.strip_prefix(base).unwrap_or_else(|| {
+        out.push((list_key, "none".to_owned()));
+        items
+    });
+    for item in added {
+        out.push((item_key, print(item)));
     }
 }
 
