@@ -1,14 +1,16 @@
-//! Turns `content/lesson.toml` into Rust statics at compile time.
+//! Turns `content/lesson.toml` and `content/sandbox.toml` into Rust statics at compile time.
 //!
-//! The lesson's words live in that file so a course author can change them without touching
-//! Rust. This script checks them against the same shapes as `src/lesson/content.rs` (unknown
-//! or missing keys and unknown diagram ids fail the build with the TOML line and column) and
-//! writes one Rust expression to `$OUT_DIR/lesson.rs`, so no parser ships in the page.
+//! The lesson's and the sandbox's words live in those files so a course author can change
+//! them without touching Rust. This script reads them with the shapes of
+//! `src/lesson/schema.rs`, which `src/lesson/content.rs` declares from too (unknown or
+//! missing keys and unknown diagram ids fail the build with the TOML line and column), and
+//! writes one Rust expression per file to `$OUT_DIR`, so no parser ships in the page.
 
 use serde::Deserialize;
 use std::{env, fs, path::Path};
 
-const SOURCE: &str = "content/lesson.toml";
+const LESSON_SOURCE: &str = "content/lesson.toml";
+const SANDBOX_SOURCE: &str = "content/sandbox.toml";
 
 /// Renders a value as a Rust expression of the matching `'static` type in `src/lesson`.
 trait Lit {
@@ -34,13 +36,28 @@ impl<T: Lit> Lit for Vec<T> {
     }
 }
 
-/// Declares a record read from the TOML file and how it is written out as Rust.
+impl<T: Lit> Lit for Option<T> {
+    fn lit(&self) -> String {
+        match self {
+            Some(value) => format!("Some({})", value.lit()),
+            None => "None".to_owned(),
+        }
+    }
+}
+
+/// A text of the content files, as read.
+type Text = String;
+/// A list of the content files, as read.
+type List<T> = Vec<T>;
+
+/// Declares a record read from a TOML file and how it is written out as Rust.
 macro_rules! records {
-    ($( $name:ident { $($field:ident : $ty:ty),* $(,)? } )*) => {
+    ($( $(#[$meta:meta])* $name:ident { $($(#[$field_meta:meta])* $field:ident : $ty:ty),* $(,)? } )*) => {
         $(
+            $(#[$meta])*
             #[derive(Deserialize)]
             #[serde(deny_unknown_fields)]
-            struct $name { $($field: $ty),* }
+            struct $name { $($(#[$field_meta])* $field: $ty),* }
 
             impl Lit for $name {
                 fn lit(&self) -> String {
@@ -75,93 +92,17 @@ macro_rules! ids {
     };
 }
 
-ids! {
-    LeaseState { Acquiring, Holding, RenewResult, Lost, Releasing }
-    ArchNode { Client, LockService }
-    ArchEdge { Acquire, Renew, Ok, Fail }
-}
-
-records! {
-    Lesson {
-        masthead: Masthead, voice: Voice, gist: Gist, lifecycle: Lifecycle, maps: Maps,
-        architecture: Architecture, sequence: Sequence, lifecycle_map: LifecycleMap,
-        pattern: Pattern, tables: Vec<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
-        deeper: Deeper,
-    }
-    Masthead { series: String, title: String, summary: String }
-    Voice {
-        label: String, play: String, pause: String, resume: String, stop: String,
-        rate: String, voice: String, default_voice: String, unsupported: String,
-        reading: String, paused: String, finished: String, failed: String,
-    }
-    Gist {
-        holding_heading: String, holding_intro: String, prefer: Card, alternative: Card,
-        heartbeat: Heartbeat, overview: Overview,
-    }
-    Card { tag: String, title: String, body: Vec<String>, bullets: Vec<String> }
-    Heartbeat { heading: String, lead: String, steps: Vec<Step> }
-    Step { title: String, body: Vec<String> }
-    Overview {
-        heading: String, paragraphs: Vec<String>, objectives_heading: String,
-        objectives: Vec<String>,
-    }
-    Lifecycle {
-        heading: String, intro: String, hint: String, summary: String, diagram_label: String,
-        decisions_heading: String, end_state: String, states: Vec<StateText>, transitions: Vec<TransitionText>,
-    }
-    StateText { id: LeaseState, number: String, label: String, decision: String }
-    TransitionText { from: LeaseState, to: LeaseState, label: String, decision: String }
-    Maps {
-        map_heading: String, map_intro: String, map: Vec<MapEntry>, export_heading: String,
-        export_intro: String, copy: String, download: String, copied: String,
-        copy_failed: String, downloaded: String, download_failed: String,
-    }
-    MapEntry { title: String, place: String, idea: String }
-    Architecture {
-        heading: String, intro: String, diagram_label: String, file: String,
-        nodes: Vec<NodeText>, edges: Vec<EdgeText>,
-    }
-    NodeText { id: ArchNode, number: String, label: String, duties: Vec<String>, why: String }
-    EdgeText {
-        id: ArchEdge, from: ArchNode, to: ArchNode, label: String, protocol: String,
-        direction: String, effect: String, consequence: String,
-    }
-    Sequence {
-        heading: String, intro: String, diagram_label: String, file: String,
-        messages: Vec<MessageText>,
-    }
-    MessageText { from: ArchNode, to: ArchNode, label: String, explain: String }
-    LifecycleMap { heading: String, intro: String, file: String }
-    Pattern { heading: String, lead: String, steps: Vec<String> }
-    Table {
-        id: String, heading: String, caption: String, columns: Vec<String>,
-        rows: Vec<Vec<String>>, note: String,
-    }
-    Blips { heading: String, bullets: Vec<String>, note: String }
-    Ttl {
-        heading: String, lead: String, formula: String, after: Vec<String>,
-        calculator_heading: String, calculator_intro: String, work_label: String,
-        rtt_label: String, gc_label: String, margin_label: String, unit: String,
-        minimum_label: String, proposed_label: String, heartbeat_label: String,
-        calculator_invalid: String, error_empty: String, error_negative: String,
-        error_not_whole: String, error_too_large: String,
-        work_default: u32, rtt_default: u32, gc_default: u32, margin_default: u32,
-        exercise: String,
-    }
-    Unlock { heading: String, answer: String }
-    Qa {
-        heading: String, intro: String, reveal: String, hide: String, knew: String,
-        review: String, shuffle: String, reset: String, progress: String,
-        storage_unavailable: String, answer_label: String, grade_group: String, questions: Vec<Question>,
-    }
-    Question { id: String, question: String, answer: String }
-    Deeper { heading: String, new_tab: String, links: Vec<Link> }
-    Link { label: String, url: String, note: String }
-}
+include!("src/lesson/schema.rs");
 
 /// Checks what the shapes alone cannot: each diagram id appears once, tables are
 /// rectangular, question ids are unique, and links are https.
 fn check(lesson: &Lesson) -> Result<(), String> {
+    check_diagrams(lesson)?;
+    check_texts(lesson)
+}
+
+/// Each diagram id appears once, and no transition repeats or loops.
+fn check_diagrams(lesson: &Lesson) -> Result<(), String> {
     for state in LeaseState::ALL {
         let count = lesson
             .lifecycle
@@ -212,6 +153,11 @@ fn check(lesson: &Lesson) -> Result<(), String> {
             ));
         }
     }
+    Ok(())
+}
+
+/// Tables are rectangular, question ids are unique slugs, and links are https.
+fn check_texts(lesson: &Lesson) -> Result<(), String> {
     for table in &lesson.tables {
         if let Some(row) = table.rows.iter().find(|r| r.len() != table.columns.len()) {
             return Err(format!(
@@ -251,14 +197,53 @@ fn check(lesson: &Lesson) -> Result<(), String> {
     Ok(())
 }
 
-fn main() {
-    println!("cargo:rerun-if-changed={SOURCE}");
-    println!("cargo:rerun-if-changed=build.rs");
-    let text = fs::read_to_string(SOURCE).unwrap_or_else(|e| panic!("cannot read {SOURCE}: {e}"));
-    let lesson: Lesson = toml::from_str(&text).unwrap_or_else(|e| panic!("{SOURCE}: {e}"));
-    if let Err(problem) = check(&lesson) {
-        panic!("{SOURCE}: {problem}");
+/// Checks that every preset, field and fault kind is worded once.
+fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
+    let keys = [
+        (
+            "presets",
+            sandbox.presets.iter().map(|p| &p.id).collect::<Vec<_>>(),
+        ),
+        ("fields", sandbox.fields.iter().map(|f| &f.key).collect()),
+        (
+            "faults",
+            sandbox.faults.iter().map(|f| &f.keyword).collect(),
+        ),
+    ];
+    for (list, ids) in keys {
+        if let Some((index, id)) = ids
+            .iter()
+            .enumerate()
+            .find(|(i, id)| ids[..*i].contains(id))
+        {
+            return Err(format!(
+                "{list}: {id} is worded twice (entry {})",
+                index + 1
+            ));
+        }
     }
-    let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("lesson.rs");
-    fs::write(&out, lesson.lit()).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+    Ok(())
+}
+
+/// Reads `source` with the shape `T`, checks it and writes it to `$OUT_DIR/out`.
+fn compile<T: for<'de> Deserialize<'de> + Lit>(
+    source: &str,
+    out: &str,
+    check: fn(&T) -> Result<(), String>,
+) {
+    println!("cargo:rerun-if-changed={source}");
+    let text = fs::read_to_string(source).unwrap_or_else(|e| panic!("cannot read {source}: {e}"));
+    let value: T = toml::from_str(&text).unwrap_or_else(|e| panic!("{source}: {e}"));
+    if let Err(problem) = check(&value) {
+        panic!("{source}: {problem}");
+    }
+    let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(out);
+    fs::write(&out, value.lit()).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/lesson/schema.rs");
+    compile::<Lesson>(LESSON_SOURCE, "lesson.rs", check);
+    compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox);
 }

@@ -1,6 +1,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Every preset of scenarios.md, asserted against its expected outcome, named like the lesson.
 
+use lease_lab::lesson::content::SANDBOX;
 use lease_lab::model::presets::{self, preset};
 use lease_lab::model::*;
 
@@ -359,7 +360,7 @@ fn writing_until_the_wall_ttl_is_a_zombie_only_fencing_catches() {
             || w.at < b_grant + SimDuration::from_millis(30)));
     assert!(run.metrics().writes_rejected >= 5);
     // Without the fence the same run corrupts the order.
-    let mut sc = preset("6-write-until-wall-ttl").unwrap().scenario;
+    let mut sc = preset("6-write-until-wall-ttl").unwrap().scenario.clone();
     sc.policy.fencing = false;
     assert!(Simulation::run(&sc)
         .check(CheckId::OrderedByToken)
@@ -475,9 +476,12 @@ fn pitfall_exercise_sizes_t_and_a_400ms_pause_loses_the_lease() {
         .all(|w| *w < presets::PITFALL_PAUSE_AT));
 }
 
+/// A sweep window of scenario 9 that starts 6 µs after the ninth renewal (T/3 = 166.666 ms).
+const SWEEP_START: SimTime = SimTime::from_millis(1_500);
+
 #[test]
 fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
-    let base = preset("9").unwrap().scenario;
+    let base = preset("9").unwrap().scenario.clone();
     let mut base = base;
     base.faults = FaultPlan::none();
     for in_write_path in [false, true] {
@@ -486,7 +490,7 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
             ClientId::A,
             presets::PITFALL_PAUSE,
             in_write_path,
-            presets::PITFALL_SWEEP_START,
+            SWEEP_START,
             40,
         );
         let lost = sweep.lost_count();
@@ -497,11 +501,11 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
                 "some starts lose, some do not: {lost}/40"
             );
             assert!(
-                sweep.cases.iter().take(5).all(|c| !c.lost),
+                sweep.cases.iter().take(5).all(|c| !c.is_lost()),
                 "a pause right after a renew is survived"
             );
         }
-        for c in sweep.cases.iter().filter(|c| c.lost) {
+        for c in sweep.cases.iter().filter(|c| c.is_lost()) {
             assert_eq!(
                 c.writes_after_lost_flag, 0,
                 "the lost flag stops the writes"
@@ -510,7 +514,10 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
         }
         if in_write_path {
             assert!(
-                sweep.cases.iter().any(|c| c.lost && c.fence_rejections > 0),
+                sweep
+                    .cases
+                    .iter()
+                    .any(|c| c.is_lost() && c.fence_rejections > 0),
                 "some stale write meets the fence"
             );
         }
@@ -523,7 +530,7 @@ fn pitfall_sweep_loss_depends_on_where_the_pause_falls() {
         ClientId::A,
         presets::PITFALL_PAUSE,
         false,
-        presets::PITFALL_SWEEP_START,
+        SWEEP_START,
         20,
     );
     assert_eq!(sweep.lost_count(), 0);
@@ -542,7 +549,18 @@ fn every_preset_is_valid_and_unique() {
             "duplicate id {}",
             p.id
         );
-        assert!(p.narrative.len() > 80 && !p.try_this.is_empty() && !p.expected.is_empty());
+        let words = SANDBOX
+            .preset(p.id)
+            .unwrap_or_else(|| panic!("content/sandbox.toml words preset {}", p.id));
+        assert!(words.narrative.len() > 80 && !words.try_this.is_empty());
+        assert!(!words.title.is_empty() && !words.expected.is_empty());
+    }
+    for words in SANDBOX.presets {
+        assert!(
+            preset(words.id).is_some(),
+            "{} is worded but not a preset",
+            words.id
+        );
     }
     for n in ["1", "2", "3", "4", "5a", "5b", "6", "7", "8", "9"] {
         assert!(all.iter().any(|p| p.number == n), "scenario {n}");
@@ -758,7 +776,7 @@ fn preset_trace_hashes_are_committed() {
     let all = presets::presets();
     let mut lines = String::new();
     let mut mismatches = 0;
-    for p in &all {
+    for p in all {
         let h = Simulation::run(&p.scenario).trace_hash();
         lines.push_str(&format!("    (\"{}\", {h:#018x}),\n", p.id));
         match PRESET_HASHES.iter().find(|(id, _)| *id == p.id) {
@@ -832,7 +850,7 @@ fn a_far_client_pays_its_own_round_trip() {
     let s = Scenario {
         links: vec![far],
         client_stagger: SimDuration::from_secs(1),
-        ..preset("1").unwrap().scenario
+        ..preset("1").unwrap().scenario.clone()
     };
     s.validate().unwrap();
     let run = Simulation::run(&s);

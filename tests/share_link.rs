@@ -115,7 +115,9 @@ fn scenario() -> impl Strategy<Value = (Option<&'static str>, Scenario)> {
     )
         .prop_map(|(index, flips, faults)| {
             let id = preset_id(index);
-            let mut s = presets::preset(id).map(|p| p.scenario).unwrap_or_default();
+            let mut s = presets::preset(id)
+                .map(|p| p.scenario.clone())
+                .unwrap_or_default();
             for (bit, switch) in PolicySwitch::ALL.into_iter().enumerate() {
                 if flips & (1 << bit) != 0 {
                     switch.flip(&mut s.policy);

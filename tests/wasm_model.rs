@@ -13,7 +13,7 @@ const PRESET_HASHES: &[(&str, u64)] = &include!("model_preset_hashes.in");
 fn every_preset_has_its_committed_trace_hash_in_wasm() {
     let all = presets::presets();
     assert_eq!(all.len(), PRESET_HASHES.len());
-    for p in &all {
+    for p in all {
         let (_, want) = PRESET_HASHES
             .iter()
             .find(|(id, _)| *id == p.id)

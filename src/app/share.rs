@@ -6,7 +6,6 @@
 //! an opaque origin) without breaking anything. Text read from a link is shown as text.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
 use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
@@ -184,7 +183,7 @@ const PLAYING_WRITE_GAP_MS: f64 = 1_000.0;
 /// What a lab change last wrote, to tell a deliberate change from the cursor moving.
 #[derive(Clone, Copy, Default, PartialEq)]
 struct Written {
-    run: usize,
+    run: u64,
     compare: Option<crate::lab::PolicySwitch>,
     at_ms: f64,
 }
@@ -195,7 +194,7 @@ struct Written {
 pub fn use_lab_link(lab: &Lab, dispatch: Callback<LabAction>) {
     let written = use_mut_ref(|| None::<Written>);
     let key = (
-        Rc::as_ptr(lab.run()) as usize,
+        lab.generation(),
         lab.now(),
         lab.compare().map(|c| c.switch),
         lab.playing(),

@@ -5,6 +5,7 @@
 //! playback only moves the cursor `now` through that deterministic run, so seeking and
 //! stepping back are exact.
 
+pub mod fault_form;
 pub mod pitfall;
 mod playback;
 mod sequence;
@@ -16,6 +17,8 @@ pub use playback::{Speed, MAX_FRAME_GAP_MS};
 pub use sequence::{RunArrow, RunSequence};
 pub use switches::PolicySwitch;
 
+use crate::lesson::content::SANDBOX;
+use crate::model::fields;
 use crate::model::{presets, Fault, Run, Scenario, SimTime, Simulation, TimedFault};
 
 /// The sandbox: a scenario, its run, an optional comparison run, and playback.
@@ -29,6 +32,7 @@ pub struct Lab {
     playing: bool,
     speed: Speed,
     problem: Option<String>,
+    generation: u64,
 }
 
 /// The same scenario run again with one policy switch flipped, at the same time cursor.
@@ -63,6 +67,9 @@ pub enum LabAction {
     LoadPreset(String),
     /// Replace the scenario (parameters, policy, faults); rejected with a message if invalid.
     SetScenario(Scenario),
+    /// Set one field of the scenario (by its key in [`fields::SCENARIO_FIELDS`]) to what the learner
+    /// typed, in the unit the Parameters form shows; rejected with a message if unreadable.
+    SetField(&'static str, String),
     /// Add a fault to the plan.
     AddFault(TimedFault),
     /// Add a fault to the plan at the cursor.
@@ -92,7 +99,7 @@ impl Lab {
     /// A lab showing preset `id` at time zero, or `None` if there is no such preset.
     pub fn from_preset(id: &str) -> Option<Lab> {
         let preset = presets::preset(id)?;
-        Some(Lab::with_scenario(preset.scenario, Some(preset.id)))
+        Some(Lab::with_scenario(preset.scenario.clone(), Some(preset.id)))
     }
 
     /// A lab for an arbitrary scenario; it must already be valid.
@@ -107,6 +114,7 @@ impl Lab {
             playing: false,
             speed: Speed::default(),
             problem: None,
+            generation: 0,
         }
     }
 
@@ -142,16 +150,57 @@ impl Lab {
     pub fn problem(&self) -> Option<&str> {
         self.problem.as_deref()
     }
+    /// Counts the runs this lab has shown: it changes whenever the main or the comparison
+    /// run is replaced, so views can tell a new setup from a moved cursor.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
 
     /// Applies `action`. Returns `None` when nothing changed, so a view can skip a render.
     pub fn apply(&self, action: LabAction) -> Option<Lab> {
+        let mut next = self.change(action)?;
+        let same_compare = match (&self.compare, &next.compare) {
+            (Some(a), Some(b)) => Rc::ptr_eq(&a.run, &b.run),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        next.generation = if Rc::ptr_eq(&self.run, &next.run) && same_compare {
+            self.generation
+        } else {
+            self.generation + 1
+        };
+        Some(next)
+    }
+
+    fn change(&self, action: LabAction) -> Option<Lab> {
+        match action {
+            LabAction::Tick { .. }
+            | LabAction::TogglePlay
+            | LabAction::Pause
+            | LabAction::StepForward
+            | LabAction::StepBack
+            | LabAction::Seek(_)
+            | LabAction::JumpToEnd
+            | LabAction::SetSpeed(_) => self.move_cursor(action),
+            LabAction::AddFaultAtCursor(fault) => self.change(LabAction::AddFault(TimedFault {
+                at: self.now,
+                fault,
+            })),
+            LabAction::AddFault(_) | LabAction::RemoveFault(_) | LabAction::MoveFault(..) => {
+                self.edit_faults(action)
+            }
+            _ => self.change_setup(action),
+        }
+    }
+
+    /// Playback: the cursor, play and pause, and the speed.
+    fn move_cursor(&self, action: LabAction) -> Option<Lab> {
         let mut next = self.clone();
+        let end = self.run.end();
         match action {
             LabAction::Tick { wall_ms } => {
                 if !self.playing {
                     return None;
                 }
-                let end = self.run.end();
                 let advanced = SimTime(
                     self.now
                         .0
@@ -162,14 +211,14 @@ impl Lab {
             }
             LabAction::TogglePlay => {
                 next.playing = !self.playing;
-                if next.playing && self.now >= self.run.end() {
+                if next.playing && self.now >= end {
                     next.now = SimTime::ZERO;
                 }
             }
             LabAction::Pause => next.playing = false,
             LabAction::StepForward => {
                 next.playing = false;
-                next.now = self.next_event_after(self.now).unwrap_or(self.run.end());
+                next.now = self.next_event_after(self.now).unwrap_or(end);
             }
             LabAction::StepBack => {
                 next.playing = false;
@@ -177,12 +226,39 @@ impl Lab {
                     .previous_event_before(self.now)
                     .unwrap_or(SimTime::ZERO);
             }
-            LabAction::Seek(t) => next.now = t.min(self.run.end()),
+            LabAction::Seek(t) => next.now = t.min(end),
             LabAction::JumpToEnd => {
                 next.playing = false;
-                next.now = self.run.end();
+                next.now = end;
             }
             LabAction::SetSpeed(speed) => next.speed = speed,
+            _ => return None,
+        }
+        Some(next)
+    }
+
+    /// Adds, removes or moves a planned fault.
+    fn edit_faults(&self, action: LabAction) -> Option<Lab> {
+        let mut scenario = self.scenario.clone();
+        let plan = &mut scenario.faults.0;
+        match action {
+            LabAction::AddFault(fault) => plan.push(fault),
+            LabAction::RemoveFault(index) if index < plan.len() => {
+                plan.remove(index);
+            }
+            LabAction::MoveFault(index, at) => plan.get_mut(index)?.at = at,
+            _ => return None,
+        }
+        plan.sort_by_key(|f| f.at);
+        let mut next = self.clone();
+        next.replace_scenario(scenario);
+        Some(next)
+    }
+
+    /// Presets, whole scenarios, switches, comparisons and real systems' defaults.
+    fn change_setup(&self, action: LabAction) -> Option<Lab> {
+        let mut next = self.clone();
+        match action {
             LabAction::LoadPreset(id) => match Lab::from_preset(&id) {
                 Some(lab) => {
                     next = Lab {
@@ -195,32 +271,17 @@ impl Lab {
                 }
             },
             LabAction::SetScenario(scenario) => next.replace_scenario(scenario),
-            LabAction::AddFaultAtCursor(fault) => {
-                return self.apply(LabAction::AddFault(TimedFault {
-                    at: self.now,
-                    fault,
-                }));
-            }
-            LabAction::AddFault(fault) => {
+            LabAction::SetField(key, text) => {
+                let field = fields::field(key)?;
                 let mut scenario = self.scenario.clone();
-                scenario.faults.0.push(fault);
-                scenario.faults.0.sort_by_key(|f| f.at);
-                next.replace_scenario(scenario);
-            }
-            LabAction::RemoveFault(index) => {
-                let mut scenario = self.scenario.clone();
-                if index >= scenario.faults.0.len() {
-                    return None;
+                match field.read_form(&mut scenario, &text) {
+                    Ok(()) => next.replace_scenario(scenario),
+                    Err(e) => {
+                        let label = SANDBOX.field(key).label;
+                        next.problem =
+                            Some(format!("{label} (\u{201c}{}\u{201d}) {e}.", text.trim()));
+                    }
                 }
-                scenario.faults.0.remove(index);
-                next.replace_scenario(scenario);
-            }
-            LabAction::MoveFault(index, at) => {
-                let mut scenario = self.scenario.clone();
-                let fault = scenario.faults.0.get_mut(index)?;
-                fault.at = at;
-                scenario.faults.0.sort_by_key(|f| f.at);
-                next.replace_scenario(scenario);
             }
             LabAction::FlipSwitch(switch) => {
                 let mut scenario = self.scenario.clone();
@@ -247,6 +308,7 @@ impl Lab {
                 defaults.apply(&mut scenario);
                 next.replace_scenario(scenario);
             }
+            _ => return None,
         }
         Some(next)
     }

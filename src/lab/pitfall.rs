@@ -3,8 +3,7 @@
 
 use crate::model::presets::{self, PITFALL_PAUSE};
 use crate::model::{
-    pause_phase_sweep, CheckId, ClientId, Fault, FaultPlan, Lifecycle, LostReason, PauseSweep, Run,
-    Scenario, SimDuration, SimTime, Simulation,
+    ClientId, FaultPlan, PauseSweep, PauseTry, Scenario, SimDuration, SimTime, SweepCase,
 };
 
 /// The shortest and longest T the exercise accepts.
@@ -23,29 +22,15 @@ pub struct PitfallTry {
     pub offset: SimDuration,
 }
 
-/// What happened to client A in one try.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PitfallOutcome {
-    /// When and why A lost the lease, if it did.
-    pub lost: Option<(SimTime, LostReason)>,
-    /// Writes A issued after its lost flag was set (the lost flag's job is to keep this 0).
-    pub writes_after_lost_flag: u32,
-    /// Writes the fence rejected.
-    pub fence_rejections: u32,
-    /// Stale writes storage accepted (fencing's job is to keep this 0).
-    pub stale_accepted: u32,
-}
-
 impl PitfallTry {
     /// The renew period, T / 3 as the preset schedules it.
     pub fn period(&self) -> SimDuration {
         self.base().renew_interval()
     }
 
-    /// Where the swept renew period starts: the first renewal after one second, so the
-    /// client is settled in Holding.
+    /// Where the swept renew period starts (see [`presets::pitfall_window_start`]).
     pub fn window_start(&self) -> SimTime {
-        first_renewal_after_one_second(self.period())
+        presets::pitfall_window_start(self.period())
     }
 
     /// The scenario without the pause, long enough for the pause and a full lease after it.
@@ -55,71 +40,41 @@ impl PitfallTry {
         scenario.ttl = ttl;
         scenario.faults = FaultPlan::none();
         let period = scenario.renew_interval();
-        let start = first_renewal_after_one_second(period);
+        let start = presets::pitfall_window_start(period);
         scenario.duration =
             (start.saturating_since(SimTime::ZERO) + period + PITFALL_PAUSE + ttl + ttl)
                 .max(scenario.duration);
         scenario
     }
 
-    /// The scenario of this try: the base plus the pause at its offset.
-    pub fn scenario(&self) -> Scenario {
-        let mut scenario = self.base();
-        let offset = SimDuration(self.offset.0.min(self.period().0));
-        scenario.faults = FaultPlan::none().with(
-            self.window_start() + offset,
-            Fault::Pause {
-                client: ClientId::A,
-                duration: PITFALL_PAUSE,
-                in_write_path: false,
-            },
-        );
-        scenario
+    /// The exercise's pause: client A, outside the write path, in the swept window.
+    fn pause(&self) -> PauseTry {
+        PauseTry {
+            client: ClientId::A,
+            length: PITFALL_PAUSE,
+            in_write_path: false,
+            window_start: self.window_start(),
+        }
     }
 
-    /// Runs this try.
-    pub fn run(&self) -> Run {
-        Simulation::run(&self.scenario())
+    /// The offset actually used: at most one period.
+    fn offset(&self) -> SimDuration {
+        SimDuration(self.offset.0.min(self.period().0))
+    }
+
+    /// The scenario of this try: the base plus the pause at its offset.
+    pub fn scenario(&self) -> Scenario {
+        self.pause().scenario(&self.base(), self.offset())
+    }
+
+    /// What became of client A in this try: the same reading as each case of the sweep.
+    pub fn case(&self) -> SweepCase {
+        self.pause().case(&self.base(), self.offset())
     }
 
     /// The pause swept across one renew period.
     pub fn sweep(&self) -> PauseSweep {
-        pause_phase_sweep(
-            &self.base(),
-            ClientId::A,
-            PITFALL_PAUSE,
-            false,
-            self.window_start(),
-            SWEEP_STARTS,
-        )
-    }
-}
-
-/// The first multiple of `period` at or after one second.
-fn first_renewal_after_one_second(period: SimDuration) -> SimTime {
-    let period = period.0.max(1);
-    SimTime(1_000_000u64.div_ceil(period) * period)
-}
-
-/// Reads client A's fate from a run of the exercise.
-pub fn outcome(run: &Run) -> PitfallOutcome {
-    let lost = run
-        .lifecycle_history(ClientId::A)
-        .iter()
-        .find_map(|point| match point.state {
-            Lifecycle::Lost(reason) => Some((point.from, reason)),
-            _ => None,
-        });
-    let writes_after_lost_flag = match run.check(CheckId::NoWriteAfterLost) {
-        crate::model::CheckStatus::Broken { count, .. } => count,
-        _ => 0,
-    };
-    let metrics = run.metrics();
-    PitfallOutcome {
-        lost,
-        writes_after_lost_flag,
-        fence_rejections: metrics.writes_rejected,
-        stale_accepted: metrics.stale_accepted,
+        self.pause().sweep(&self.base(), SWEEP_STARTS)
     }
 }
 
@@ -148,15 +103,21 @@ mod tests {
             assert_eq!(case.writes_after_lost_flag, 0, "{case:?}");
             assert_eq!(case.stale_accepted, 0, "{case:?}");
         }
-        for case in sweep.cases.iter().filter(|c| c.lost) {
+        for case in sweep.cases.iter().filter(|c| c.is_lost()) {
             let single = PitfallTry {
                 offset: case.offset,
                 ..exercise
             };
-            let result = outcome(&single.run());
-            assert!(result.lost.is_some(), "{case:?}");
-            assert_eq!(result.writes_after_lost_flag, 0);
-            assert_eq!(result.stale_accepted, 0);
+            assert_eq!(single.case(), *case);
+            let run = crate::model::Simulation::run(&single.scenario());
+            let lost_in_trace =
+                run.lifecycle_history(ClientId::A)
+                    .iter()
+                    .find_map(|point| match point.state {
+                        crate::model::Lifecycle::Lost(reason) => Some((point.from, reason)),
+                        _ => None,
+                    });
+            assert_eq!(lost_in_trace, case.lost, "{case:?}");
         }
     }
 
@@ -167,7 +128,7 @@ mod tests {
             offset: SimDuration::ZERO,
         };
         assert_eq!(exercise.sweep().lost_count(), 0);
-        assert!(outcome(&exercise.run()).lost.is_none());
+        assert!(!exercise.case().is_lost());
     }
 
     #[test]

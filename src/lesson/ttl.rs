@@ -4,6 +4,7 @@
 
 use super::LESSON;
 use crate::model::calc::TtlInputs;
+use crate::model::notation::{parse_whole, ValueError};
 use crate::model::time::SimDuration;
 
 /// The largest measurement accepted, one hour, so sums stay meaningful.
@@ -36,18 +37,12 @@ impl MsError {
 pub fn parse_ms(text: &str) -> Result<u32, MsError> {
     let text = text.trim();
     let text = text.strip_suffix("ms").unwrap_or(text).trim_end();
-    if text.is_empty() {
-        return Err(MsError::Empty);
-    }
-    if text.starts_with('-') {
-        return Err(MsError::Negative);
-    }
-    if !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(MsError::NotWholeNumber);
-    }
-    match text.parse::<u64>() {
+    match parse_whole(text) {
         Ok(ms) if ms <= u64::from(MAX_MS) => Ok(ms as u32),
-        _ => Err(MsError::TooLarge),
+        Ok(_) | Err(ValueError::TooLarge) => Err(MsError::TooLarge),
+        Err(ValueError::Empty) => Err(MsError::Empty),
+        Err(ValueError::Negative) => Err(MsError::Negative),
+        Err(_) => Err(MsError::NotWholeNumber),
     }
 }
 

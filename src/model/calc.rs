@@ -3,16 +3,15 @@
 //! depending on where it falls in the renew schedule?).
 
 use super::check::CheckId;
-use super::client::Lifecycle;
+use super::client::{Lifecycle, LostReason};
 use super::faults::Fault;
 use super::ids::ClientId;
 use super::scenario::Scenario;
 use super::time::{SimDuration, SimTime};
 use super::world::World;
-use serde::{Deserialize, Serialize};
 
 /// The inputs of the TTL inequality.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TtlInputs {
     /// p99 of one slice of work in the critical section.
     pub work_p99: SimDuration,
@@ -35,7 +34,7 @@ impl TtlInputs {
 }
 
 /// The calculator's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TtlAdvice {
     /// T must exceed this sum.
     pub minimum: SimDuration,
@@ -66,14 +65,14 @@ pub fn advise_ttl(i: TtlInputs) -> TtlAdvice {
 }
 
 /// The outcome of one pause start in a sweep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SweepCase {
     /// When the pause started.
     pub pause_at: SimTime,
     /// Its offset into the renew period.
     pub offset: SimDuration,
-    /// Whether the paused client went Lost.
-    pub lost: bool,
+    /// When and why the paused client went Lost, if it did.
+    pub lost: Option<(SimTime, LostReason)>,
     /// Whether that loss was only in the client's mind (the service still held its lease).
     pub false_loss: bool,
     /// Writes issued after the lost flag was set (must be 0 under Prefer).
@@ -84,8 +83,15 @@ pub struct SweepCase {
     pub stale_accepted: u32,
 }
 
+impl SweepCase {
+    /// True if the paused client lost the lease.
+    pub fn is_lost(&self) -> bool {
+        self.lost.is_some()
+    }
+}
+
 /// A sweep of pause starts across one renew period.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PauseSweep {
     /// The renew period swept.
     pub period: SimDuration,
@@ -98,7 +104,7 @@ pub struct PauseSweep {
 impl PauseSweep {
     /// How many starts lost the lease.
     pub fn lost_count(&self) -> usize {
-        self.cases.iter().filter(|c| c.lost).count()
+        self.cases.iter().filter(|c| c.is_lost()).count()
     }
     /// The fraction of starts that lost the lease, in thousandths.
     pub fn lost_permille(&self) -> u32 {
@@ -106,9 +112,79 @@ impl PauseSweep {
     }
 }
 
+/// One pause to try: a stop-the-world pause of `client` for `length`, in the write path or
+/// not, starting `offset` into the renew period that starts at `window_start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PauseTry {
+    /// The paused client.
+    pub client: ClientId,
+    /// How long it is frozen.
+    pub length: SimDuration,
+    /// Whether it hits between the pre-write check and the write.
+    pub in_write_path: bool,
+    /// Where the swept renew period starts.
+    pub window_start: SimTime,
+}
+
+impl PauseTry {
+    /// `base` with this pause added `offset` into the window.
+    pub fn scenario(&self, base: &Scenario, offset: SimDuration) -> Scenario {
+        let mut s = base.clone();
+        s.faults = s.faults.with(
+            self.window_start + offset,
+            Fault::Pause {
+                client: self.client,
+                duration: self.length,
+                in_write_path: self.in_write_path,
+            },
+        );
+        s
+    }
+
+    /// Runs `base` with this pause `offset` into the window, keeping only checks and
+    /// metrics, and reads what became of the paused client.
+    pub fn case(&self, base: &Scenario, offset: SimDuration) -> SweepCase {
+        let mut w = World::new(&self.scenario(base, offset), false);
+        w.run_to_end();
+        let o = w.outcome();
+        let lost = match w.client(self.client).lifecycle() {
+            Lifecycle::Lost(reason) => w.lost_at(self.client).map(|at| (at, reason)),
+            _ => None,
+        };
+        let after = match o.status(CheckId::NoWriteAfterLost) {
+            super::check::CheckStatus::Broken { count, .. } => count,
+            _ => 0,
+        };
+        SweepCase {
+            pause_at: self.window_start + offset,
+            offset,
+            lost,
+            false_loss: o.metrics.false_losses > 0,
+            writes_after_lost_flag: after,
+            fence_rejections: o.metrics.writes_rejected,
+            stale_accepted: o.metrics.stale_accepted,
+        }
+    }
+
+    /// `n` cases, at `k × period / n` into the window for k in 0..n, where the period is
+    /// the renew interval. Each run keeps only checks and metrics, so a sweep of dozens of
+    /// runs takes milliseconds.
+    pub fn sweep(&self, base: &Scenario, n: u32) -> PauseSweep {
+        let period = base.renew_interval();
+        let n = n.max(1);
+        let cases = (0..n)
+            .map(|k| self.case(base, period.mul_ratio(k as u64, n as u64)))
+            .collect();
+        PauseSweep {
+            period,
+            pause: self.length,
+            cases,
+        }
+    }
+}
+
 /// Runs `base` once per start offset: `n` pauses of `pause` on `client`, starting at
-/// `window_start + k × period / n`, where period is the renew interval. Each run keeps only
-/// checks and metrics, so a sweep of dozens of runs takes milliseconds.
+/// `window_start + k × period / n` (see [`PauseTry::sweep`]).
 pub fn pause_phase_sweep(
     base: &Scenario,
     client: ClientId,
@@ -117,45 +193,13 @@ pub fn pause_phase_sweep(
     window_start: SimTime,
     n: u32,
 ) -> PauseSweep {
-    let period = base.renew_interval();
-    let n = n.max(1);
-    let cases = (0..n)
-        .map(|k| {
-            let offset = period.mul_ratio(k as u64, n as u64);
-            let pause_at = window_start + offset;
-            let mut s = base.clone();
-            s.faults = s.faults.with(
-                pause_at,
-                Fault::Pause {
-                    client,
-                    duration: pause,
-                    in_write_path,
-                },
-            );
-            let mut w = World::new(&s, false);
-            w.run_to_end();
-            let o = w.outcome();
-            let lost = matches!(w.client(client).lifecycle(), Lifecycle::Lost(_));
-            let after = match o.status(CheckId::NoWriteAfterLost) {
-                super::check::CheckStatus::Broken { count, .. } => count,
-                _ => 0,
-            };
-            SweepCase {
-                pause_at,
-                offset,
-                lost,
-                false_loss: o.metrics.false_losses > 0,
-                writes_after_lost_flag: after,
-                fence_rejections: o.metrics.writes_rejected,
-                stale_accepted: o.metrics.stale_accepted,
-            }
-        })
-        .collect();
-    PauseSweep {
-        period,
-        pause,
-        cases,
+    PauseTry {
+        client,
+        length: pause,
+        in_write_path,
+        window_start,
     }
+    .sweep(base, n)
 }
 
 #[cfg(test)]

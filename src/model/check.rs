@@ -3,10 +3,9 @@
 
 use super::ids::{ClientId, FencingToken};
 use super::time::{SimDuration, SimTime};
-use serde::{Deserialize, Serialize};
 
 /// The four checks of the lesson.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CheckId {
     /// The service never has two unexpired holders.
     SingleHolder,
@@ -43,7 +42,7 @@ impl CheckId {
 }
 
 /// The facts of one violation; [`Violation::explanation`] turns them into words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ViolationDetail {
     /// A grant while the previous lease still had promised TTL left on the service's
     /// monotonic clock (its expiry clock jumped).
@@ -80,7 +79,7 @@ pub enum ViolationDetail {
 }
 
 /// One broken check: which, when, and the facts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Violation {
     /// The broken check.
     pub check: CheckId,
@@ -140,7 +139,7 @@ impl Violation {
 }
 
 /// The state of one check over a run (or up to a time).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CheckStatus {
     /// Never broken.
     Holding,
@@ -163,7 +162,7 @@ impl CheckStatus {
 }
 
 /// One check and its status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CheckReport {
     /// Which check.
     pub check: CheckId,
@@ -172,7 +171,7 @@ pub struct CheckReport {
 }
 
 /// Measurements of a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Metrics {
     /// Simulation events processed.
     pub events: u64,

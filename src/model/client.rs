@@ -15,7 +15,6 @@ use super::msg::Message;
 use super::policy::Policy;
 use super::queue::Outbox;
 use super::time::{ClockKind, LocalNow, LocalTime, SimDuration};
-use serde::{Deserialize, Serialize};
 
 /// A client's fixed configuration, derived from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +42,7 @@ pub struct ClientConfig {
 }
 
 /// Why a client concluded that it lost the lease.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LostReason {
     /// The service answered NOT_OWNER to a renew: definitive, no retry.
     NotOwner,
@@ -67,7 +66,7 @@ impl LostReason {
 }
 
 /// Where a client is in the lease lifecycle (what the state-machine diagram highlights).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Lifecycle {
     /// Not started yet.
     Idle,
@@ -105,7 +104,7 @@ impl Lifecycle {
 }
 
 /// The client's timers; each is one absolute deadline on one of its clocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TimerKind {
     /// Send the next acquire.
     Acquire,
@@ -487,93 +486,8 @@ impl LeaseClient {
             (TimerKind::Acquire, State::Idle | State::Acquiring { attempt: None }) => {
                 self.send_acquire(now)
             }
-            (TimerKind::RequestTimeout, State::Acquiring { attempt: Some(a) }) => {
-                self.state = State::Acquiring { attempt: None };
-                self.set(
-                    TimerKind::Acquire,
-                    self.retry_at(a.sent, self.cfg.acquire_retry, now),
-                );
-            }
-            (
-                TimerKind::RequestTimeout,
-                State::Holding {
-                    lease,
-                    renew: Some(a),
-                },
-            ) => {
-                // A timeout is not a loss while the budget remains: retry (the safe
-                // deadline timer ends the budget).
-                self.state = State::Holding { lease, renew: None };
-                self.set(
-                    TimerKind::Renew,
-                    self.retry_at(a.sent, self.cfg.retry_interval, now),
-                );
-            }
-            (
-                TimerKind::RequestTimeout,
-                State::Unlocking {
-                    lease,
-                    unlock: Some(a),
-                    reason,
-                },
-            ) => {
-                self.state = State::Unlocking {
-                    lease,
-                    unlock: None,
-                    reason,
-                };
-                self.set(
-                    TimerKind::Renew,
-                    self.retry_at(a.sent, self.cfg.retry_interval, now),
-                );
-            }
-            (
-                TimerKind::RequestTimeout,
-                State::Releasing {
-                    unlock: Some(_), ..
-                },
-            ) => {
-                self.timers = [None; 6];
-                self.state = State::Released;
-            }
-            (TimerKind::Renew, State::Holding { lease, renew: None }) => {
-                if lease.deadline.passed(now) {
-                    // No budget left: fail closed rather than renew late.
-                    self.lose(lease, LostReason::DeadlinePassed, now);
-                } else {
-                    let req = self.next_req();
-                    self.send(
-                        NodeId::Service,
-                        Message::Renew {
-                            req,
-                            token: lease.token,
-                        },
-                    );
-                    self.state = State::Holding {
-                        lease,
-                        renew: Some(Attempt { req, sent: now }),
-                    };
-                    self.set(
-                        TimerKind::RequestTimeout,
-                        self.timer_at(now, self.cfg.request_timeout),
-                    );
-                }
-            }
-            (
-                TimerKind::Renew,
-                State::Unlocking {
-                    lease,
-                    unlock: None,
-                    reason,
-                },
-            ) => {
-                let a = self.send_unlock(now, lease.token, true);
-                self.state = State::Unlocking {
-                    lease,
-                    unlock: Some(a),
-                    reason,
-                };
-            }
+            (TimerKind::RequestTimeout, state) => self.request_timed_out(state, now),
+            (TimerKind::Renew, state) => self.renew_due(state, now),
             (TimerKind::SafeDeadline, State::Holding { lease, .. }) => {
                 self.lose(lease, LostReason::DeadlinePassed, now);
             }
@@ -592,6 +506,96 @@ impl LeaseClient {
                 self.state = State::Releasing {
                     token: lease.token,
                     unlock: Some(a),
+                };
+            }
+            _ => {}
+        }
+    }
+
+    /// The outstanding request got no answer in time: retry it later, or give up on a
+    /// polite release.
+    fn request_timed_out(&mut self, state: State, now: LocalNow) {
+        match state {
+            State::Acquiring { attempt: Some(a) } => {
+                self.state = State::Acquiring { attempt: None };
+                self.set(
+                    TimerKind::Acquire,
+                    self.retry_at(a.sent, self.cfg.acquire_retry, now),
+                );
+            }
+            State::Holding {
+                lease,
+                renew: Some(a),
+            } => {
+                // A timeout is not a loss while the budget remains: retry (the safe
+                // deadline timer ends the budget).
+                self.state = State::Holding { lease, renew: None };
+                self.set(
+                    TimerKind::Renew,
+                    self.retry_at(a.sent, self.cfg.retry_interval, now),
+                );
+            }
+            State::Unlocking {
+                lease,
+                unlock: Some(a),
+                reason,
+            } => {
+                self.state = State::Unlocking {
+                    lease,
+                    unlock: None,
+                    reason,
+                };
+                self.set(
+                    TimerKind::Renew,
+                    self.retry_at(a.sent, self.cfg.retry_interval, now),
+                );
+            }
+            State::Releasing {
+                unlock: Some(_), ..
+            } => {
+                self.timers = [None; 6];
+                self.state = State::Released;
+            }
+            _ => {}
+        }
+    }
+
+    /// Time to renew (or retry a renew, or retry a best-effort unlock).
+    fn renew_due(&mut self, state: State, now: LocalNow) {
+        match state {
+            State::Holding { lease, renew: None } => {
+                if lease.deadline.passed(now) {
+                    // No budget left: fail closed rather than renew late.
+                    self.lose(lease, LostReason::DeadlinePassed, now);
+                    return;
+                }
+                let req = self.next_req();
+                self.send(
+                    NodeId::Service,
+                    Message::Renew {
+                        req,
+                        token: lease.token,
+                    },
+                );
+                self.state = State::Holding {
+                    lease,
+                    renew: Some(Attempt { req, sent: now }),
+                };
+                self.set(
+                    TimerKind::RequestTimeout,
+                    self.timer_at(now, self.cfg.request_timeout),
+                );
+            }
+            State::Unlocking {
+                lease,
+                unlock: None,
+                reason,
+            } => {
+                let a = self.send_unlock(now, lease.token, true);
+                self.state = State::Unlocking {
+                    lease,
+                    unlock: Some(a),
+                    reason,
                 };
             }
             _ => {}
@@ -619,34 +623,7 @@ impl LeaseClient {
             (Message::Granted { req, token }, State::Acquiring { attempt: Some(a) })
                 if a.req == req =>
             {
-                let lease = Held {
-                    token,
-                    deadline: self.deadline_from(a.sent),
-                };
-                self.state = State::Holding { lease, renew: None };
-                self.clear(TimerKind::RequestTimeout);
-                self.set(
-                    TimerKind::Renew,
-                    self.timer_at(a.sent, self.cfg.renew_interval),
-                );
-                self.set(TimerKind::SafeDeadline, lease.deadline);
-                // The critical section starts now: its first write goes out at once.
-                self.set(
-                    TimerKind::Work,
-                    Deadline {
-                        clock: ClockKind::Monotonic,
-                        at: now.mono,
-                    },
-                );
-                if let Some(r) = self.cfg.release_after {
-                    self.set(
-                        TimerKind::Release,
-                        Deadline {
-                            clock: ClockKind::Monotonic,
-                            at: now.mono + r,
-                        },
-                    );
-                }
+                self.granted(a, token, now);
                 true
             }
             (Message::Busy { req }, State::Acquiring { attempt: Some(a) }) if a.req == req => {
@@ -659,68 +636,16 @@ impl LeaseClient {
                 true
             }
             (
-                Message::RenewOk { req, .. },
-                State::Holding {
-                    mut lease,
-                    renew: Some(a),
-                },
-            ) if a.req == req => {
-                lease.deadline = self.deadline_from(a.sent);
-                self.state = State::Holding { lease, renew: None };
-                self.clear(TimerKind::RequestTimeout);
-                self.set(
-                    TimerKind::Renew,
-                    self.timer_at(a.sent, self.cfg.renew_interval),
-                );
-                self.set(TimerKind::SafeDeadline, lease.deadline);
-                true
-            }
-            (
-                Message::NotOwner { req, .. },
+                Message::RenewOk { req, .. } | Message::NotOwner { req, .. },
                 State::Holding {
                     lease,
                     renew: Some(a),
                 },
             ) if a.req == req => {
-                self.clear(TimerKind::RequestTimeout);
-                if self.cfg.policy.write_until_wall_ttl {
-                    // The mistake: a definitive NOT_OWNER treated as a blip.
-                    self.state = State::Holding { lease, renew: None };
-                    self.set(
-                        TimerKind::Renew,
-                        self.timer_at(a.sent, self.cfg.renew_interval),
-                    );
-                } else {
-                    self.lose(lease, LostReason::NotOwner, now);
-                }
+                self.renew_answered(msg, lease, a, now);
                 true
             }
-            (
-                Message::ReleaseReply { req, .. },
-                State::Unlocking {
-                    lease,
-                    unlock: Some(a),
-                    reason,
-                },
-            ) if a.req == req => {
-                self.lost_flag = true;
-                self.timers = [None; 6];
-                self.state = State::Lost {
-                    token: lease.token,
-                    reason,
-                };
-                true
-            }
-            (
-                Message::ReleaseReply { req, .. },
-                State::Releasing {
-                    unlock: Some(a), ..
-                },
-            ) if a.req == req => {
-                self.timers = [None; 6];
-                self.state = State::Released;
-                true
-            }
+            (Message::ReleaseReply { req, .. }, state) => self.release_answered(req, state),
             _ => false,
         };
         // The answer to a best-effort unlock is expected and needs no note.
@@ -732,6 +657,90 @@ impl LeaseClient {
             self.events.push_back(ClientEvent::StaleReply { msg });
         }
         self.sync_lifecycle();
+    }
+
+    /// The lease is ours: hold it, schedule the renewals and the safe deadline, and start
+    /// the critical section.
+    fn granted(&mut self, a: Attempt, token: FencingToken, now: LocalNow) {
+        let lease = Held {
+            token,
+            deadline: self.deadline_from(a.sent),
+        };
+        self.state = State::Holding { lease, renew: None };
+        self.clear(TimerKind::RequestTimeout);
+        self.set(
+            TimerKind::Renew,
+            self.timer_at(a.sent, self.cfg.renew_interval),
+        );
+        self.set(TimerKind::SafeDeadline, lease.deadline);
+        // The critical section starts now: its first write goes out at once.
+        self.set(
+            TimerKind::Work,
+            Deadline {
+                clock: ClockKind::Monotonic,
+                at: now.mono,
+            },
+        );
+        if let Some(r) = self.cfg.release_after {
+            self.set(
+                TimerKind::Release,
+                Deadline {
+                    clock: ClockKind::Monotonic,
+                    at: now.mono + r,
+                },
+            );
+        }
+    }
+
+    /// The answer to the outstanding renew: OK extends the deadline; NOT_OWNER is final
+    /// (unless the policy treats it as a blip).
+    fn renew_answered(&mut self, msg: Message, mut lease: Held, a: Attempt, now: LocalNow) {
+        self.clear(TimerKind::RequestTimeout);
+        let ok = matches!(msg, Message::RenewOk { .. });
+        if ok {
+            lease.deadline = self.deadline_from(a.sent);
+        }
+        if ok || self.cfg.policy.write_until_wall_ttl {
+            // Without OK this is the mistake: a definitive NOT_OWNER treated as a blip.
+            self.state = State::Holding { lease, renew: None };
+            self.set(
+                TimerKind::Renew,
+                self.timer_at(a.sent, self.cfg.renew_interval),
+            );
+            if ok {
+                self.set(TimerKind::SafeDeadline, lease.deadline);
+            }
+        } else {
+            self.lose(lease, LostReason::NotOwner, now);
+        }
+    }
+
+    /// The answer to an unlock: a lost lease is now released at the service too, a polite
+    /// release is done. Returns whether the reply was the one awaited.
+    fn release_answered(&mut self, req: RequestId, state: State) -> bool {
+        match state {
+            State::Unlocking {
+                lease,
+                unlock: Some(a),
+                reason,
+            } if a.req == req => {
+                self.lost_flag = true;
+                self.timers = [None; 6];
+                self.state = State::Lost {
+                    token: lease.token,
+                    reason,
+                };
+                true
+            }
+            State::Releasing {
+                unlock: Some(a), ..
+            } if a.req == req => {
+                self.timers = [None; 6];
+                self.state = State::Released;
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -757,7 +766,9 @@ mod tests {
     fn at_ms(ms: u64) -> LocalNow {
         NodeClock::new().now(SimTime::from_millis(ms))
     }
+    /// Takes what the client sent, and drops its events as the world would read them.
     fn drain(c: &mut LeaseClient) -> Vec<Message> {
+        while c.poll_event().is_some() {}
         core::iter::from_fn(|| c.poll_transmit())
             .map(|t| t.msg)
             .collect()

@@ -1,13 +1,9 @@
 //! Names for the things in the simulation: nodes, clients, fencing tokens, messages.
 
 use core::fmt;
-use serde::{Deserialize, Serialize};
 
 /// A lock client, numbered from 0; client 0 is "A", client 1 is "B", and so on.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ClientId(pub u8);
 
 impl ClientId {
@@ -33,7 +29,7 @@ impl fmt::Display for ClientId {
 }
 
 /// A participant: the lock service, the storage, or a client.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum NodeId {
     /// The authoritative lock service (etcd, Redis, Consul, Chubby…).
     Service,
@@ -52,6 +48,14 @@ impl NodeId {
             NodeId::Client(c) => 2 + c.0 as usize,
         }
     }
+
+    /// True if this node exists in a scenario of `clients` clients.
+    pub const fn is_known(self, clients: u8) -> bool {
+        match self {
+            NodeId::Client(c) => c.0 < clients,
+            _ => true,
+        }
+    }
 }
 
 impl fmt::Display for NodeId {
@@ -67,10 +71,7 @@ impl fmt::Display for NodeId {
 
 /// A fencing token: the lock service hands out strictly increasing ones, and storage
 /// refuses a write whose token is below the highest it has accepted.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FencingToken(pub u64);
 
 impl fmt::Display for FencingToken {

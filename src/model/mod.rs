@@ -24,9 +24,11 @@ pub mod check;
 pub mod client;
 mod describe;
 pub mod faults;
+pub mod fields;
 pub mod ids;
 pub mod msg;
 pub mod net;
+pub mod notation;
 pub mod policy;
 pub mod presets;
 mod queue;
@@ -39,12 +41,14 @@ pub mod time;
 pub mod trace;
 pub mod world;
 
-pub use calc::{advise_ttl, pause_phase_sweep, PauseSweep, SweepCase, TtlAdvice, TtlInputs};
+pub use calc::{
+    advise_ttl, pause_phase_sweep, PauseSweep, PauseTry, SweepCase, TtlAdvice, TtlInputs,
+};
 pub use check::{CheckId, CheckReport, CheckStatus, Metrics, Violation, ViolationDetail};
 pub use client::{
     ClientConfig, ClientEvent, Deadline, LeaseClient, Lifecycle, LostReason, TimerKind, Transmit,
 };
-pub use faults::{Fault, FaultPlan, RandomFaults, TimedFault};
+pub use faults::{Fault, FaultKind, FaultPlan, RandomFaults, TimedFault};
 pub use ids::{ClientId, FencingToken, MsgId, NodeId, RequestId};
 pub use msg::Message;
 pub use net::{DropReason, LinkConfig, Network};

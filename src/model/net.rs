@@ -6,7 +6,6 @@ use super::ids::{MsgId, NodeId};
 use super::msg::Message;
 use super::rng::SimRng;
 use super::time::{SimDuration, SimTime};
-use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -22,7 +21,7 @@ pub struct LinkConfig {
 }
 
 /// Why a packet never arrived.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DropReason {
     /// Random loss.
     Lost,
@@ -102,19 +101,6 @@ impl Network {
             .iter()
             .find(|&&(x, y, _)| (x == from && y == to) || (x == to && y == from))
             .map_or(self.cfg, |o| o.2)
-    }
-
-    /// Brings back a fresh network with the same configuration and a new RNG, keeping the
-    /// allocations (for benchmarks).
-    pub fn reset(&mut self, cfg: LinkConfig, rng: SimRng) {
-        self.cfg = cfg;
-        self.rng = rng;
-        self.heap.clear();
-        self.slab.clear();
-        self.free.clear();
-        self.next_id = 0;
-        self.down.clear();
-        self.delay_next.clear();
     }
 
     /// True if the link between `a` and `b` is down at `now`.
@@ -202,11 +188,6 @@ impl Network {
         } else {
             Some(Ok(p))
         }
-    }
-
-    /// Packets still on the wire.
-    pub fn in_flight(&self) -> impl Iterator<Item = &Packet> {
-        self.heap.iter().map(|r| &self.slab[r.0 .2 as usize])
     }
 }
 

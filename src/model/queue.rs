@@ -1,6 +1,6 @@
 //! A tiny fixed-capacity FIFO for a component's pending outputs, so that creating a
 //! component allocates nothing. The world drains outputs after every input, so only a
-//! handful are ever pending; beyond the capacity the oldest unread output is dropped.
+//! handful are ever pending, and a full outbox is a bug (asserted in debug builds).
 
 /// A ring of at most `N` pending outputs.
 #[derive(Clone, Copy, Debug)]
@@ -21,9 +21,12 @@ impl<T: Copy, const N: usize> Outbox<T, N> {
 
     #[inline]
     pub(crate) fn push_back(&mut self, t: T) {
+        debug_assert!(
+            self.len < N,
+            "an outbox of {N} is full: its owner is not drained"
+        );
         if self.len == N {
-            // Only a caller that never drains gets here (unit tests reading one kind of
-            // output): keep the newest.
+            // Release builds keep the newest rather than stop the page.
             self.head = (self.head + 1) % N;
             self.len -= 1;
         }
@@ -48,16 +51,26 @@ mod tests {
     use super::Outbox;
 
     #[test]
-    fn fifo_order_and_overflow_keeps_the_newest() {
+    fn fifo_order() {
         let mut q: Outbox<u32, 4> = Outbox::new();
         for i in 0..3 {
             q.push_back(i);
         }
         assert_eq!(q.pop_front(), Some(0));
-        for i in 3..8 {
+        for i in 3..5 {
             q.push_back(i);
         }
         let rest: Vec<_> = core::iter::from_fn(|| q.pop_front()).collect();
-        assert_eq!(rest, vec![4, 5, 6, 7]);
+        assert_eq!(rest, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "is full")]
+    fn a_full_outbox_is_a_bug() {
+        let mut q: Outbox<u32, 2> = Outbox::new();
+        for i in 0..3 {
+            q.push_back(i);
+        }
     }
 }

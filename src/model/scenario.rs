@@ -1,15 +1,15 @@
 //! A scenario: every parameter, policy and fault of one simulation, as plain data that
-//! round-trips through serde (share links). Validation returns errors, never panics.
+//! share links carry as text. Validation returns errors, never panics.
 
-use super::faults::{Fault, FaultPlan};
+use super::faults::FaultPlan;
+use super::fields::SCENARIO_FIELDS;
 use super::ids::NodeId;
 use super::policy::Policy;
-use super::time::{SimDuration, MAX_DRIFT_PPM};
+use super::time::SimDuration;
 use core::fmt;
-use serde::{Deserialize, Serialize};
 
 /// The renewal period as a fraction of the TTL (the lesson's T/3 is `1/3`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fraction {
     /// Numerator.
     pub num: u32,
@@ -27,7 +27,7 @@ impl Fraction {
 }
 
 /// One link with its own network parameters (e.g. a client in a far region).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LinkOverride {
     /// One end.
     pub a: NodeId,
@@ -43,8 +43,7 @@ pub struct LinkOverride {
 
 /// Everything that defines one simulation. [`Scenario::default`] holds the sandbox's default
 /// parameters; presets start from it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Scenario {
     /// The one seed of the run; child seeds feed the network and the fault generator.
     pub seed: u64,
@@ -157,132 +156,17 @@ fn err(field: &'static str, problem: impl Into<String>) -> Result<(), ScenarioEr
     })
 }
 
-fn within(
-    field: &'static str,
-    v: SimDuration,
-    lo: SimDuration,
-    hi: SimDuration,
-) -> Result<(), ScenarioError> {
-    if v < lo || v > hi {
-        return err(field, format!("{v} is outside {lo} ..= {hi}"));
-    }
-    Ok(())
-}
-
 impl Scenario {
     /// Checks every field against its range. Share links decode untrusted data into a
     /// `Scenario`, so the app must call this before simulating; it never panics.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         use limits::*;
-        if self.clients < 2 || self.clients > MAX_CLIENTS {
-            return err(
-                "clients",
-                format!("{} is outside 2 ..= {MAX_CLIENTS}", self.clients),
-            );
+        for field in &SCENARIO_FIELDS {
+            field.check(self)?;
         }
-        within(
-            "duration",
-            self.duration,
-            SimDuration::from_millis(1),
-            MAX_DURATION,
-        )?;
-        within("ttl", self.ttl, MIN_INTERVAL, MAX_INTERVAL)?;
-        let f = self.renew_every;
-        if f.den == 0 || f.num == 0 || f.num >= f.den || f.den > 1_000 {
-            return err(
-                "renew_every",
-                "must be a fraction strictly between 0 and 1 (den ≤ 1000)",
-            );
-        }
-        if f.of(self.ttl) < SimDuration::from_millis(1) {
-            return err("renew_every", "renews more often than once per millisecond");
-        }
-        within(
-            "request_timeout",
-            self.request_timeout,
-            SimDuration::from_millis(1),
-            MAX_INTERVAL,
-        )?;
-        within(
-            "retry_interval",
-            self.retry_interval,
-            MIN_INTERVAL,
-            MAX_INTERVAL,
-        )?;
-        within(
-            "acquire_retry",
-            self.acquire_retry,
-            MIN_INTERVAL,
-            MAX_INTERVAL,
-        )?;
-        within(
-            "rtt",
-            self.rtt,
-            SimDuration::ZERO,
-            SimDuration::from_secs(60),
-        )?;
-        within(
-            "jitter",
-            self.jitter,
-            SimDuration::ZERO,
-            SimDuration::from_secs(60),
-        )?;
-        if self.loss_ppm > 1_000_000 {
-            return err("loss_ppm", "must be at most 1,000,000 (100 %)");
-        }
-        if self.links.len() > 16 {
-            return err("links", "more than 16 link overrides");
-        }
-        for l in &self.links {
-            let known = |n: NodeId| !matches!(n, NodeId::Client(c) if c.0 >= self.clients);
-            if !known(l.a) || !known(l.b) || l.a == l.b {
-                return err(
-                    "links",
-                    "a link names an unknown node or joins a node to itself",
-                );
-            }
-            within(
-                "links",
-                l.rtt,
-                SimDuration::ZERO,
-                SimDuration::from_secs(60),
-            )?;
-            within(
-                "links",
-                l.jitter,
-                SimDuration::ZERO,
-                SimDuration::from_secs(60),
-            )?;
-            if l.loss_ppm > 1_000_000 {
-                return err("links", "loss must be at most 1,000,000 ppm");
-            }
-        }
-        within("work_slice", self.work_slice, MIN_INTERVAL, MAX_INTERVAL)?;
+        self.validate_links()?;
         if self.drift_margin >= self.ttl {
             return err("drift_margin", "must be shorter than the TTL");
-        }
-        within(
-            "lock_delay",
-            self.lock_delay,
-            SimDuration::ZERO,
-            MAX_INTERVAL,
-        )?;
-        if self.token_start > u64::MAX / 2 {
-            return err("token_start", "is too large");
-        }
-        within(
-            "client_stagger",
-            self.client_stagger,
-            SimDuration::ZERO,
-            MAX_INTERVAL,
-        )?;
-        if let Some(r) = self.release_after {
-            within(
-                "release_after",
-                r,
-                SimDuration::from_millis(1),
-                MAX_INTERVAL,
-            )?;
         }
         let estimate = self.estimated_events();
         if estimate > MAX_EVENTS {
@@ -294,6 +178,12 @@ impl Scenario {
                 ),
             );
         }
+        self.validate_faults()
+    }
+
+    /// Every fault falls inside the run, names known nodes and is within range.
+    fn validate_faults(&self) -> Result<(), ScenarioError> {
+        use limits::MAX_FAULTS;
         if self.faults.0.len() > MAX_FAULTS {
             return err("faults", format!("more than {MAX_FAULTS} faults"));
         }
@@ -301,28 +191,7 @@ impl Scenario {
             if tf.at.0 > self.duration.0 {
                 return err("faults", format!("a fault at {} is after the end", tf.at));
             }
-            let client_ok = |n: NodeId| match n {
-                NodeId::Client(c) => c.0 < self.clients,
-                _ => true,
-            };
-            let ok = match tf.fault {
-                Fault::Pause {
-                    client, duration, ..
-                } => client.0 < self.clients && duration <= MAX_INTERVAL,
-                Fault::Partition { a, b, duration } => {
-                    client_ok(a) && client_ok(b) && a != b && duration <= MAX_INTERVAL
-                }
-                Fault::DelayNextPacket { from, to, extra } => {
-                    client_ok(from) && client_ok(to) && from != to && extra <= MAX_INTERVAL
-                }
-                Fault::ClockStep { node, by_micros } => {
-                    client_ok(node) && by_micros.unsigned_abs() <= MAX_INTERVAL.0
-                }
-                Fault::ClockDrift { node, ppm } => client_ok(node) && ppm.abs() <= MAX_DRIFT_PPM,
-                Fault::Crash { client } => client.0 < self.clients,
-                Fault::RevokeLease => true,
-            };
-            if !ok {
+            if !tf.fault.names_known_nodes(self.clients) || !tf.fault.amount_in_range() {
                 return err(
                     "faults",
                     format!(
@@ -331,6 +200,31 @@ impl Scenario {
                         tf.at
                     ),
                 );
+            }
+        }
+        Ok(())
+    }
+
+    /// Each link override joins two known nodes and stays within the network's ranges.
+    fn validate_links(&self) -> Result<(), ScenarioError> {
+        if self.links.len() > 16 {
+            return err("links", "more than 16 link overrides");
+        }
+        for l in &self.links {
+            if !l.a.is_known(self.clients) || !l.b.is_known(self.clients) || l.a == l.b {
+                return err(
+                    "links",
+                    "a link names an unknown node or joins a node to itself",
+                );
+            }
+            let minute = SimDuration::from_secs(60);
+            for (what, d) in [("round-trip time", l.rtt), ("jitter", l.jitter)] {
+                if d > minute {
+                    return err("links", format!("a link's {what} {d} is over {minute}"));
+                }
+            }
+            if l.loss_ppm > 1_000_000 {
+                return err("links", "loss must be at most 1,000,000 ppm");
             }
         }
         Ok(())

@@ -6,7 +6,7 @@
 //! * [`LockService::poll_transmit`] / [`LockService::poll_event`] — replies and events.
 //! * [`LockService::poll_timeout`] — the next expiry, on its monotonic clock.
 
-use super::ids::{ClientId, FencingToken, NodeId};
+use super::ids::{ClientId, FencingToken, NodeId, RequestId};
 use super::msg::Message;
 use super::queue::Outbox;
 use super::time::{ClockKind, LocalNow, LocalTime, SimDuration};
@@ -143,11 +143,6 @@ impl LockService {
         self.lease.as_ref()
     }
 
-    /// The token the next grant will carry.
-    pub fn next_token(&self) -> FencingToken {
-        FencingToken(self.next_token)
-    }
-
     fn end(&mut self, how: LeaseEnd, now: LocalNow) {
         if let Some(l) = self.lease.take() {
             if how == LeaseEnd::Expired && !self.cfg.lock_delay.is_zero() {
@@ -186,63 +181,7 @@ impl LockService {
         self.expire_if_due(now);
         let exp_now = now.read(self.cfg.expiry_clock);
         let reply = match msg {
-            Message::Acquire { req, ttl } => match self.lease {
-                Some(mut l) if l.holder == from => {
-                    l.expires_at = exp_now + ttl;
-                    l.promised_until = now.mono + ttl;
-                    l.ttl = ttl;
-                    self.lease = Some(l);
-                    self.events.push_back(ServiceEvent::Regranted {
-                        client: from,
-                        token: l.token,
-                    });
-                    Message::Granted {
-                        req,
-                        token: l.token,
-                    }
-                }
-                Some(_) => {
-                    self.events.push_back(ServiceEvent::Busy {
-                        client: from,
-                        lock_delay: false,
-                    });
-                    Message::Busy { req }
-                }
-                None if self.delay_until.is_some_and(|d| exp_now < d) => {
-                    self.events.push_back(ServiceEvent::Busy {
-                        client: from,
-                        lock_delay: true,
-                    });
-                    Message::Busy { req }
-                }
-                None => {
-                    let token = FencingToken(self.next_token);
-                    self.next_token += 1;
-                    let overlap = match self.last_ended {
-                        Some((prev, LeaseEnd::Expired)) if prev.promised_until > now.mono => {
-                            Some(Overlap {
-                                previous: prev.holder,
-                                previous_token: prev.token,
-                                remaining: SimDuration((prev.promised_until.0 - now.mono.0) as u64),
-                            })
-                        }
-                        _ => None,
-                    };
-                    self.lease = Some(Lease {
-                        holder: from,
-                        token,
-                        ttl,
-                        expires_at: exp_now + ttl,
-                        promised_until: now.mono + ttl,
-                    });
-                    self.events.push_back(ServiceEvent::Granted {
-                        client: from,
-                        token,
-                        overlap,
-                    });
-                    Message::Granted { req, token }
-                }
-            },
+            Message::Acquire { req, ttl } => self.acquire(now, from, req, ttl),
             Message::Renew { req, token } => match self.lease {
                 Some(mut l) if l.holder == from && l.token == token => {
                     l.expires_at = exp_now + l.ttl;
@@ -275,6 +214,75 @@ impl LockService {
             _ => return,
         };
         self.out.push_back((NodeId::Client(from), reply));
+    }
+
+    /// Answers an acquire: a re-grant to the holder, BUSY while held or in lock-delay, or a
+    /// new lease with the next token (noting how much of an expired lease it overlaps).
+    fn acquire(
+        &mut self,
+        now: LocalNow,
+        from: ClientId,
+        req: RequestId,
+        ttl: SimDuration,
+    ) -> Message {
+        let exp_now = now.read(self.cfg.expiry_clock);
+        match self.lease {
+            Some(mut l) if l.holder == from => {
+                l.expires_at = exp_now + ttl;
+                l.promised_until = now.mono + ttl;
+                l.ttl = ttl;
+                self.lease = Some(l);
+                self.events.push_back(ServiceEvent::Regranted {
+                    client: from,
+                    token: l.token,
+                });
+                Message::Granted {
+                    req,
+                    token: l.token,
+                }
+            }
+            Some(_) => {
+                self.events.push_back(ServiceEvent::Busy {
+                    client: from,
+                    lock_delay: false,
+                });
+                Message::Busy { req }
+            }
+            None if self.delay_until.is_some_and(|d| exp_now < d) => {
+                self.events.push_back(ServiceEvent::Busy {
+                    client: from,
+                    lock_delay: true,
+                });
+                Message::Busy { req }
+            }
+            None => {
+                let token = FencingToken(self.next_token);
+                self.next_token += 1;
+                let overlap = match self.last_ended {
+                    Some((prev, LeaseEnd::Expired)) if prev.promised_until > now.mono => {
+                        Some(Overlap {
+                            previous: prev.holder,
+                            previous_token: prev.token,
+                            remaining: SimDuration((prev.promised_until.0 - now.mono.0) as u64),
+                        })
+                    }
+                    _ => None,
+                };
+                self.lease = Some(Lease {
+                    holder: from,
+                    token,
+                    ttl,
+                    expires_at: exp_now + ttl,
+                    promised_until: now.mono + ttl,
+                });
+                self.events.push_back(ServiceEvent::Granted {
+                    client: from,
+                    token,
+                    overlap,
+                });
+                Message::Granted { req, token }
+            }
+        }
     }
 
     /// The next reply to send, as (destination, message).

@@ -3,10 +3,9 @@
 
 use super::ids::{ClientId, FencingToken};
 use super::time::SimTime;
-use serde::{Deserialize, Serialize};
 
 /// What storage decided about one write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WriteVerdict {
     /// Stored. `stale_over` is set when an unfenced store accepted a token below the highest
     /// it had already accepted: the out-of-order write that corrupts data.
@@ -29,7 +28,7 @@ impl WriteVerdict {
 }
 
 /// One line of the storage log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct WriteRecord {
     /// When the write arrived (real time; storage is where the truth is recorded).
     pub at: SimTime,

@@ -8,20 +8,13 @@
 
 use core::fmt;
 use core::ops::{Add, AddAssign, Sub};
-use serde::{Deserialize, Serialize};
 
 /// A point in real simulation time, in microseconds since the scenario started.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SimTime(pub u64);
 
 /// A length of time in microseconds (real simulation time, or on one node's clock).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SimDuration(pub u64);
 
 impl SimDuration {
@@ -160,10 +153,7 @@ impl fmt::Display for SimDuration {
 
 /// A reading of one node's own clock, in microseconds. Monotonic readings start at zero
 /// when the scenario starts; wall readings start at [`WALL_EPOCH`] plus the node's skew.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LocalTime(pub i64);
 
 /// The wall-clock reading (µs) of a node with no skew at the start of every scenario.
@@ -196,9 +186,7 @@ impl fmt::Display for LocalTime {
 }
 
 /// Which of a node's two clocks something is measured on.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ClockKind {
     /// The monotonic clock: never jumps, may drift. The right clock for intervals.
     #[default]
@@ -242,7 +230,7 @@ pub const MAX_DRIFT_PPM: i32 = 100_000;
 /// One node's clocks as a function of real time: piecewise linear monotonic time with a
 /// drift rate, plus a wall offset that NTP steps move. Re-anchored whenever a fault changes
 /// its rate, so readings stay exact integers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NodeClock {
     anchor_real: u64,
     anchor_mono: i64,

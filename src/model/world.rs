@@ -157,6 +157,10 @@ impl World {
     pub fn client(&self, c: ClientId) -> &LeaseClient {
         &self.slots[c.index()].client
     }
+    /// When client `c` went Lost, if it did.
+    pub fn lost_at(&self, c: ClientId) -> Option<SimTime> {
+        self.slots[c.index()].lost_at
+    }
     /// The lock service.
     pub fn service(&self) -> &LockService {
         &self.service
@@ -226,7 +230,7 @@ impl World {
             consider(t.max(self.now), Next::Deliver);
         }
         if self.service_dirty {
-            let clock = &self.clocks[0];
+            let clock = &self.clocks[NodeId::Service.index()];
             let now = clock.now(self.now);
             self.service_next = self
                 .service
@@ -246,7 +250,7 @@ impl World {
                 continue;
             }
             if slot.dirty {
-                let clock = &self.clocks[2 + i];
+                let clock = &self.clocks[NodeId::Client(ClientId(i as u8)).index()];
                 let now = clock.now(self.now);
                 slot.next_timer = slot.client.poll_timeout(now).map(|m| clock.real_at_mono(m));
                 slot.dirty = false;
@@ -318,35 +322,13 @@ impl World {
         self.run_until(self.end);
     }
 
-    fn known(&self, n: NodeId) -> bool {
-        match n {
-            NodeId::Client(c) => c.index() < self.slots.len(),
-            _ => true,
-        }
-    }
-
     fn apply_fault(&mut self, f: Fault) {
         // Faults naming a client the scenario does not have are ignored (validation
         // refuses them; this keeps an unvalidated scenario from panicking).
-        let nodes_known = match f {
-            Fault::Pause { client, .. } | Fault::Crash { client } => {
-                self.known(NodeId::Client(client))
-            }
-            Fault::Partition { a, b, .. } => self.known(a) && self.known(b),
-            Fault::DelayNextPacket { from, to, .. } => self.known(from) && self.known(to),
-            Fault::ClockStep { node, .. } | Fault::ClockDrift { node, .. } => self.known(node),
-            Fault::RevokeLease => true,
-        };
-        if !nodes_known {
+        if !f.names_known_nodes(self.slots.len() as u8) {
             return;
         }
-        let node = match f {
-            Fault::Pause { client, .. } | Fault::Crash { client } => NodeId::Client(client),
-            Fault::Partition { a, .. } => a,
-            Fault::DelayNextPacket { from, .. } => from,
-            Fault::ClockStep { node, .. } | Fault::ClockDrift { node, .. } => node,
-            Fault::RevokeLease => NodeId::Service,
-        };
+        let node = f.target();
         self.push(node, EventKind::Fault { fault: f });
         match f {
             Fault::Pause {
@@ -571,7 +553,7 @@ impl World {
                         self.metrics.losses += 1;
                         let still_held = self.service.lease().is_some_and(|l| {
                             l.holder == c && Some(l.token) == token && {
-                                let sn = self.clocks[0].now(self.now);
+                                let sn = self.local(NodeId::Service);
                                 sn.read(self.service_expiry_clock()) < l.expires_at
                             }
                         });

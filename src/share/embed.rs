@@ -88,39 +88,65 @@ pub fn read(search: &str, fragment_query: &str) -> (EmbedOptions, Vec<String>) {
     let mut options = EmbedOptions::default();
     let mut problems = Vec::new();
     let search = search.strip_prefix('?').unwrap_or(search);
-    let pairs = search
-        .split('&')
-        .chain(fragment_query.split('&'))
-        .filter(|p| !p.is_empty())
-        .take(super::MAX_FIELDS);
-    for pair in pairs {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = unescape(value).unwrap_or_default();
-        match key {
-            "embed" => options.embed = !matches!(value.as_str(), "0" | "off"),
-            "theme" => match value.as_str() {
-                "light" => options.theme = Some(Theme::Light),
-                "dark" => options.theme = Some(Theme::Dark),
-                "" | "auto" => options.theme = None,
-                _ => problems.push(format!(
-                    "This link asks for a theme {} that does not exist; using the reader's own \
-                     theme instead.",
-                    super::quote(&value)
-                )),
-            },
-            "controls" => options.hide_controls = matches!(value.as_str(), "off" | "0" | "hide"),
-            "diagram" => match DiagramView::ALL.into_iter().find(|d| d.slug() == value) {
-                Some(d) => options.diagram = Some(d),
-                None => problems.push(format!(
-                    "This link asks for a diagram {} that does not exist; showing the whole \
-                     tab instead.",
-                    super::quote(&value)
-                )),
-            },
-            _ => {}
+    let mut budget = super::MAX_FIELDS;
+    for part in [search, fragment_query] {
+        let mut seen: Vec<&str> = Vec::new();
+        let pairs = part.split('&').filter(|p| !p.is_empty()).take(budget);
+        for pair in pairs {
+            budget -= 1;
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            if !KEYS.contains(&key) {
+                continue;
+            }
+            if seen.contains(&key) {
+                problems.push(format!(
+                    "This link gives the embed option {} more than once; the first one was \
+                     used.",
+                    super::quote(key)
+                ));
+                continue;
+            }
+            seen.push(key);
+            let value = unescape(value).unwrap_or_default();
+            if let Some(problem) = options.set(key, &value) {
+                problems.push(problem);
+            }
         }
     }
     (options, problems)
+}
+
+impl EmbedOptions {
+    /// Applies one option; a sentence if its value cannot be read.
+    fn set(&mut self, key: &str, value: &str) -> Option<String> {
+        match key {
+            "embed" => self.embed = !matches!(value, "0" | "off"),
+            "theme" => match value {
+                "light" => self.theme = Some(Theme::Light),
+                "dark" => self.theme = Some(Theme::Dark),
+                "" | "auto" => self.theme = None,
+                _ => {
+                    return Some(format!(
+                        "This link asks for a theme {} that does not exist; using the reader's \
+                         own theme instead.",
+                        super::quote(value)
+                    ))
+                }
+            },
+            "controls" => self.hide_controls = matches!(value, "off" | "0" | "hide"),
+            _ => match DiagramView::ALL.into_iter().find(|d| d.slug() == value) {
+                Some(d) => self.diagram = Some(d),
+                None => {
+                    return Some(format!(
+                        "This link asks for a diagram {} that does not exist; showing the \
+                         whole tab instead.",
+                        super::quote(value)
+                    ))
+                }
+            },
+        }
+        None
+    }
 }
 
 impl EmbedOptions {
@@ -204,6 +230,17 @@ mod tests {
             "{}",
             problems[0]
         );
+    }
+
+    #[test]
+    fn an_option_given_twice_in_one_query_is_named_and_the_fragment_still_wins() {
+        let (options, problems) = read("?embed&theme=dark&theme=light", "theme=light");
+        assert_eq!(options.theme, Some(Theme::Light));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("\u{201c}theme\u{201d} more than once"));
+        let (options, problems) = read("", "embed&diagram=sequence&diagram=lifecycle");
+        assert_eq!(options.diagram, Some(DiagramView::Sequence));
+        assert_eq!(problems.len(), 1);
     }
 
     #[test]

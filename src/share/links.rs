@@ -1,10 +1,10 @@
 //! One link override as a link writes it: `A-service/200ms/5ms/0.5%` is the link between
 //! client A and the lock service with a 200 ms round trip, 5 ms of jitter and 0.5 % loss.
 
-use super::faults::{node_name, parse_pair};
 use super::values::{
     parse_duration, parse_percent_ppm, print_duration, print_percent_ppm, ValueError,
 };
+use crate::model::faults::text::{parse_pair, print_node as node_name};
 use crate::model::scenario::LinkOverride;
 use crate::model::SimDuration;
 

@@ -15,7 +15,7 @@
 //!   `jitter`, `loss` (`0.5%`), `slice`, `margin`, `lockdelay`, `token`, `stagger`,
 //!   `release` (a time or `never`), each policy switch by its slug (`fencing=off`,
 //!   `wall-timers=on`, …), and faults: each `fault=` is added after the base plan's faults,
-//!   and `faults=none` drops the base plan first (syntax in [`faults`]); likewise `link=`
+//!   and `faults=none` drops the base plan first (syntax in [`crate::model::faults::text`]); likewise `link=`
 //!   adds a per-link network override (`A-service/200ms/5ms/0.5%`, see [`links`]) and
 //!   `links=none` drops the base's.
 //! - `t=17.5s` is the playback time; `compare=<switch slug>` the comparison run.
@@ -31,18 +31,20 @@
 //! to show as text.
 
 pub mod embed;
-pub mod faults;
 pub mod links;
 pub mod values;
 
 use crate::lab::{Lab, LabAction, PolicySwitch};
-use crate::model::{presets, Preset, Scenario, SimDuration, SimTime};
+use crate::lesson::content::SANDBOX;
+use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
+use crate::model::faults::text as faults;
+use crate::model::fields::SCENARIO_FIELDS;
+use crate::model::presets::{self, preset};
+use crate::model::{Scenario, SimTime};
 use crate::route::Tab;
-use std::sync::OnceLock;
 use values::{
-    base64url, escape, parse_duration, parse_fraction, parse_percent_ppm, parse_switch,
-    parse_whole, print_duration, print_percent_ppm, print_switch, unbase64url, unescape,
-    ValueError,
+    base64url, escape, parse_duration, parse_switch, print_duration, print_switch, unbase64url,
+    unescape, ValueError,
 };
 
 /// The only format version this build writes and reads.
@@ -59,16 +61,6 @@ pub const MAX_SELECTION_CHARS: usize = 64;
 const MAX_LINK_OVERRIDES: usize = 16;
 /// At most this many problems are listed; the rest are counted.
 pub const MAX_PROBLEMS_SHOWN: usize = 8;
-
-/// The presets, built once: decoding looks them up for every link.
-fn all_presets() -> &'static [Preset] {
-    static PRESETS: OnceLock<Vec<Preset>> = OnceLock::new();
-    PRESETS.get_or_init(presets::presets)
-}
-
-fn preset(id: &str) -> Option<&'static Preset> {
-    all_presets().iter().find(|p| p.id == id)
-}
 
 /// Everything a share link carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,7 +140,7 @@ impl LabLink {
                     .map(|(k, v)| k.len() + v.len() + 2)
                     .sum::<usize>()
             };
-            let candidates = all_presets().iter().map(|p| Some(p.id));
+            let candidates = presets::presets().iter().map(|p| Some(p.id));
             link.preset = core::iter::once(None)
                 .chain(candidates)
                 .min_by_key(|&p| base_len(p))
@@ -195,8 +187,8 @@ impl LabLink {
         }
         let base = self.base();
         for field in SCENARIO_FIELDS {
-            let value = (field.print)(&self.scenario);
-            if value != (field.print)(&base) {
+            let value = field.print(&self.scenario);
+            if value != field.print(&base) {
                 out.push((field.key, value));
             }
         }
@@ -206,131 +198,40 @@ impl LabLink {
                 out.push((switch.slug(), print_switch(on).to_owned()));
             }
         }
-        let links = &self.scenario.links;
-        let added = match links.strip_prefix(base.links.as_slice()) {
-            Some(added) => added,
-            None => {
-                out.push(("links", "none".to_owned()));
-                links.as_slice()
-            }
-        };
-        for link in added {
-            out.push(("link", links::print_link(link)));
-        }
-        let plan = &self.scenario.faults.0;
-        let added = match plan.strip_prefix(base.faults.0.as_slice()) {
-            Some(added) => added,
-            None => {
-                out.push(("faults", "none".to_owned()));
-                plan.as_slice()
-            }
-        };
-        for fault in added {
-            out.push(("fault", faults::print_fault(fault)));
-        }
+        write_list(
+            out,
+            ("links", "link"),
+            &self.scenario.links,
+            &base.links,
+            links::print_link,
+        );
+        write_list(
+            out,
+            ("faults", "fault"),
+            &self.scenario.faults.0,
+            &base.faults.0,
+            faults::print_fault,
+        );
     }
 }
 
-/// One scenario field: its key, its name in sentences, and how to print and read it.
-struct ScenarioField {
-    key: &'static str,
-    name: &'static str,
-    print: fn(&Scenario) -> String,
-    read: fn(&mut Scenario, &str) -> Result<(), ValueError>,
+/// Writes a repeatable field: the items added after the base's, or `<list>=none` and all
+/// of them when the list does not start with the base's.
+fn write_list<T: PartialEq>(
+    out: &mut Vec<(&'static str, String)>,
+    (list_key, item_key): (&'static str, &'static str),
+    items: &[T],
+    base: &[T],
+    print: fn(&T) -> String,
+) {
+    let added = items.strip_prefix(base).unwrap_or_else(|| {
+        out.push((list_key, "none".to_owned()));
+        items
+    });
+    for item in added {
+        out.push((item_key, print(item)));
+    }
 }
-
-fn read_time(text: &str) -> Result<SimDuration, ValueError> {
-    parse_duration(text).map(SimDuration)
-}
-
-macro_rules! time_field {
-    ($key:literal, $name:literal, $field:ident) => {
-        ScenarioField {
-            key: $key,
-            name: $name,
-            print: |s| print_duration(s.$field.0),
-            read: |s, v| {
-                s.$field = read_time(v)?;
-                Ok(())
-            },
-        }
-    };
-}
-
-const SCENARIO_FIELDS: [ScenarioField; 17] = [
-    ScenarioField {
-        key: "seed",
-        name: "seed",
-        print: |s| s.seed.to_string(),
-        read: |s, v| {
-            s.seed = parse_whole(v)?;
-            Ok(())
-        },
-    },
-    ScenarioField {
-        key: "clients",
-        name: "number of clients",
-        print: |s| s.clients.to_string(),
-        read: |s, v| {
-            s.clients = u8::try_from(parse_whole(v)?).map_err(|_| ValueError::TooLarge)?;
-            Ok(())
-        },
-    },
-    time_field!("dur", "run length", duration),
-    time_field!("ttl", "TTL", ttl),
-    ScenarioField {
-        key: "renew",
-        name: "renewal fraction",
-        print: |s| format!("{}/{}", s.renew_every.num, s.renew_every.den),
-        read: |s, v| {
-            let (num, den) = parse_fraction(v)?;
-            s.renew_every = crate::model::Fraction { num, den };
-            Ok(())
-        },
-    },
-    time_field!("timeout", "request timeout", request_timeout),
-    time_field!("retry", "renew retry interval", retry_interval),
-    time_field!("acquire", "acquire retry interval", acquire_retry),
-    time_field!("rtt", "round-trip time", rtt),
-    time_field!("jitter", "jitter", jitter),
-    ScenarioField {
-        key: "loss",
-        name: "packet loss",
-        print: |s| print_percent_ppm(u64::from(s.loss_ppm)),
-        read: |s, v| {
-            s.loss_ppm = u32::try_from(parse_percent_ppm(v)?).map_err(|_| ValueError::TooLarge)?;
-            Ok(())
-        },
-    },
-    time_field!("slice", "work slice", work_slice),
-    time_field!("margin", "drift margin", drift_margin),
-    time_field!("lockdelay", "lock-delay", lock_delay),
-    ScenarioField {
-        key: "token",
-        name: "first fencing token",
-        print: |s| s.token_start.to_string(),
-        read: |s, v| {
-            s.token_start = parse_whole(v)?;
-            Ok(())
-        },
-    },
-    time_field!("stagger", "client stagger", client_stagger),
-    ScenarioField {
-        key: "release",
-        name: "release time",
-        print: |s| match s.release_after {
-            Some(d) => print_duration(d.0),
-            None => "never".to_owned(),
-        },
-        read: |s, v| {
-            s.release_after = match v {
-                "never" => None,
-                _ => Some(read_time(v)?),
-            };
-            Ok(())
-        },
-    },
-];
 
 /// The fragment (with `#`) for `state`. Snippet code longer than [`MAX_SNIPPET_BYTES`] is
 /// left out (see [`LinkState::left_out`]).
@@ -451,21 +352,8 @@ pub fn decode(fragment: &str) -> Decoded {
     let mut problems = Problems::default();
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let (path, query) = fragment.split_once('?').unwrap_or((fragment, ""));
-    let path = path.trim_matches('/');
-    let tab = match Tab::from_slug(path) {
-        Some(tab) => tab,
-        None => {
-            if !path.is_empty() {
-                problems.push(format!(
-                    "This link asks for a tab {} that does not exist; showing the Gist instead.",
-                    quote(&unescape(path).unwrap_or_else(|_| path.to_owned()))
-                ));
-            }
-            Tab::Gist
-        }
-    };
     let mut state = LinkState {
-        tab,
+        tab: read_tab(path, &mut problems),
         ..LinkState::default()
     };
     if fragment.len() > MAX_LINK_CHARS {
@@ -479,60 +367,8 @@ pub fn decode(fragment: &str) -> Decoded {
             problems: problems.finish(),
         };
     }
-
-    let mut singles: Vec<(String, String)> = Vec::new();
-    let mut fault_texts: Vec<String> = Vec::new();
-    let mut link_texts: Vec<String> = Vec::new();
-    let mut clear_faults = false;
-    let mut clear_links = false;
-    let mut fields = query.split('&').filter(|p| !p.is_empty());
-    for pair in fields.by_ref().take(MAX_FIELDS) {
-        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-        let key = unescape(raw_key).unwrap_or_default();
-        if !is_known_key(&key) {
-            problems.push(format!(
-                "This link has a field {} that Lease Lab does not know; it was ignored.",
-                quote(&unescape(raw_key).unwrap_or_else(|_| raw_key.to_owned()))
-            ));
-            continue;
-        }
-        let Ok(value) = unescape(raw_value) else {
-            problems.push(format!(
-                "This link's field {} is not readable text; it was ignored.",
-                quote(&key)
-            ));
-            continue;
-        };
-        match key.as_str() {
-            "fault" => fault_texts.push(value),
-            "link" => link_texts.push(value),
-            "links" if value == "none" => clear_links = true,
-            "faults" if value == "none" => clear_faults = true,
-            "faults" | "links" => problems.push(format!(
-                "This link's {} should say {key}=none; it was ignored.",
-                quote(&format!("{key}={value}"))
-            )),
-            _ if embed::KEYS.contains(&key.as_str()) => {}
-            _ if singles.iter().any(|(k, _)| *k == key) => problems.push(format!(
-                "This link gives {} more than once; the first one was used.",
-                quote(&key)
-            )),
-            _ => singles.push((key, value)),
-        }
-    }
-    if fields.next().is_some() {
-        problems.push(format!(
-            "This link has more than {MAX_FIELDS} fields; the rest were ignored."
-        ));
-    }
-    let single = |key: &str| {
-        singles
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    };
-
-    if let Some(version) = single("v").filter(|v| *v != VERSION) {
+    let fields = Fields::collect(query, &mut problems);
+    if let Some(version) = fields.single("v").filter(|v| *v != VERSION) {
         problems.push(format!(
             "This link uses format version {}, which this Lease Lab cannot read (it reads \
              version {VERSION}); showing the defaults instead.",
@@ -543,78 +379,174 @@ pub fn decode(fragment: &str) -> Decoded {
             problems: problems.finish(),
         };
     }
-
-    let has_lab = singles
-        .iter()
-        .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts"))
-        || clear_faults
-        || clear_links
-        || !fault_texts.is_empty()
-        || !link_texts.is_empty();
-    if has_lab {
-        let lists = Lists {
-            clear_faults,
-            faults: &fault_texts,
-            clear_links,
-            links: &link_texts,
-        };
-        state.lab = read_lab(&single, &lists, &mut problems);
+    if fields.has_lab() {
+        state.lab = read_lab(&fields, &mut problems);
     }
-
-    if let Some(selection) = single("sel") {
-        let ok = !selection.is_empty()
-            && selection.len() <= MAX_SELECTION_CHARS
-            && selection
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
-        if ok {
-            state.selection = Some(selection.to_owned());
-        } else {
-            problems.push(format!(
-                "This link selects a diagram part {} that is not a valid name; nothing is \
-                 selected instead.",
-                quote(selection)
-            ));
-        }
-    }
-    for (key, language, slot) in [
-        ("py", "Python", &mut state.snippets.python),
-        ("ts", "TypeScript", &mut state.snippets.typescript),
-    ] {
-        if let Some(text) = single(key) {
-            match unbase64url(text, MAX_SNIPPET_BYTES) {
-                Ok(code) => *slot = Some(code),
-                Err(ValueError::TooLarge) => problems.push(format!(
-                    "This link's {language} code is longer than {MAX_SNIPPET_BYTES} bytes; \
-                     showing the original snippet instead."
-                )),
-                Err(_) => problems.push(format!(
-                    "This link's {language} code could not be decoded; showing the original \
-                     snippet instead."
-                )),
-            }
-        }
-    }
+    state.selection = fields
+        .single("sel")
+        .and_then(|selection| read_selection(selection, &mut problems));
+    read_snippets(&fields, &mut state.snippets, &mut problems);
     Decoded {
         state,
         problems: problems.finish(),
     }
 }
 
-/// The repeatable fields of a link: faults and link overrides, each with its `=none`.
-struct Lists<'a> {
-    clear_faults: bool,
-    faults: &'a [String],
-    clear_links: bool,
-    links: &'a [String],
+/// The tab a link's path names, or the Gist with a sentence.
+fn read_tab(path: &str, problems: &mut Problems) -> Tab {
+    let path = path.trim_matches('/');
+    Tab::from_slug(path).unwrap_or_else(|| {
+        if !path.is_empty() {
+            problems.push(format!(
+                "This link asks for a tab {} that does not exist; showing the Gist instead.",
+                quote(&unescape(path).unwrap_or_else(|_| path.to_owned()))
+            ));
+        }
+        Tab::Gist
+    })
 }
 
-fn read_lab<'a>(
-    single: &impl Fn(&str) -> Option<&'a str>,
-    lists: &Lists<'_>,
-    problems: &mut Problems,
-) -> Option<LabLink> {
-    let preset = match single("preset") {
+/// A link's fields, sorted: keys given once, and the repeatable faults and link overrides
+/// with their `=none`.
+#[derive(Default)]
+struct Fields {
+    singles: Vec<(String, String)>,
+    faults: Vec<String>,
+    links: Vec<String>,
+    clear_faults: bool,
+    clear_links: bool,
+}
+
+impl Fields {
+    /// Reads at most [`MAX_FIELDS`] `key=value` pairs, explaining unknown keys, unreadable
+    /// values, repeats and the rest.
+    fn collect(query: &str, problems: &mut Problems) -> Fields {
+        let mut fields = Fields::default();
+        let mut pairs = query.split('&').filter(|p| !p.is_empty());
+        for pair in pairs.by_ref().take(MAX_FIELDS) {
+            let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+            let key = unescape(raw_key).unwrap_or_default();
+            if !is_known_key(&key) {
+                problems.push(format!(
+                    "This link has a field {} that Lease Lab does not know; it was ignored.",
+                    quote(&unescape(raw_key).unwrap_or_else(|_| raw_key.to_owned()))
+                ));
+                continue;
+            }
+            match unescape(raw_value) {
+                Ok(value) => fields.add(key, value, problems),
+                Err(_) => problems.push(format!(
+                    "This link's field {} is not readable text; it was ignored.",
+                    quote(&key)
+                )),
+            }
+        }
+        if pairs.next().is_some() {
+            problems.push(format!(
+                "This link has more than {MAX_FIELDS} fields; the rest were ignored."
+            ));
+        }
+        fields
+    }
+
+    fn add(&mut self, key: String, value: String, problems: &mut Problems) {
+        match key.as_str() {
+            "fault" => self.faults.push(value),
+            "link" => self.links.push(value),
+            "links" if value == "none" => self.clear_links = true,
+            "faults" if value == "none" => self.clear_faults = true,
+            "faults" | "links" => problems.push(format!(
+                "This link's {} should say {key}=none; it was ignored.",
+                quote(&format!("{key}={value}"))
+            )),
+            _ if embed::KEYS.contains(&key.as_str()) => {}
+            _ if self.single(&key).is_some() => problems.push(format!(
+                "This link gives {} more than once; the first one was used.",
+                quote(&key)
+            )),
+            _ => self.singles.push((key, value)),
+        }
+    }
+
+    /// The value of a key given once.
+    fn single(&self, key: &str) -> Option<&str> {
+        self.singles
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// True if the link says anything about the sandbox.
+    fn has_lab(&self) -> bool {
+        self.singles
+            .iter()
+            .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts"))
+            || self.clear_faults
+            || self.clear_links
+            || !self.faults.is_empty()
+            || !self.links.is_empty()
+    }
+}
+
+/// A diagram selection: safe characters only, and, where it names a diagram this page
+/// draws, a part of that diagram.
+fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
+    let safe = !selection.is_empty()
+        && selection.len() <= MAX_SELECTION_CHARS
+        && selection
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
+    if !safe {
+        problems.push(format!(
+            "This link selects a diagram part {} that is not a valid name; nothing is \
+             selected instead.",
+            quote(selection)
+        ));
+        return None;
+    }
+    let names_a_diagram = ["lifecycle.", "architecture."]
+        .iter()
+        .any(|prefix| selection.starts_with(prefix));
+    let found = LifecycleSelection::from_id(selection).is_some()
+        || ArchSelection::from_id(selection).is_some();
+    if names_a_diagram && !found {
+        problems.push(format!(
+            "This link selects a diagram part {} that the diagram does not have; nothing is \
+             selected instead.",
+            quote(selection)
+        ));
+        return None;
+    }
+    Some(selection.to_owned())
+}
+
+/// Edited snippet code, base64url within [`MAX_SNIPPET_BYTES`].
+fn read_snippets(fields: &Fields, snippets: &mut SnippetCode, problems: &mut Problems) {
+    for (key, language, slot) in [
+        ("py", "Python", &mut snippets.python),
+        ("ts", "TypeScript", &mut snippets.typescript),
+    ] {
+        let Some(text) = fields.single(key) else {
+            continue;
+        };
+        match unbase64url(text, MAX_SNIPPET_BYTES) {
+            Ok(code) => *slot = Some(code),
+            Err(ValueError::TooLarge) => problems.push(format!(
+                "This link's {language} code is longer than {MAX_SNIPPET_BYTES} bytes; \
+                 showing the original snippet instead."
+            )),
+            Err(_) => problems.push(format!(
+                "This link's {language} code could not be decoded; showing the original \
+                 snippet instead."
+            )),
+        }
+    }
+}
+
+/// The sandbox part of a link: the scenario (or, if any of it cannot be read, its base),
+/// the time and the comparison.
+fn read_lab(fields: &Fields, problems: &mut Problems) -> Option<LabLink> {
+    let preset = match fields.single("preset") {
         None => None,
         Some(id) => match preset(id) {
             Some(p) => Some(p.id),
@@ -635,120 +567,157 @@ fn read_lab<'a>(
         compare: None,
     };
     let base = link.base();
-    let fallback = base_name(preset);
-    let mut scenario = base.clone();
-    let mut readable = true;
-    for field in &SCENARIO_FIELDS {
-        if let Some(text) = single(field.key) {
-            if let Err(e) = (field.read)(&mut scenario, text) {
-                readable = false;
-                problems.push(format!(
-                    "This link's {} ({}) {e}; showing {fallback} instead.",
-                    field.name,
-                    quote(text)
-                ));
+    let mut reader = ScenarioReader {
+        scenario: base.clone(),
+        fallback: base_name(preset),
+        readable: true,
+        problems,
+    };
+    reader.fields(fields);
+    reader.switches(fields);
+    reader.links(fields);
+    reader.faults(fields);
+    reader.validate();
+    link.scenario = if reader.readable {
+        reader.scenario
+    } else {
+        base
+    };
+    read_time(fields, &mut link, problems);
+    read_compare(fields, &mut link, problems);
+    Some(link)
+}
+
+/// Reads a link's scenario onto its base, noting whether every part could be read.
+struct ScenarioReader<'p> {
+    scenario: Scenario,
+    fallback: String,
+    readable: bool,
+    problems: &'p mut Problems,
+}
+
+impl ScenarioReader<'_> {
+    fn refuse(&mut self, what: String) {
+        self.readable = false;
+        self.problems
+            .push(format!("{what}; showing {} instead.", self.fallback));
+    }
+
+    fn fields(&mut self, fields: &Fields) {
+        for field in &SCENARIO_FIELDS {
+            let Some(text) = fields.single(field.key) else {
+                continue;
+            };
+            if let Err(e) = field.read(&mut self.scenario, text) {
+                let name = SANDBOX.field(field.key).name;
+                self.refuse(format!("This link's {name} ({}) {e}", quote(text)));
             }
         }
     }
-    for switch in PolicySwitch::ALL {
-        if let Some(text) = single(switch.slug()) {
+
+    fn switches(&mut self, fields: &Fields) {
+        for switch in PolicySwitch::ALL {
+            let Some(text) = fields.single(switch.slug()) else {
+                continue;
+            };
             match parse_switch(text) {
-                Ok(on) if on != switch.is_on(&scenario.policy) => switch.flip(&mut scenario.policy),
+                Ok(on) if on != switch.is_on(&self.scenario.policy) => {
+                    switch.flip(&mut self.scenario.policy)
+                }
                 Ok(_) => {}
-                Err(e) => {
-                    readable = false;
-                    problems.push(format!(
-                        "This link's policy switch {} ({}) {e}; showing {fallback} instead.",
-                        quote(switch.slug()),
-                        quote(text)
-                    ));
-                }
+                Err(e) => self.refuse(format!(
+                    "This link's policy switch {} ({}) {e}",
+                    quote(switch.slug()),
+                    quote(text)
+                )),
             }
         }
     }
-    if lists.clear_links {
-        scenario.links.clear();
-    }
-    if scenario.links.len() + lists.links.len() > MAX_LINK_OVERRIDES {
-        readable = false;
-        problems.push(format!(
-            "This link's network has more than {MAX_LINK_OVERRIDES} link overrides; showing \
-             {fallback} instead."
-        ));
-    } else {
-        for text in lists.links {
-            match links::parse_link(text) {
-                Ok(link) => scenario.links.push(link),
-                Err(e) => {
-                    readable = false;
-                    problems.push(format!(
-                        "This link's network has {} ({}); showing {fallback} instead.",
-                        e.describe(),
-                        quote(text)
-                    ));
-                }
-            }
+
+    fn links(&mut self, fields: &Fields) {
+        if fields.clear_links {
+            self.scenario.links.clear();
         }
-    }
-    if lists.clear_faults {
-        scenario.faults.0.clear();
-    }
-    let fault_texts = lists.faults;
-    let max_faults = crate::model::scenario::limits::MAX_FAULTS;
-    if scenario.faults.0.len() + fault_texts.len() > max_faults {
-        readable = false;
-        problems.push(format!(
-            "This link's fault plan has more than {max_faults} faults; showing {fallback} instead."
-        ));
-    } else {
-        for text in fault_texts {
-            match faults::parse_fault(text) {
-                Ok(fault) => scenario.faults.0.push(fault),
-                Err(e) => {
-                    readable = false;
-                    problems.push(format!(
-                        "This link's fault plan has {} ({}); showing {fallback} instead.",
-                        e.describe(),
-                        quote(text)
-                    ));
-                }
-            }
-        }
-    }
-    if readable {
-        if let Err(e) = scenario.validate() {
-            readable = false;
-            problems.push(format!(
-                "This link's scenario does not hold together ({e}); showing {fallback} instead."
+        if self.scenario.links.len() + fields.links.len() > MAX_LINK_OVERRIDES {
+            return self.refuse(format!(
+                "This link's network has more than {MAX_LINK_OVERRIDES} link overrides"
             ));
         }
+        for text in &fields.links {
+            match links::parse_link(text) {
+                Ok(link) => self.scenario.links.push(link),
+                Err(e) => self.refuse(format!(
+                    "This link's network has {} ({})",
+                    e.describe(),
+                    quote(text)
+                )),
+            }
+        }
     }
-    link.scenario = if readable { scenario } else { base };
 
-    if let Some(text) = single("t") {
-        match parse_duration(text) {
-            Ok(t) if t <= link.scenario.duration.0 => link.time = SimTime(t),
-            Ok(_) => problems.push(format!(
-                "This link's time ({}) is after the end of the run ({}); starting at 0 s instead.",
-                quote(text),
-                link.scenario.duration
-            )),
-            Err(e) => problems.push(format!(
-                "This link's time ({}) {e}; starting at 0 s instead.",
-                quote(text)
-            )),
+    fn faults(&mut self, fields: &Fields) {
+        if fields.clear_faults {
+            self.scenario.faults.0.clear();
+        }
+        let max_faults = crate::model::scenario::limits::MAX_FAULTS;
+        if self.scenario.faults.0.len() + fields.faults.len() > max_faults {
+            return self.refuse(format!(
+                "This link's fault plan has more than {max_faults} faults"
+            ));
+        }
+        for text in &fields.faults {
+            match faults::parse_fault(text) {
+                Ok(fault) => self.scenario.faults.0.push(fault),
+                Err(e) => self.refuse(format!(
+                    "This link's fault plan has {} ({})",
+                    e.describe(),
+                    quote(text)
+                )),
+            }
         }
     }
-    if let Some(text) = single("compare") {
-        match PolicySwitch::from_slug(text) {
-            Some(switch) => link.compare = Some(switch),
-            None => problems.push(format!(
-                "This link compares with a switch {} that does not exist; not comparing instead.",
-                quote(text)
-            )),
+
+    fn validate(&mut self) {
+        if !self.readable {
+            return;
+        }
+        if let Err(e) = self.scenario.validate() {
+            self.refuse(format!("This link's scenario does not hold together ({e})"));
         }
     }
-    Some(link)
+}
+
+/// The playback time, within the run.
+fn read_time(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
+    let Some(text) = fields.single("t") else {
+        return;
+    };
+    match parse_duration(text) {
+        Ok(t) if t <= link.scenario.duration.0 => link.time = SimTime(t),
+        Ok(_) => problems.push(format!(
+            "This link's time ({}) is after the end of the run ({}); starting at 0 s instead.",
+            quote(text),
+            link.scenario.duration
+        )),
+        Err(e) => problems.push(format!(
+            "This link's time ({}) {e}; starting at 0 s instead.",
+            quote(text)
+        )),
+    }
+}
+
+/// The switch the comparison run flips.
+fn read_compare(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
+    let Some(text) = fields.single("compare") else {
+        return;
+    };
+    match PolicySwitch::from_slug(text) {
+        Some(switch) => link.compare = Some(switch),
+        None => problems.push(format!(
+            "This link compares with a switch {} that does not exist; not comparing instead.",
+            quote(text)
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Field-by-field tests of the link format: what each key reads, and what each bad value says.
 
 use super::*;
-use crate::model::{ClientId, Fault, NodeId, TimedFault};
+use crate::model::{ClientId, Fault, NodeId, SimDuration, TimedFault};
 
 fn lab_of(fragment: &str) -> (LabLink, Vec<String>) {
     let decoded = decode(fragment);
@@ -23,7 +23,7 @@ fn the_example_link_reads_as_written() {
         "#/sandbox?v=1&preset=2&t=17.5s&fencing=off&fault=pause:B@20s+5s&compare=trust-flag",
     );
     assert_eq!(problems, Vec::<String>::new());
-    let mut expected = presets::preset("2").unwrap().scenario;
+    let mut expected = presets::preset("2").unwrap().scenario.clone();
     expected.policy.fencing = false;
     expected.faults.0.push(TimedFault {
         at: SimTime::from_secs(20),
@@ -66,7 +66,7 @@ fn every_preset_is_a_short_link() {
 
 #[test]
 fn an_edited_lab_is_written_against_its_closest_preset() {
-    let mut scenario = presets::preset("8").unwrap().scenario;
+    let mut scenario = presets::preset("8").unwrap().scenario.clone();
     scenario.ttl = SimDuration::from_secs(12);
     let lab = Lab::with_scenario(scenario, None);
     let link = LabLink::of(&lab);
@@ -155,7 +155,7 @@ fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
         ("link=A-service/200ms", "network has a link override not written as ends/rtt/jitter/loss"),
         ("link=A-C/1s/0s/0%", "does not hold together (links: a link names an unknown node"),
     ];
-    let base = presets::preset("2").unwrap().scenario;
+    let base = presets::preset("2").unwrap().scenario.clone();
     for (field, expected) in cases {
         let (lab, problems) = lab_of(&format!("#/sandbox?v=1&preset=2&t=3s&{field}"));
         assert_eq!(problems.len(), 1, "{field}: {problems:?}");
@@ -301,4 +301,20 @@ fn quoted_link_text_is_short_and_has_no_control_characters() {
         only_problem("#/sandbox?v=1&ttl=%0A%1B[31m0123456789012345678901234567890123456789");
     assert!(!problem.chars().any(char::is_control), "{problem:?}");
     assert!(problem.contains('…'));
+}
+
+#[test]
+fn a_selection_that_names_no_part_of_a_diagram_is_named() {
+    assert!(only_problem("#/maps?v=1&sel=lifecycle.nope").contains("the diagram does not have"));
+    assert!(only_problem("#/maps?v=1&sel=architecture.edge.x")
+        .contains("\u{201c}architecture.edge.x\u{201d}"));
+    for id in [
+        "lifecycle.holding",
+        "architecture.edge.renew",
+        "lifecycle.holding-renew_result",
+    ] {
+        let decoded = decode(&format!("#/maps?v=1&sel={id}"));
+        assert_eq!(decoded.problems, Vec::<String>::new(), "{id}");
+        assert_eq!(decoded.state.selection.as_deref(), Some(id));
+    }
 }

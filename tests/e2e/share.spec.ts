@@ -38,8 +38,8 @@ test('a preset with two more faults, fencing off and a time comes back the same 
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openApp(page, '#/sandbox');
   await page.getByLabel('Scenario').selectOption('2');
-  await addFault(page, 'crash', 'c1', '20');
-  await addFault(page, 'pause', 'c1', '12', '3');
+  await addFault(page, 'crash', 'B', '20');
+  await addFault(page, 'pause', 'B', '12', '3');
   await page.getByRole('checkbox', { name: 'Fencing at storage' }).uncheck();
   await seek(page, 17_250);
   await expect(page.locator('.clock .now')).toHaveText('t = 17.250 s');

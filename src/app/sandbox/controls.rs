@@ -6,7 +6,9 @@ use yew::prelude::*;
 
 use super::{preset_choices, LabProps, SetupProps, StepProps};
 use crate::lab::{LabAction, PolicySwitch, Speed};
-use crate::model::{presets, Fraction, Lifecycle, Policy, Scenario, SimDuration, SimTime};
+use crate::lesson::content::SANDBOX;
+use crate::model::fields::{FormUnit, ScenarioField, SCENARIO_FIELDS};
+use crate::model::{presets, Lifecycle, Policy, Scenario, SimTime};
 
 fn select_value(event: &Event) -> String {
     event.target_unchecked_into::<HtmlSelectElement>().value()
@@ -38,7 +40,7 @@ pub fn PresetPicker(props: &SetupProps) -> Html {
     let lab = &props.lab.0;
     let current = lab.preset();
     let onchange = props.send(|event: Event| LabAction::LoadPreset(select_value(&event)));
-    let story = current.and_then(presets::preset);
+    let story = current.and_then(|id| SANDBOX.preset(id));
     let select = use_selected(current.unwrap_or_default().to_owned());
     html! {
         <div class="preset-picker">
@@ -219,213 +221,18 @@ pub fn PolicyPanel(props: &SetupProps) -> Html {
     }
 }
 
-/// One editable number of the scenario.
-struct NumberField {
-    id: &'static str,
-    label: &'static str,
-    unit: &'static str,
-    value: f64,
-    min: f64,
-    step: f64,
-    set: fn(&mut Scenario, f64),
-}
-
-fn millis(value: f64) -> SimDuration {
-    SimDuration::from_micros((value.max(0.0) * 1_000.0).round() as u64)
-}
-
-fn seconds(value: f64) -> SimDuration {
-    SimDuration::from_micros((value.max(0.0) * 1_000_000.0).round() as u64)
-}
-
-fn ms_of(d: SimDuration) -> f64 {
-    d.0 as f64 / 1_000.0
-}
-
-fn number_fields(s: &Scenario) -> Vec<NumberField> {
-    vec![
-        NumberField {
-            id: "ttl",
-            label: "Lease TTL (T)",
-            unit: "s",
-            value: s.ttl.as_secs_f64(),
-            min: 0.01,
-            step: 0.01,
-            set: |s, v| s.ttl = seconds(v),
-        },
-        NumberField {
-            id: "request-timeout",
-            label: "Request timeout",
-            unit: "ms",
-            value: ms_of(s.request_timeout),
-            min: 1.0,
-            step: 1.0,
-            set: |s, v| s.request_timeout = millis(v),
-        },
-        NumberField {
-            id: "retry",
-            label: "Retry interval",
-            unit: "ms",
-            value: ms_of(s.retry_interval),
-            min: 10.0,
-            step: 1.0,
-            set: |s, v| s.retry_interval = millis(v),
-        },
-        NumberField {
-            id: "rtt",
-            label: "Round trip (RTT)",
-            unit: "ms",
-            value: ms_of(s.rtt),
-            min: 0.0,
-            step: 1.0,
-            set: |s, v| s.rtt = millis(v),
-        },
-        NumberField {
-            id: "jitter",
-            label: "Jitter",
-            unit: "ms",
-            value: ms_of(s.jitter),
-            min: 0.0,
-            step: 1.0,
-            set: |s, v| s.jitter = millis(v),
-        },
-        NumberField {
-            id: "loss",
-            label: "Packet loss",
-            unit: "%",
-            value: f64::from(s.loss_ppm) / 10_000.0,
-            min: 0.0,
-            step: 0.1,
-            set: |s, v| s.loss_ppm = (v.clamp(0.0, 100.0) * 10_000.0).round() as u32,
-        },
-        NumberField {
-            id: "work",
-            label: "Work slice (one write each)",
-            unit: "ms",
-            value: ms_of(s.work_slice),
-            min: 10.0,
-            step: 1.0,
-            set: |s, v| s.work_slice = millis(v),
-        },
-        NumberField {
-            id: "drift-margin",
-            label: "Drift margin",
-            unit: "ms",
-            value: ms_of(s.drift_margin),
-            min: 0.0,
-            step: 1.0,
-            set: |s, v| s.drift_margin = millis(v),
-        },
-        NumberField {
-            id: "lock-delay",
-            label: "Lock-delay after expiry",
-            unit: "s",
-            value: s.lock_delay.as_secs_f64(),
-            min: 0.0,
-            step: 0.1,
-            set: |s, v| s.lock_delay = seconds(v),
-        },
-        NumberField {
-            id: "token-start",
-            label: "First fencing token",
-            unit: "",
-            value: s.token_start as f64,
-            min: 0.0,
-            step: 1.0,
-            set: |s, v| s.token_start = v.max(0.0) as u64,
-        },
-        NumberField {
-            id: "seed",
-            label: "Seed",
-            unit: "",
-            value: s.seed as f64,
-            min: 0.0,
-            step: 1.0,
-            set: |s, v| s.seed = v.max(0.0) as u64,
-        },
-        NumberField {
-            id: "clients",
-            label: "Clients",
-            unit: "",
-            value: f64::from(s.clients),
-            min: 2.0,
-            step: 1.0,
-            set: |s, v| s.clients = v.clamp(0.0, 255.0) as u8,
-        },
-        NumberField {
-            id: "duration",
-            label: "Run length",
-            unit: "s",
-            value: s.duration.as_secs_f64(),
-            min: 0.001,
-            step: 1.0,
-            set: |s, v| s.duration = seconds(v),
-        },
-    ]
-}
-
 const RENEW_FRACTIONS: [(u32, u32); 5] = [(1, 2), (1, 3), (1, 4), (1, 5), (2, 3)];
 
-/// Every number of the scenario, the renew fraction, and the defaults of real systems.
+/// Every field of the scenario, one row of the model's table each, and the defaults of
+/// real systems.
 #[component]
 pub fn ParametersPanel(props: &SetupProps) -> Html {
-    let lab = &props.lab.0;
-    let scenario = lab.scenario();
-    let fraction = scenario.renew_every;
-    let onfraction = {
-        let lab = props.lab.clone();
-        Callback::from(move |event: Event| {
-            let value = select_value(&event);
-            let Some((num, den)) = value.split_once('/') else {
-                return;
-            };
-            let (Ok(num), Ok(den)) = (num.parse(), den.parse()) else {
-                return;
-            };
-            let mut scenario = lab.0.scenario().clone();
-            scenario.renew_every = Fraction { num, den };
-            lab.dispatch(LabAction::SetScenario(scenario));
-        })
-    };
+    let scenario = props.lab.0.scenario();
     let ondefaults = props.send(|event: Event| LabAction::UseDefaultsOf(select_value(&event)));
-    let mut fractions: Vec<(u32, u32)> = RENEW_FRACTIONS.to_vec();
-    if !fractions.contains(&(fraction.num, fraction.den)) {
-        fractions.push((fraction.num, fraction.den));
-    }
     html! {
         <fieldset class="card parameters-panel">
             <legend>{"Parameters"}</legend>
-            <div class="field">
-                <label for="param-renew">{"Renew every"}</label>
-                <select id="param-renew" onchange={onfraction}>
-                    { for fractions.into_iter().map(|(num, den)| html! {
-                        <option value={format!("{num}/{den}")} selected={(num, den) == (fraction.num, fraction.den)}>
-                            {format!("T × {num}/{den}")}
-                        </option>
-                    }) }
-                </select>
-                <span class="muted">{format!("= {}", scenario.renew_interval())}</span>
-            </div>
-            { for number_fields(scenario).into_iter().map(|field| {
-                let id = format!("param-{}", field.id);
-                let set = field.set;
-                let lab = props.lab.clone();
-                let onchange = Callback::from(move |event: Event| {
-                    let Ok(value) = input_value(&event).trim().parse::<f64>() else { return };
-                    if !value.is_finite() { return; }
-                    let mut scenario = lab.0.scenario().clone();
-                    set(&mut scenario, value);
-                    lab.dispatch(LabAction::SetScenario(scenario));
-                });
-                html! {
-                    <div class="field">
-                        <label for={id.clone()}>{field.label}</label>
-                        <input id={id} type="number" inputmode="decimal" min={field.min.to_string()}
-                            step={field.step.to_string()} value={trim_number(field.value)} {onchange} />
-                        <span class="unit">{field.unit}</span>
-                    </div>
-                }
-            }) }
+            { for SCENARIO_FIELDS.iter().map(|field| parameter(props, field, scenario)) }
             <div class="field wide">
                 <label for="param-defaults">{"Use the defaults of"}</label>
                 <select id="param-defaults" onchange={ondefaults}>
@@ -439,7 +246,49 @@ pub fn ParametersPanel(props: &SetupProps) -> Html {
     }
 }
 
-fn trim_number(value: f64) -> String {
-    let text = format!("{value:.3}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+/// One field of the form: its label from the content file, its value in the field's form
+/// unit, and a change that the lab reads through the same table.
+fn parameter(props: &SetupProps, field: &'static ScenarioField, scenario: &Scenario) -> Html {
+    let id = format!("param-{}", field.key);
+    let label = SANDBOX.field(field.key).label;
+    let key = field.key;
+    if field.form == FormUnit::Fraction {
+        return renew_fraction(props, &id, label, scenario);
+    }
+    let onchange = props.send(move |event: Event| LabAction::SetField(key, input_value(&event)));
+    let inputmode = if field.form == FormUnit::Count {
+        "numeric"
+    } else {
+        "decimal"
+    };
+    html! {
+        <div class="field">
+            <label for={id.clone()}>{label}</label>
+            <input {id} type="text" {inputmode} value={field.print_form(scenario)} {onchange} />
+            <span class="unit">{field.form.symbol()}</span>
+        </div>
+    }
+}
+
+/// The renewal fraction as a choice of the usual ones (and the current one).
+fn renew_fraction(props: &SetupProps, id: &str, label: &'static str, scenario: &Scenario) -> Html {
+    let fraction = scenario.renew_every;
+    let onchange = props.send(|event: Event| LabAction::SetField("renew", select_value(&event)));
+    let mut fractions: Vec<(u32, u32)> = RENEW_FRACTIONS.to_vec();
+    if !fractions.contains(&(fraction.num, fraction.den)) {
+        fractions.push((fraction.num, fraction.den));
+    }
+    html! {
+        <div class="field">
+            <label for={id.to_owned()}>{label}</label>
+            <select id={id.to_owned()} {onchange}>
+                { for fractions.into_iter().map(|(num, den)| html! {
+                    <option value={format!("{num}/{den}")} selected={(num, den) == (fraction.num, fraction.den)}>
+                        {format!("T × {num}/{den}")}
+                    </option>
+                }) }
+            </select>
+            <span class="muted">{format!("= {}", scenario.renew_interval())}</span>
+        </div>
+    }
 }

@@ -93,7 +93,7 @@ pub fn belongs_to_control(event: &KeyboardEvent) -> bool {
 /// The event time the step-driven panels show, and when they last moved.
 #[derive(Default)]
 pub struct ShownStep {
-    run: usize,
+    generation: u64,
     at: SimTime,
     wall_ms: f64,
 }
@@ -102,11 +102,14 @@ pub struct ShownStep {
 /// have not refreshed for [`PANEL_REFRESH_MS`]; otherwise the one already shown.
 pub fn refresh_while_playing(shown: &RefCell<ShownStep>, lab: &Lab, latest: SimTime) -> SimTime {
     let mut shown = shown.borrow_mut();
-    let run = Rc::as_ptr(lab.run()) as usize;
+    let generation = lab.generation();
     let wall_ms = performance_now();
-    if !lab.playing() || shown.run != run || wall_ms - shown.wall_ms >= PANEL_REFRESH_MS {
+    if !lab.playing()
+        || shown.generation != generation
+        || wall_ms - shown.wall_ms >= PANEL_REFRESH_MS
+    {
         *shown = ShownStep {
-            run,
+            generation,
             at: latest,
             wall_ms,
         };

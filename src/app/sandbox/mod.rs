@@ -18,22 +18,22 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::lab::{Lab, LabAction};
+use crate::lesson::content::{PresetText, SANDBOX};
 use crate::model::{presets, SimTime};
 
 /// The lab as a Yew reducer state. An action that changes nothing keeps the same `Rc`,
 /// so Yew skips the render.
 pub struct LabStore(pub Lab);
 
-/// Cheap equality for props: a new scenario always comes with a new run `Rc`.
+/// Cheap equality for props: a new run always comes with a new generation.
 impl PartialEq for LabStore {
     fn eq(&self, other: &Self) -> bool {
         let (a, b) = (&self.0, &other.0);
-        Rc::ptr_eq(a.run(), b.run())
+        a.generation() == b.generation()
             && a.now() == b.now()
             && a.playing() == b.playing()
             && a.speed() == b.speed()
             && a.problem() == b.problem()
-            && a.compare().map(|c| Rc::as_ptr(&c.run)) == b.compare().map(|c| Rc::as_ptr(&c.run))
     }
 }
 
@@ -69,20 +69,18 @@ fn send<T: 'static>(
     Callback::from(move |value| lab.dispatch(make(value)))
 }
 
-/// What identifies a lab's setup: a new scenario always brings a new run `Rc`. Kept as
+/// What identifies a lab's setup: the lab's generation changes with every new run. Kept as
 /// plain values because every clone of a reducer handle reads the latest state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetupKey {
-    run: usize,
-    compare: Option<usize>,
+    generation: u64,
     problem: Option<String>,
 }
 
 impl SetupKey {
     fn of(lab: &Lab) -> SetupKey {
         SetupKey {
-            run: Rc::as_ptr(lab.run()) as usize,
-            compare: lab.compare().map(|c| Rc::as_ptr(&c.run) as usize),
+            generation: lab.generation(),
             problem: lab.problem().map(str::to_owned),
         }
     }
@@ -227,14 +225,19 @@ pub fn Laboratory() -> Html {
     }
 }
 
-/// The preset ids in lesson order, with their visible names.
+/// The preset ids in lesson order, with their visible names from the content file.
 fn preset_choices() -> Vec<(&'static str, String)> {
     presets::presets()
-        .into_iter()
+        .iter()
         .map(|p| {
-            let name = match p.variant {
-                Some(variant) => format!("{}. {} ({variant})", p.number, p.title),
-                None => format!("{}. {}", p.number, p.title),
+            let name = match SANDBOX.preset(p.id) {
+                Some(PresetText {
+                    title,
+                    variant: Some(variant),
+                    ..
+                }) => format!("{}. {title} ({variant})", p.number),
+                Some(words) => format!("{}. {}", p.number, words.title),
+                None => format!("{}. {}", p.number, p.id),
             };
             (p.id, name)
         })

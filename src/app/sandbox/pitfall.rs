@@ -5,9 +5,12 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::lab::pitfall::{outcome, PitfallTry, MAX_TTL, MIN_TTL, SWEEP_STARTS};
-use crate::lesson::ttl::read_inputs;
-use crate::model::{advise_ttl, presets::PITFALL_PAUSE, SimDuration, TtlInputs};
+use crate::lab::pitfall::{PitfallTry, MAX_TTL, MIN_TTL, SWEEP_STARTS};
+use crate::lesson::ttl::{read_inputs, MsError};
+use crate::model::notation::{parse_decimal, print_decimal};
+use crate::model::{
+    advise_ttl, presets::PITFALL_PAUSE, PauseSweep, SimDuration, SweepCase, TtlAdvice, TtlInputs,
+};
 
 const FIELDS: [(&str, &str); 4] = [
     ("pitfall-work", "Work slice p99"),
@@ -16,13 +19,17 @@ const FIELDS: [(&str, &str); 4] = [
     ("pitfall-margin", "Safety margin"),
 ];
 
+/// A length in whole milliseconds where it has no fraction of one, as the T field shows it.
 fn millis_text(d: SimDuration) -> String {
-    let ms = d.0 as f64 / 1_000.0;
-    if ms.fract() == 0.0 {
-        format!("{ms:.0}")
-    } else {
-        format!("{ms:.3}")
-    }
+    print_decimal(d.0, 3)
+}
+
+/// The learner's T in milliseconds (to the microsecond), or `None` if it is not a length.
+fn read_ttl(text: &str) -> Option<SimDuration> {
+    parse_decimal(text.trim(), 3)
+        .ok()
+        .filter(|&us| us > 0)
+        .map(SimDuration)
 }
 
 /// The whole exercise.
@@ -44,16 +51,8 @@ pub fn PitfallExercise() -> Html {
     let ttl_text = (*chosen_ttl)
         .clone()
         .unwrap_or_else(|| millis_text(advice.proposed));
-    let ttl_ms = ttl_text
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v > 0.0);
-    let ttl = ttl_ms
-        .map(|ms| SimDuration((ms * 1_000.0).round() as u64))
-        .unwrap_or(advice.proposed);
-    let ttl_in_range = (MIN_TTL..=MAX_TTL).contains(&ttl);
-
+    let typed_ttl = read_ttl(&ttl_text);
+    let ttl = typed_ttl.unwrap_or(advice.proposed);
     let base = PitfallTry {
         ttl,
         offset: SimDuration::ZERO,
@@ -63,10 +62,6 @@ pub fn PitfallExercise() -> Html {
         offset: period.mul_ratio(u64::from(*offset_permille), 1000),
         ..base
     };
-    let run = attempt.run();
-    let result = outcome(&run);
-    let sweep = attempt.sweep();
-
     let field_input = |index: usize| {
         let fields = fields.clone();
         Callback::from(move |event: InputEvent| {
@@ -75,44 +70,14 @@ pub fn PitfallExercise() -> Html {
             fields.set(next);
         })
     };
-    let on_ttl = {
-        let chosen_ttl = chosen_ttl.clone();
-        Callback::from(move |event: InputEvent| {
-            chosen_ttl.set(Some(
-                event.target_unchecked_into::<HtmlInputElement>().value(),
-            ));
-        })
+    let choice = Choice {
+        ttl_text,
+        ttl_refused: typed_ttl.is_none_or(|t| !(MIN_TTL..=MAX_TTL).contains(&t)),
+        ttl,
+        period,
+        attempt,
+        offset_permille: *offset_permille,
     };
-    let use_proposed = {
-        let chosen_ttl = chosen_ttl.clone();
-        Callback::from(move |_: MouseEvent| chosen_ttl.set(None))
-    };
-    let on_offset = {
-        let offset_permille = offset_permille.clone();
-        Callback::from(move |event: InputEvent| {
-            let value = event.target_unchecked_into::<HtmlInputElement>().value();
-            offset_permille.set(value.parse::<u32>().unwrap_or(0).min(1000));
-        })
-    };
-
-    let verdict = match result.lost {
-        Some((at, reason)) => format!(
-            "Client A lost the lease at t = {at}: {}. The lost flag stopped its writes ({} issued after the flag), \
-             the fence rejected {} stale write{}, and storage accepted {} stale write{}.",
-            reason.describe(),
-            result.writes_after_lost_flag,
-            result.fence_rejections,
-            if result.fence_rejections == 1 { "" } else { "s" },
-            result.stale_accepted,
-            if result.stale_accepted == 1 { "" } else { "s" },
-        ),
-        None => format!(
-            "Client A kept the lease: a renewal confirmed within T = {ttl} reached it before its safe deadline, \
-             even with the {PITFALL_PAUSE} pause."
-        ),
-    };
-
-    let bar_width = 600.0 / f64::from(SWEEP_STARTS);
     html! {
         <section class="card pitfall" aria-labelledby="pitfall-title">
             <h3 id="pitfall-title">{"Pitfall exercise: a 400 ms pause against your lease"}</h3>
@@ -131,68 +96,155 @@ pub fn PitfallExercise() -> Html {
                     </div>
                 }) }
                 <p id="pitfall-inequality" class="inequality" aria-live="polite">
-                    { match &inputs {
-                        Ok(_) => html! {
-                            <>
-                                <strong>{format!("T > {}", advice.minimum)}</strong>
-                                {format!(" (work + RTT + GC + margin). A comfortable choice: T = {}, heartbeat every {}.",
-                                    advice.proposed, advice.heartbeat)}
-                            </>
-                        },
-                        Err((index, problem)) => html! {
-                            <span class="status-warn">{format!("{}: {}", FIELDS[*index].1, problem.message())}</span>
-                        },
-                    } }
+                    { inequality(&inputs, &advice) }
                 </p>
             </div>
+            { choice.view(&chosen_ttl, &offset_permille) }
+            { verdict(&attempt.case(), ttl) }
+            { sweep_figure(&attempt.sweep(), *offset_permille, period) }
+        </section>
+    }
+}
+
+/// The TTL inequality for the calculator's numbers, or what is wrong with them.
+fn inequality(inputs: &Result<TtlInputs, (usize, MsError)>, advice: &TtlAdvice) -> Html {
+    match inputs {
+        Ok(_) => html! {
+            <>
+                <strong>{format!("T > {}", advice.minimum)}</strong>
+                {format!(" (work + RTT + GC + margin). A comfortable choice: T = {}, heartbeat every {}.",
+                    advice.proposed, advice.heartbeat)}
+            </>
+        },
+        Err((index, problem)) => html! {
+            <span class="status-warn">{format!("{}: {}", FIELDS[*index].1, problem.message())}</span>
+        },
+    }
+}
+
+/// The learner's T and where in the renew period the pause starts.
+struct Choice {
+    ttl_text: String,
+    ttl_refused: bool,
+    ttl: SimDuration,
+    period: SimDuration,
+    attempt: PitfallTry,
+    offset_permille: u32,
+}
+
+impl Choice {
+    fn view(
+        &self,
+        chosen_ttl: &UseStateHandle<Option<String>>,
+        offset: &UseStateHandle<u32>,
+    ) -> Html {
+        let on_ttl = {
+            let chosen_ttl = chosen_ttl.clone();
+            Callback::from(move |event: InputEvent| {
+                chosen_ttl.set(Some(
+                    event.target_unchecked_into::<HtmlInputElement>().value(),
+                ));
+            })
+        };
+        let use_proposed = {
+            let chosen_ttl = chosen_ttl.clone();
+            Callback::from(move |_: MouseEvent| chosen_ttl.set(None))
+        };
+        let on_offset = {
+            let offset = offset.clone();
+            Callback::from(move |event: InputEvent| {
+                let value = event.target_unchecked_into::<HtmlInputElement>().value();
+                offset.set(value.parse::<u32>().unwrap_or(0).min(1000));
+            })
+        };
+        let used = SimDuration(self.ttl.0.clamp(MIN_TTL.0, MAX_TTL.0));
+        html! {
             <div class="pitfall-choice">
                 <div class="field">
                     <label for="pitfall-ttl">{"Your T"}</label>
-                    <input id="pitfall-ttl" type="text" inputmode="decimal" value={ttl_text} oninput={on_ttl} />
+                    <input id="pitfall-ttl" type="text" inputmode="decimal" value={self.ttl_text.clone()} oninput={on_ttl} />
                     <span class="unit">{"ms"}</span>
                 </div>
                 <button type="button" class="button small" onclick={use_proposed}>{"Use the proposed T"}</button>
-                if ttl_ms.is_none() || !ttl_in_range {
+                if self.ttl_refused {
                     <p class="status-warn small" role="status">
-                        {format!("T must be a number of milliseconds between {} and {}; using {} for now.",
-                            MIN_TTL, MAX_TTL, SimDuration(ttl.0.clamp(MIN_TTL.0, MAX_TTL.0)))}
+                        {format!("T must be a number of milliseconds between {MIN_TTL} and {MAX_TTL}; using {used} for now.")}
                     </p>
                 }
-                <p class="muted">{format!("Heartbeat every T/3 = {}.", period)}</p>
+                <p class="muted">{format!("Heartbeat every T/3 = {}.", self.period)}</p>
                 <label for="pitfall-offset">
-                    {format!("The pause starts {} into a renew period", attempt.offset)}
+                    {format!("The pause starts {} into a renew period", self.attempt.offset)}
                 </label>
                 <input id="pitfall-offset" type="range" min="0" max="1000" step="1"
-                    value={offset_permille.to_string()} oninput={on_offset}
-                    aria-valuetext={format!("{} of {}", attempt.offset, period)} />
+                    value={self.offset_permille.to_string()} oninput={on_offset}
+                    aria-valuetext={format!("{} of {}", self.attempt.offset, self.period)} />
             </div>
-            <p class={classes!("pitfall-verdict", if result.lost.is_some() { "status-bad" } else { "status-ok" })}
-                role="status">{verdict}</p>
-            <figure class="sweep">
-                <svg viewBox="0 0 620 90" role="img"
-                    aria-label={format!("Sweep of {} pause starts across one renew period: {} lose the lease.",
-                        sweep.cases.len(), sweep.lost_count())}>
-                    { for sweep.cases.iter().enumerate().map(|(i, case)| {
-                        let x = 10.0 + bar_width * i as f64;
-                        html! {
-                            <rect class={if case.lost { "sweep-lost" } else { "sweep-kept" }}
-                                x={x.to_string()} y="10" width={(bar_width - 2.0).to_string()} height="50" rx="2">
-                                <title>{format!("Pause starting {} into the period: {}", case.offset,
-                                    if case.lost { "lease lost" } else { "lease kept" })}</title>
-                            </rect>
-                        }
-                    }) }
-                    <line class="sweep-marker" x1={(10.0 + 600.0 * f64::from(*offset_permille) / 1000.0).to_string()}
-                        x2={(10.0 + 600.0 * f64::from(*offset_permille) / 1000.0).to_string()} y1="4" y2="66" />
-                    <text x="10" y="82" class="sweep-axis">{"0"}</text>
-                    <text x="610" y="82" text-anchor="end" class="sweep-axis">{period.to_string()}</text>
-                </svg>
-                <figcaption>
-                    {format!("{} of {} pause starts across one renew period ({} %) lose the lease. \
-                              In every losing case the lost flag stops the writes and the fence rejects the stale one.",
-                        sweep.lost_count(), sweep.cases.len(), sweep.lost_permille() / 10)}
-                </figcaption>
-            </figure>
-        </section>
+        }
+    }
+}
+
+fn plural(count: u32) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// What became of client A, in a sentence.
+fn verdict(case: &SweepCase, ttl: SimDuration) -> Html {
+    let text = match case.lost {
+        Some((at, reason)) => format!(
+            "Client A lost the lease at t = {at}: {}. The lost flag stopped its writes ({} issued after the flag), \
+             the fence rejected {} stale write{}, and storage accepted {} stale write{}.",
+            reason.describe(),
+            case.writes_after_lost_flag,
+            case.fence_rejections,
+            plural(case.fence_rejections),
+            case.stale_accepted,
+            plural(case.stale_accepted),
+        ),
+        None => format!(
+            "Client A kept the lease: a renewal confirmed within T = {ttl} reached it before its safe deadline, \
+             even with the {PITFALL_PAUSE} pause."
+        ),
+    };
+    let class = if case.is_lost() {
+        "status-bad"
+    } else {
+        "status-ok"
+    };
+    html! { <p class={classes!("pitfall-verdict", class)} role="status">{text}</p> }
+}
+
+/// One bar per pause start across the renew period, and a marker at the chosen one.
+fn sweep_figure(sweep: &PauseSweep, offset_permille: u32, period: SimDuration) -> Html {
+    let bar_width = 600.0 / f64::from(SWEEP_STARTS);
+    let marker = (10.0 + 600.0 * f64::from(offset_permille) / 1000.0).to_string();
+    html! {
+        <figure class="sweep">
+            <svg viewBox="0 0 620 90" role="img"
+                aria-label={format!("Sweep of {} pause starts across one renew period: {} lose the lease.",
+                    sweep.cases.len(), sweep.lost_count())}>
+                { for sweep.cases.iter().enumerate().map(|(i, case)| {
+                    let x = 10.0 + bar_width * i as f64;
+                    html! {
+                        <rect class={if case.is_lost() { "sweep-lost" } else { "sweep-kept" }}
+                            x={x.to_string()} y="10" width={(bar_width - 2.0).to_string()} height="50" rx="2">
+                            <title>{format!("Pause starting {} into the period: {}", case.offset,
+                                if case.is_lost() { "lease lost" } else { "lease kept" })}</title>
+                        </rect>
+                    }
+                }) }
+                <line class="sweep-marker" x1={marker.clone()} x2={marker} y1="4" y2="66" />
+                <text x="10" y="82" class="sweep-axis">{"0"}</text>
+                <text x="610" y="82" text-anchor="end" class="sweep-axis">{period.to_string()}</text>
+            </svg>
+            <figcaption>
+                {format!("{} of {} pause starts across one renew period ({} %) lose the lease. \
+                          In every losing case the lost flag stops the writes and the fence rejects the stale one.",
+                    sweep.lost_count(), sweep.cases.len(), sweep.lost_permille() / 10)}
+            </figcaption>
+        </figure>
     }
 }

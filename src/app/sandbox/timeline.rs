@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::{LabStore, StepProps};
 use crate::lab::LabAction;
 use crate::model::{
-    ClientId, Event, EventKind, Fault, Lifecycle, Message, NodeId, Run, SimTime, WriteVerdict,
+    ClientId, Event, EventKind, Lifecycle, Message, NodeId, Run, SimTime, WriteVerdict,
 };
 
 /// The drawing's width (CSS pixels, so text keeps its size) before the figure is measured.
@@ -23,16 +23,6 @@ const TOP: f64 = 8.0;
 const TICK_LABEL_WIDTH: f64 = 90.0;
 /// The width of one character of an axis label at 13 px, generously.
 const TICK_CHAR_WIDTH: f64 = 7.5;
-
-fn fault_node(fault: &Fault) -> Option<NodeId> {
-    match *fault {
-        Fault::Pause { client, .. } | Fault::Crash { client } => Some(NodeId::Client(client)),
-        Fault::Partition { a, .. } => Some(a),
-        Fault::DelayNextPacket { from, .. } => Some(from),
-        Fault::ClockStep { node, .. } | Fault::ClockDrift { node, .. } => Some(node),
-        Fault::RevokeLease => Some(NodeId::Service),
-    }
-}
 
 /// Round tick spacing for a run of `end` with about `count` ticks.
 fn tick_step(end: SimTime, count: u64) -> u64 {
@@ -279,12 +269,12 @@ fn write_marks<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<
 fn fault_markers<'a>(run: &'a Run, plot: &'a Plot) -> impl Iterator<Item = Html> + 'a {
     run.scenario().faults.0.iter().map(move |planned| {
         let px = plot.x(planned.at);
-        let node_y = fault_node(&planned.fault).map_or(TOP + LANE, lane_y);
+        let node_y = lane_y(planned.fault.target());
         html! {
             <g class="fault-marker">
                 <line x1={px.to_string()} x2={px.to_string()} y1={(TOP + 20.0).to_string()} y2={(node_y + 26.0).to_string()} />
                 <path d={format!("M{px},{} l-5,-9 h10 z", TOP + 20.0)}>
-                    <title>{format!("{} at {}", super::faults::describe(&planned.fault), planned.at)}</title>
+                    <title>{format!("{} at {}", planned.fault.describe(), planned.at)}</title>
                 </path>
             </g>
         }
