@@ -174,6 +174,16 @@ test('a dense diagram opens larger in a dialog: by keyboard, readable, Escape cl
   await sequenceDialog.getByRole('button', { name: 'Close' }).press('Enter');
   await expect(sequenceDialog).toHaveCount(0);
   await expect(sequence).toBeFocused();
+
+  // The dialog follows the dark theme too.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await enlarge.click();
+  await expect(dialog).toBeVisible();
+  const background = await dialog.evaluate((d) => getComputedStyle(d).backgroundColor);
+  expect(background).toBe('rgb(23, 27, 33)');
+  await dialog.screenshot({ path: `${SCREENSHOTS}/lab-lifecycle-enlarged-phone-dark.png` });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
 });
 
 test('the lesson diagrams fit a phone too, and enlarge with their explanation', async ({ page }) => {
