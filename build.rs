@@ -8,6 +8,9 @@
 use serde::Deserialize;
 use std::{env, fs, path::Path};
 
+#[path = "build/checks.rs"]
+mod checks;
+
 const SOURCE: &str = "content/lesson.toml";
 
 /// Renders a value as a Rust expression of the matching `'static` type in `src/lesson`.
@@ -254,6 +257,8 @@ fn check(lesson: &Lesson) -> Result<(), String> {
 fn main() {
     println!("cargo:rerun-if-changed={SOURCE}");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/checks.rs");
+    checks::compile();
     let text = fs::read_to_string(SOURCE).unwrap_or_else(|e| panic!("cannot read {SOURCE}: {e}"));
     let lesson: Lesson = toml::from_str(&text).unwrap_or_else(|e| panic!("{SOURCE}: {e}"));
     if let Err(problem) = check(&lesson) {

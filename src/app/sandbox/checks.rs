@@ -1,87 +1,46 @@
 //! The checks panel: each invariant holding or broken (with a jump to the moment), what
-//! went wrong and what would have prevented it, the counts, and compare mode's difference.
+//! went wrong and what would have prevented it (words from `content/checks.toml`), the
+//! observer's counts up to the cursor and for the whole run, and compare mode's difference.
 
 use yew::prelude::*;
 
 use super::StepProps;
 use crate::lab::LabAction;
-use crate::model::{
-    CheckId, CheckStatus, ClientId, EventKind, Lifecycle, Message, Run, SimTime, WriteVerdict,
-};
+use crate::lesson::checks::{CheckWords, ViolationWords};
+use crate::model::{CheckId, CheckStatus, ClientId, Lifecycle, Metrics};
 
-/// The counts a learner compares between runs, as of time `now`.
-fn counts_at(run: &Run, now: SimTime) -> Vec<(&'static str, String)> {
-    let events = run.events_until(now);
-    // A renew dropped at the moment it was sent (link down) still counts as an attempt.
-    let renews = events
-        .iter()
-        .filter(|e| match e.kind {
-            EventKind::Sent {
-                msg: Message::Renew { .. },
-                ..
-            } => true,
-            EventKind::Dropped {
-                msg: Message::Renew { .. },
-                sent_at,
-                ..
-            } => sent_at == e.at,
-            _ => false,
-        })
-        .count();
-    let renew_ok = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::Delivered {
-                    msg: Message::RenewOk { .. },
-                    ..
-                }
-            )
-        })
-        .count();
-    let writes = run.storage_log_until(now);
-    let accepted = writes.iter().filter(|w| w.verdict.accepted()).count();
-    let stale = writes
-        .iter()
-        .filter(|w| {
-            matches!(
-                w.verdict,
-                WriteVerdict::Accepted {
-                    stale_over: Some(_)
-                }
-            )
-        })
-        .count();
-    let losses = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::Lifecycle {
-                    to: Lifecycle::Lost(_),
-                    ..
-                }
-            )
-        })
-        .count();
-    let metrics = run.metrics();
-    let failover = match metrics.max_failover {
+/// The figures a learner compares between runs, by label, from one set of measurements.
+/// Every figure comes from the model's observer (`Run::metrics_at` as of the step shown and
+/// `Run::metrics` for the whole run), so the two columns never count by different rules.
+fn figures(m: &Metrics) -> [(&'static str, String); 11] {
+    let failover = match m.max_failover {
         Some(d) => d.to_string(),
         None => "none".to_owned(),
     };
-    vec![
-        ("Renewals sent", renews.to_string()),
-        ("Renewals answered OK", renew_ok.to_string()),
-        ("Leases lost", losses.to_string()),
-        ("Writes accepted by storage", accepted.to_string()),
+    [
+        ("Renewals sent", m.renews_sent.to_string()),
+        ("Renewals answered OK", m.renews_ok.to_string()),
+        (
+            "Renewals answered NOT_OWNER",
+            m.renews_not_owner.to_string(),
+        ),
+        ("Renewals that timed out", m.renews_timed_out.to_string()),
+        (
+            "Renewals dropped by the network",
+            m.renews_lost_on_wire.to_string(),
+        ),
+        ("Leases lost", m.losses.to_string()),
+        (
+            "False losses (the service still held the lease)",
+            m.false_losses.to_string(),
+        ),
+        ("Writes accepted by storage", m.writes_accepted.to_string()),
         (
             "Writes rejected by the fence",
-            (writes.len() - accepted).to_string(),
+            m.writes_rejected.to_string(),
         ),
-        ("Stale writes accepted", stale.to_string()),
-        ("False losses (whole run)", metrics.false_losses.to_string()),
-        ("Longest failover (whole run)", failover),
+        ("Stale writes accepted", m.stale_accepted.to_string()),
+        ("Longest failover", failover),
     ]
 }
 
@@ -145,7 +104,7 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
                                 </button>
                             }
                             if status == CheckStatus::NotApplicable {
-                                <p class="muted small">{not_applicable_reason(id)}</p>
+                                <p class="muted small">{id.not_applicable()}</p>
                             }
                         </li>
                     }
@@ -159,29 +118,23 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
     }
 }
 
-fn not_applicable_reason(id: CheckId) -> &'static str {
-    match id {
-        CheckId::NoStaleAccepted => "Fencing is off, so storage makes no promise about tokens.",
-        CheckId::NoWriteAfterLost => {
-            "An Alternative policy is on: the client does not promise to stop at the lost flag."
-        }
-        _ => "This check does not apply to the current policy.",
-    }
-}
-
 /// The counts of this run, side by side with the comparison run when comparing.
 #[component]
 fn Comparison(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let now = props.at;
-    let mine = counts_at(lab.run(), now);
+    let mine = figures(&lab.run().metrics_at(now));
     let Some(compare) = lab.compare() else {
+        let whole = figures(lab.run().metrics());
         return html! {
             <table class="counts">
-                <caption>{format!("Counts as of the last event (t = {now})")}</caption>
+                <caption>{format!("Counts as of the last event (t = {now}) and for the whole run")}</caption>
+                <thead>
+                    <tr><th scope="col">{"Measure"}</th><th scope="col">{format!("As of t = {now}")}</th><th scope="col">{"Whole run"}</th></tr>
+                </thead>
                 <tbody>
-                    { for mine.into_iter().map(|(label, value)| html! {
-                        <tr><th scope="row">{label}</th><td>{value}</td></tr>
+                    { for mine.into_iter().zip(whole).map(|((label, value), (_, total))| html! {
+                        <tr><th scope="row">{label}</th><td>{value}</td><td>{total}</td></tr>
                     }) }
                 </tbody>
             </table>
@@ -197,7 +150,7 @@ fn Comparison(props: &StepProps) -> Html {
         },
         compare.switch.label().to_lowercase()
     );
-    let theirs = counts_at(&compare.run, now);
+    let theirs = figures(&compare.run.metrics_at(now));
     let mut differences = Vec::new();
     for id in CheckId::ALL {
         let (a, b) = (lab.run().check_at(id, now), compare.run.check_at(id, now));
