@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::{LabStore, StepProps};
 use crate::lab::LabAction;
-use crate::model::{ClientId, EventKind, Fault, Lifecycle, Message, NodeId, SimTime, WriteVerdict};
+use crate::model::{ClientId, Fault, Lifecycle, NodeId, RenewOutcome, SimTime, WriteVerdict};
 
 const WIDTH: f64 = 1000.0;
 const GUTTER: f64 = 96.0;
@@ -91,6 +91,18 @@ fn TimelineLanes(props: &StepProps) -> Html {
         });
     }
 
+    // Each failover on the service lane, from the old holder's last renewal to the next grant.
+    for failover in run.failovers().iter().filter(|f| f.last_effective <= now) {
+        let from = x(failover.last_effective);
+        let to = x(failover.granted_at.min(now));
+        let y = (TOP + LANE + 28.0).to_string();
+        shapes.push(html! {
+            <line class="failover" x1={from.to_string()} x2={to.max(from + 1.0).to_string()} y1={y.clone()} y2={y}>
+                <title>{format!("Failover from {} to {}: {}", failover.from, failover.to, failover.duration())}</title>
+            </line>
+        });
+    }
+
     for c in 0..clients {
         let client = ClientId(c);
         let y = client_lane(client);
@@ -136,42 +148,24 @@ fn TimelineLanes(props: &StepProps) -> Html {
         }
     }
 
-    // Renew attempts on the client's lane, coloured by what became of them.
-    for event in run.events_until(now) {
-        let (class, client) = match (&event.kind, event.node) {
-            (
-                EventKind::Sent {
-                    msg: Message::Renew { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot", c),
-            (
-                EventKind::Dropped {
-                    msg: Message::Renew { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-lost", c),
-            (
-                EventKind::Delivered {
-                    msg: Message::RenewOk { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-ok", c),
-            (
-                EventKind::Delivered {
-                    msg: Message::NotOwner { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-refused", c),
-            _ => continue,
-        };
+    // Renew attempts on the client's lane: a dot when sent, and one coloured by what became
+    // of it when the client learned it (the observer's per-renew record, as the counts use).
+    for renew in run.renews().iter().filter(|r| r.sent_at <= now) {
+        let cy = (client_lane(renew.client) + 29.0).to_string();
         shapes.push(html! {
-            <circle class={class} cx={x(event.at).to_string()} cy={(client_lane(client) + 29.0).to_string()} r="2.5" />
+            <circle class="renew-dot" cx={x(renew.sent_at).to_string()} cy={cy.clone()} r="2.5" />
         });
+        let (class, at) = match renew.outcome {
+            RenewOutcome::Ok(t) => ("renew-dot renew-ok", t),
+            RenewOutcome::NotOwner(t) => ("renew-dot renew-refused", t),
+            RenewOutcome::TimedOut(t) => ("renew-dot renew-lost", t),
+            RenewOutcome::Unanswered => continue,
+        };
+        if at <= now {
+            shapes.push(html! {
+                <circle class={class} cx={x(at).to_string()} cy={cy} r="2.5" />
+            });
+        }
     }
 
     for write in run.storage_log_until(now) {
@@ -301,7 +295,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <span><i class="swatch renew-swatch"></i>{"renew sent"}</span>
                 <span><i class="swatch renew-ok-swatch"></i>{"renew OK"}</span>
                 <span><i class="swatch renew-refused-swatch"></i>{"NOT_OWNER"}</span>
-                <span><i class="swatch renew-lost-swatch"></i>{"renew dropped"}</span>
+                <span><i class="swatch renew-lost-swatch"></i>{"renew timed out"}</span>
+                <span><i class="swatch failover-swatch"></i>{"failover: last renewal to next grant"}</span>
                 <span>{"▼ fault"}</span>
             </figcaption>
         </figure>
