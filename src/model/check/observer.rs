@@ -505,3 +505,208 @@ impl Observer {
         (self.metrics, obs)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: SimDuration = SimDuration::from_secs(10);
+    const A: ClientId = ClientId::A;
+    const B: ClientId = ClientId::B;
+
+    fn observer() -> Observer {
+        Observer::new(T, 2, true, true, true)
+    }
+    fn s(secs: u64) -> SimTime {
+        SimTime::from_secs(secs)
+    }
+    fn mono(secs: i64) -> LocalTime {
+        LocalTime(secs * 1_000_000)
+    }
+    fn broken(o: &Observer, c: CheckId) -> Option<Violation> {
+        match o.reports()[c.index()].status {
+            CheckStatus::Broken { first, .. } => Some(first),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_grant_inside_another_promise_is_two_holders_with_the_time_left() {
+        let mut o = observer();
+        o.granted(s(0), mono(0), A, FencingToken(1));
+        // The service says A's lease ended at 2 s (its wall clock jumped), then grants B.
+        o.lease_ended(FencingToken(1), LeaseEnd::Expired);
+        let (b, found) = o.granted(s(2), mono(2), B, FencingToken(2));
+        assert_eq!(b.checks().collect::<Vec<_>>(), [CheckId::SingleHolder]);
+        assert_eq!(
+            found,
+            Some(ViolationDetail::TwoHolders {
+                previous: A,
+                previous_token: FencingToken(1),
+                new: B,
+                new_token: FencingToken(2),
+                remaining: SimDuration::from_secs(8),
+            })
+        );
+        assert_eq!(broken(&o, CheckId::SingleHolder).map(|v| v.at), Some(s(2)));
+    }
+
+    #[test]
+    fn renewing_a_running_lease_or_granting_after_the_promise_is_fine() {
+        let mut o = observer();
+        o.granted(s(0), mono(0), A, FencingToken(1));
+        assert_eq!(
+            o.renewed(s(3), mono(3), A, FencingToken(1)),
+            Broken::default()
+        );
+        o.lease_ended(FencingToken(1), LeaseEnd::Expired);
+        let (b, _) = o.granted(s(13), mono(13), B, FencingToken(2));
+        assert_eq!(b, Broken::default());
+        // A revoked lease is no promise: the next grant may follow at once.
+        o.lease_ended(FencingToken(2), LeaseEnd::Revoked);
+        let (b, _) = o.granted(s(14), mono(14), A, FencingToken(3));
+        assert_eq!(b, Broken::default());
+        assert_eq!(broken(&o, CheckId::SingleHolder), None);
+        assert_eq!(o.metrics().failovers, 2);
+    }
+
+    #[test]
+    fn renewing_a_lapsed_lease_while_another_holds_is_two_holders() {
+        let mut o = observer();
+        o.granted(s(0), mono(0), A, FencingToken(1));
+        o.lease_ended(FencingToken(1), LeaseEnd::Expired);
+        o.granted(s(10), mono(10), B, FencingToken(2));
+        let b = o.renewed(s(12), mono(12), A, FencingToken(1));
+        assert_eq!(b.checks().collect::<Vec<_>>(), [CheckId::SingleHolder]);
+    }
+
+    #[test]
+    fn storage_accepting_a_lower_token_breaks_both_storage_checks() {
+        let mut o = observer();
+        assert_eq!(o.storage_decided(s(1), B, FencingToken(2), true).1, None);
+        let (b, stale) = o.storage_decided(s(2), A, FencingToken(1), true);
+        assert_eq!(stale, Some(FencingToken(2)));
+        assert_eq!(
+            b.checks().collect::<Vec<_>>(),
+            [CheckId::NoStaleAccepted, CheckId::OrderedByToken]
+        );
+        // A refused write and an equal token are fine.
+        assert_eq!(
+            o.storage_decided(s(3), A, FencingToken(1), false).0,
+            Broken::default()
+        );
+        assert_eq!(
+            o.storage_decided(s(4), B, FencingToken(2), true).0,
+            Broken::default()
+        );
+        assert_eq!(o.metrics().stale_accepted, 1);
+    }
+
+    #[test]
+    fn without_fencing_only_the_order_check_applies() {
+        let mut o = Observer::new(T, 2, false, true, false);
+        o.storage_decided(s(1), B, FencingToken(2), true);
+        let (b, _) = o.storage_decided(s(2), A, FencingToken(1), true);
+        assert_eq!(b.checks().collect::<Vec<_>>(), [CheckId::OrderedByToken]);
+        assert_eq!(
+            o.reports()[CheckId::NoStaleAccepted.index()].status,
+            CheckStatus::NotApplicable
+        );
+    }
+
+    #[test]
+    fn a_write_after_the_lost_flag_is_caught_with_when_the_flag_was_set() {
+        let mut o = observer();
+        o.granted(s(0), mono(0), A, FencingToken(1));
+        assert_eq!(o.write_issued(s(1), A, FencingToken(1)), Broken::default());
+        o.lifecycle(
+            s(5),
+            A,
+            Lifecycle::Lost(crate::model::LostReason::NotOwner),
+            Some(FencingToken(1)),
+        );
+        let b = o.write_issued(s(6), A, FencingToken(1));
+        assert_eq!(b.checks().collect::<Vec<_>>(), [CheckId::NoWriteAfterLost]);
+        let v = broken(&o, CheckId::NoWriteAfterLost).unwrap();
+        assert_eq!(
+            v.detail,
+            ViolationDetail::WriteAfterLost {
+                client: A,
+                token: FencingToken(1),
+                lost_at: s(5)
+            }
+        );
+        // Lost while the service still held the lease: a false loss.
+        assert_eq!(o.metrics().false_losses, 1);
+    }
+
+    #[test]
+    fn each_renew_gets_one_outcome() {
+        let mut o = observer();
+        let renew = |o: &mut Observer, at, req| {
+            o.renew_sent(s(at), A, RequestId(req));
+            o.lifecycle(s(at), A, Lifecycle::RenewInFlight, Some(FencingToken(1)));
+        };
+        renew(&mut o, 3, 2);
+        o.client_received(
+            s(3),
+            A,
+            Message::RenewOk {
+                req: RequestId(2),
+                token: FencingToken(1),
+            },
+        );
+        o.lifecycle(s(3), A, Lifecycle::Holding, Some(FencingToken(1)));
+        renew(&mut o, 6, 3);
+        o.dropped(
+            s(6),
+            A,
+            Message::Renew {
+                req: RequestId(3),
+                token: FencingToken(1),
+            },
+        );
+        o.lifecycle(s(7), A, Lifecycle::Holding, Some(FencingToken(1)));
+        // The late answer to the abandoned renew counts for nothing.
+        o.client_received(
+            s(8),
+            A,
+            Message::RenewOk {
+                req: RequestId(3),
+                token: FencingToken(1),
+            },
+        );
+        renew(&mut o, 9, 4);
+        o.client_received(
+            s(9),
+            A,
+            Message::NotOwner {
+                req: RequestId(4),
+                token: FencingToken(1),
+            },
+        );
+        renew(&mut o, 10, 5);
+        let (m, obs) = o.finish(s(11));
+        assert_eq!(
+            (
+                m.renews_sent,
+                m.renews_ok,
+                m.renews_timed_out,
+                m.renews_not_owner,
+                m.renews_lost_on_wire
+            ),
+            (4, 1, 1, 1, 1)
+        );
+        let outcomes: Vec<_> = obs.renews.iter().map(|r| r.outcome).collect();
+        assert_eq!(
+            outcomes,
+            [
+                RenewOutcome::Ok(s(3)),
+                RenewOutcome::TimedOut(s(7)),
+                RenewOutcome::NotOwner(s(9)),
+                RenewOutcome::Unanswered
+            ]
+        );
+        assert_eq!(obs.history.last().map(|(_, m)| m.renews_sent), Some(4));
+    }
+}
