@@ -4,7 +4,7 @@
 //! outsider could see; with recording on, every event goes to the trace. Deterministic: the same scenario gives the same trace, byte for byte.
 
 use super::check::observer::{Broken, Observer};
-use super::check::{CheckId, Metrics, Overlap, Verdict, ViolationDetail};
+use super::check::{CheckId, Metrics, Verdict};
 use super::client::{ClientConfig, ClientEvent, LeaseClient};
 use super::faults::{Fault, TimedFault};
 use super::ids::{ClientId, FencingToken, NodeId};
@@ -612,21 +612,8 @@ impl World {
             let mono = self.local(NodeId::Service).mono;
             let (ev, broken) = match ev {
                 ServiceEvent::Granted { client, token, .. } => {
-                    let (broken, found) = self.observer.granted(self.now, mono, client, token);
+                    let (broken, overlap) = self.observer.granted(self.now, mono, client, token);
                     // The trace carries the observer's finding, never the service's.
-                    let overlap = found.map(|d| match d {
-                        ViolationDetail::TwoHolders {
-                            previous,
-                            previous_token,
-                            remaining,
-                            ..
-                        } => Overlap {
-                            previous,
-                            previous_token,
-                            remaining,
-                        },
-                        _ => unreachable!("a grant only finds two holders"),
-                    });
                     let ev = ServiceEvent::Granted {
                         client,
                         token,

@@ -6,8 +6,8 @@
 //! every check and measurement. It never reads a component's state or its conclusions.
 
 use super::{
-    BrokenCheck, CheckId, CheckReport, CheckStatus, Failover, Metrics, RenewOutcome, RenewRecord,
-    Violation, ViolationDetail,
+    BrokenCheck, CheckId, CheckReport, CheckStatus, Failover, Metrics, Overlap, RenewOutcome,
+    RenewRecord, Violation, ViolationDetail,
 };
 use crate::model::client::Lifecycle;
 use crate::model::ids::{ClientId, FencingToken, RequestId};
@@ -121,7 +121,7 @@ impl Observer {
         service_mono: LocalTime,
         client: ClientId,
         token: FencingToken,
-    ) -> (Broken, Option<ViolationDetail>) {
+    ) -> (Broken, Option<Overlap>) {
         self.metrics.grants += 1;
         if let Some((prev, last)) = self.last_effective.filter(|(p, _)| *p != client) {
             let f = Failover {
@@ -165,7 +165,7 @@ impl Observer {
         mono: LocalTime,
         client: ClientId,
         token: FencingToken,
-    ) -> (Broken, Option<ViolationDetail>) {
+    ) -> (Broken, Option<Overlap>) {
         self.promises
             .retain(|p| !p.void && (p.until > mono || !p.ended));
         // Extending a promise that still runs starts no new holding; a grant, or a renewal
@@ -179,11 +179,9 @@ impl Observer {
             .iter()
             .filter(|p| !extends && p.token != token && p.until > mono)
             .max_by_key(|p| p.until);
-        let detail = running.map(|p| ViolationDetail::TwoHolders {
+        let overlap = running.map(|p| Overlap {
             previous: p.holder,
             previous_token: p.token,
-            new: client,
-            new_token: token,
             remaining: SimDuration((p.until.0 - mono.0) as u64),
         });
         let until = mono + self.ttl;
@@ -203,10 +201,17 @@ impl Observer {
         }
         self.last_effective = Some((client, at));
         let mut broken = Broken::default();
-        if let Some(d) = detail {
-            self.violation(&mut broken, CheckId::SingleHolder, at, d);
+        if let Some(o) = overlap {
+            let detail = ViolationDetail::TwoHolders {
+                previous: o.previous,
+                previous_token: o.previous_token,
+                new: client,
+                new_token: token,
+                remaining: o.remaining,
+            };
+            self.violation(&mut broken, CheckId::SingleHolder, at, detail);
         }
-        (broken, detail)
+        (broken, overlap)
     }
 
     /// The service said `token`'s lease ended.
@@ -540,6 +545,14 @@ mod tests {
         assert_eq!(b.checks().collect::<Vec<_>>(), [CheckId::SingleHolder]);
         assert_eq!(
             found,
+            Some(Overlap {
+                previous: A,
+                previous_token: FencingToken(1),
+                remaining: SimDuration::from_secs(8),
+            })
+        );
+        assert_eq!(
+            broken(&o, CheckId::SingleHolder).map(|v| v.detail),
             Some(ViolationDetail::TwoHolders {
                 previous: A,
                 previous_token: FencingToken(1),
