@@ -1,7 +1,8 @@
 //! The world: wires clients, lock service, storage and network together, applies the fault
 //! plan, and steps from one event to the next (the shape of quinn-proto's test `Pair`).
 //! After every step the independent observer ([`super::check::observer`]) is told what an
-//! outsider could see; with recording on, every event goes to the trace. Deterministic: the same scenario gives the same trace, byte for byte.
+//! outsider could see; with recording on, every event goes to the trace. Deterministic: the
+//! same scenario gives the same trace, byte for byte.
 
 use super::check::observer::{Broken, Observer};
 use super::check::{CheckId, Metrics, Verdict};
