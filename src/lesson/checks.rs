@@ -1,5 +1,6 @@
-//! The words of the four checks, compiled in from `content/checks.toml`, and the
-//! explanation of a violation: the content's template filled with the violation's facts.
+//! The words of the four checks and of the checks panel, compiled in from
+//! `content/checks.toml`, and the explanation of a violation: the content's template filled
+//! with the violation's facts.
 //! The model keeps only ids and facts; this is where they become sentences.
 
 use crate::model::{CheckId, Violation, ViolationDetail};
@@ -17,13 +18,49 @@ pub struct CheckText {
     pub not_applicable: &'static str,
 }
 
-/// The words of every check, keyed by check id.
+/// The checks panel's words (`{at}`, `{count}` and `{now}` are filled by the view).
+#[derive(Debug)]
+pub struct PanelText {
+    pub holding: &'static str,
+    pub not_applicable: &'static str,
+    pub broken: &'static str,
+    pub broken_times: &'static str,
+    pub prevented_by: &'static str,
+    pub go_to: &'static str,
+    pub counts_caption: &'static str,
+    pub compare_caption: &'static str,
+    pub measure: &'static str,
+    pub as_of: &'static str,
+    pub whole_run: &'static str,
+    pub this_run: &'static str,
+    pub no_failover: &'static str,
+}
+
+/// The label of each figure the observer measures.
+#[derive(Debug)]
+pub struct CountLabels {
+    pub renews_sent: &'static str,
+    pub renews_ok: &'static str,
+    pub renews_not_owner: &'static str,
+    pub renews_timed_out: &'static str,
+    pub renews_lost_on_wire: &'static str,
+    pub losses: &'static str,
+    pub false_losses: &'static str,
+    pub writes_accepted: &'static str,
+    pub writes_rejected: &'static str,
+    pub stale_accepted: &'static str,
+    pub max_failover: &'static str,
+}
+
+/// The words of every check, keyed by check id, and of the checks panel.
 #[derive(Debug)]
 pub struct CheckTexts {
     pub single_holder: CheckText,
     pub no_stale_accepted: CheckText,
     pub no_write_after_lost: CheckText,
     pub ordered_by_token: CheckText,
+    pub panel: PanelText,
+    pub counts: CountLabels,
 }
 
 /// The compiled-in words.
@@ -81,7 +118,7 @@ fn facts(v: &Violation) -> Vec<(&'static str, String)> {
 }
 
 /// Replaces each `{name}` in `template` by its fact (build.rs checks every name is known).
-fn fill(template: &str, facts: &[(&str, String)]) -> String {
+pub fn fill(template: &str, facts: &[(&str, String)]) -> String {
     let mut out = String::with_capacity(template.len() + 32);
     let mut rest = template;
     while let Some(open) = rest.find('{') {

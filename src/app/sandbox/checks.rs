@@ -6,55 +6,53 @@ use yew::prelude::*;
 
 use super::StepProps;
 use crate::lab::LabAction;
-use crate::lesson::checks::{CheckWords, ViolationWords};
-use crate::model::{CheckId, CheckStatus, ClientId, Lifecycle, Metrics};
+use crate::lesson::checks::{fill, CheckWords, ViolationWords, CHECK_TEXTS};
+use crate::model::{CheckId, CheckStatus, ClientId, Lifecycle, Metrics, SimTime};
 
 /// The figures a learner compares between runs, by label, from one set of measurements.
 /// Every figure comes from the model's observer (`Run::metrics_at` as of the step shown and
 /// `Run::metrics` for the whole run), so the two columns never count by different rules.
 fn figures(m: &Metrics) -> [(&'static str, String); 11] {
+    let l = &CHECK_TEXTS.counts;
     let failover = match m.max_failover {
         Some(d) => d.to_string(),
-        None => "none".to_owned(),
+        None => CHECK_TEXTS.panel.no_failover.to_owned(),
     };
     [
-        ("Renewals sent", m.renews_sent.to_string()),
-        ("Renewals answered OK", m.renews_ok.to_string()),
-        (
-            "Renewals answered NOT_OWNER",
-            m.renews_not_owner.to_string(),
-        ),
-        ("Renewals that timed out", m.renews_timed_out.to_string()),
-        (
-            "Renewals dropped by the network",
-            m.renews_lost_on_wire.to_string(),
-        ),
-        ("Leases lost", m.losses.to_string()),
-        (
-            "False losses (the service still held the lease)",
-            m.false_losses.to_string(),
-        ),
-        ("Writes accepted by storage", m.writes_accepted.to_string()),
-        (
-            "Writes rejected by the fence",
-            m.writes_rejected.to_string(),
-        ),
-        ("Stale writes accepted", m.stale_accepted.to_string()),
-        ("Longest failover", failover),
+        (l.renews_sent, m.renews_sent.to_string()),
+        (l.renews_ok, m.renews_ok.to_string()),
+        (l.renews_not_owner, m.renews_not_owner.to_string()),
+        (l.renews_timed_out, m.renews_timed_out.to_string()),
+        (l.renews_lost_on_wire, m.renews_lost_on_wire.to_string()),
+        (l.losses, m.losses.to_string()),
+        (l.false_losses, m.false_losses.to_string()),
+        (l.writes_accepted, m.writes_accepted.to_string()),
+        (l.writes_rejected, m.writes_rejected.to_string()),
+        (l.stale_accepted, m.stale_accepted.to_string()),
+        (l.max_failover, failover),
     ]
 }
 
+/// A panel template with the time shown filled in.
+fn at_now(template: &str, now: SimTime) -> String {
+    fill(template, &[("now", now.to_string())])
+}
+
 fn status_text(status: &CheckStatus) -> String {
+    let panel = &CHECK_TEXTS.panel;
     match status {
-        CheckStatus::Holding => "Holding".to_owned(),
-        CheckStatus::NotApplicable => "Not applicable".to_owned(),
+        CheckStatus::Holding => panel.holding.to_owned(),
+        CheckStatus::NotApplicable => panel.not_applicable.to_owned(),
         CheckStatus::Broken { first, count } => {
-            let times = if *count > 1 {
-                format!(" ({count} times)")
+            let template = if *count > 1 {
+                panel.broken_times
             } else {
-                String::new()
+                panel.broken
             };
-            format!("Broken at t = {}{times}", first.at)
+            fill(
+                template,
+                &[("at", first.at.to_string()), ("count", count.to_string())],
+            )
         }
     }
 }
@@ -97,10 +95,10 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
                             <p class="check-status"><strong>{status_text(&status)}</strong></p>
                             if let CheckStatus::Broken { first, .. } = status {
                                 <p>{first.explanation()}</p>
-                                <p><strong>{"What would have prevented it: "}</strong>{first.prevention()}</p>
+                                <p><strong>{CHECK_TEXTS.panel.prevented_by}</strong>{first.prevention()}</p>
                                 <button type="button" class="button small"
                                     onclick={props.send(move |_: MouseEvent| LabAction::Seek(first.at))}>
-                                    {format!("Go to t = {}", first.at)}
+                                    {fill(CHECK_TEXTS.panel.go_to, &[("at", first.at.to_string())])}
                                 </button>
                             }
                             if status == CheckStatus::NotApplicable {
@@ -123,14 +121,15 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
 fn Comparison(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let now = props.at;
+    let panel = &CHECK_TEXTS.panel;
     let mine = figures(&lab.run().metrics_at(now));
     let Some(compare) = lab.compare() else {
         let whole = figures(lab.run().metrics());
         return html! {
             <table class="counts">
-                <caption>{format!("Counts as of the last event (t = {now}) and for the whole run")}</caption>
+                <caption>{at_now(panel.counts_caption, now)}</caption>
                 <thead>
-                    <tr><th scope="col">{"Measure"}</th><th scope="col">{format!("As of t = {now}")}</th><th scope="col">{"Whole run"}</th></tr>
+                    <tr><th scope="col">{panel.measure}</th><th scope="col">{at_now(panel.as_of, now)}</th><th scope="col">{panel.whole_run}</th></tr>
                 </thead>
                 <tbody>
                     { for mine.into_iter().zip(whole).map(|((label, value), (_, total))| html! {
@@ -184,9 +183,9 @@ fn Comparison(props: &StepProps) -> Html {
         <div class="comparison">
             <p class="comparison-summary" aria-live="polite">{summary}</p>
             <table class="counts">
-                <caption>{format!("Side by side, as of the last event (t = {now})")}</caption>
+                <caption>{at_now(panel.compare_caption, now)}</caption>
                 <thead>
-                    <tr><th scope="col">{"Measure"}</th><th scope="col">{"This run"}</th><th scope="col">{flipped_name.clone()}</th></tr>
+                    <tr><th scope="col">{panel.measure}</th><th scope="col">{panel.this_run}</th><th scope="col">{flipped_name.clone()}</th></tr>
                 </thead>
                 <tbody>
                     { for CheckId::ALL.into_iter().map(|id| html! {
