@@ -202,6 +202,51 @@ mod tests {
     }
 
     #[test]
+    fn every_check_explains_its_own_facts_with_no_placeholder_left() {
+        let (a, b, t33, t34) = (ClientId::A, ClientId::B, FencingToken(33), FencingToken(34));
+        let stale = ViolationDetail::StaleAccepted {
+            client: a,
+            token: t33,
+            highest: t34,
+        };
+        let details = [
+            (
+                CheckId::SingleHolder,
+                ViolationDetail::TwoHolders {
+                    previous: a,
+                    previous_token: t33,
+                    new: b,
+                    new_token: t34,
+                    remaining: crate::model::SimDuration::from_secs(7),
+                },
+            ),
+            (CheckId::NoStaleAccepted, stale),
+            (
+                CheckId::NoWriteAfterLost,
+                ViolationDetail::WriteAfterLost {
+                    client: a,
+                    token: t33,
+                    lost_at: SimTime::from_secs(9),
+                },
+            ),
+            (CheckId::OrderedByToken, stale),
+        ];
+        for (check, detail) in details {
+            let words = Violation {
+                check,
+                at: SimTime::from_secs(12),
+                detail,
+            }
+            .explanation();
+            assert!(
+                !words.contains('{') && words.contains("12.000 s"),
+                "{check:?}: {words}"
+            );
+            assert!(words.contains("33"), "{check:?} names the token: {words}");
+        }
+    }
+
+    #[test]
     fn every_check_has_a_title_and_advice() {
         for id in CheckId::ALL {
             assert!(!id.title().is_empty() && !id.prevention().is_empty());
