@@ -213,6 +213,24 @@ fn the_same_seed_and_plan_give_the_same_trace_hash() {
                 })
                 .min();
             prop_assert_eq!(verdict.first_broken.map(|b| (b.at, b.check)), first);
+            // Each broken check is marked in the trace where and as often as it broke.
+            for r in a.checks() {
+                let marks: Vec<SimTime> = a
+                    .events()
+                    .iter()
+                    .filter(
+                        |e| matches!(e.kind, EventKind::CheckBroken { check } if check == r.check),
+                    )
+                    .map(|e| e.at)
+                    .collect();
+                match r.status {
+                    CheckStatus::Broken { first, count } => {
+                        prop_assert_eq!(marks.len() as u32, count);
+                        prop_assert_eq!(marks.first().copied(), Some(first.at));
+                    }
+                    _ => prop_assert!(marks.is_empty()),
+                }
+            }
             Ok(())
         })
         .unwrap();
