@@ -72,11 +72,6 @@ impl Storage {
         }
     }
 
-    /// Whether the fence is on.
-    pub fn fencing(&self) -> bool {
-        self.fencing
-    }
-
     /// The highest token accepted so far.
     pub fn highest_accepted(&self) -> Option<FencingToken> {
         self.highest
