@@ -9,6 +9,9 @@
 use serde::Deserialize;
 use std::{env, fs, path::Path};
 
+#[path = "build/checks.rs"]
+mod checks;
+
 const LESSON_SOURCE: &str = "content/lesson.toml";
 const SANDBOX_SOURCE: &str = "content/sandbox.toml";
 
@@ -244,6 +247,8 @@ fn compile<T: for<'de> Deserialize<'de> + Lit>(
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/lesson/schema.rs");
+    println!("cargo:rerun-if-changed=build/checks.rs");
+    checks::compile();
     compile::<Lesson>(LESSON_SOURCE, "lesson.rs", check);
     compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox);
 }

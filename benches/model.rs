@@ -1,5 +1,7 @@
 //! Model speed, natively: events per second and checked 60-second scenarios per second
-//! (default parameters, random fault plans, all four checks on, no trace recording).
+//! (default parameters, random fault plans, the independent observer on, no trace): the
+//! path the counterexample search runs, `Simulation::verdict`. Goal: ≥ 100,000 checked
+//! 60-s plans/s on one core.
 //! `scripts/bench.sh` compares the summary line with the wasm measurement.
 //! The benchmark runs natively only; on wasm32 (linted with --all-targets) it is empty.
 
@@ -19,7 +21,8 @@ mod native {
         summary();
     }
 
-    /// One checked 60-second scenario per iteration, a different random fault plan each time.
+    /// One checked 60-second scenario per iteration, a different random fault plan each time
+    /// (`Simulation::verdict`: observer on, no trace).
     #[divan::bench]
     fn checked_60s_scenario(bencher: divan::Bencher) {
         let mut seed = 0u64;
@@ -27,7 +30,7 @@ mod native {
             .counter(divan::counter::ItemsCount::new(1usize))
             .bench_local(|| {
                 seed += 1;
-                black_box(Simulation::check(&Scenario::random_default(black_box(
+                black_box(Simulation::verdict(&Scenario::random_default(black_box(
                     seed,
                 ))))
             });
@@ -72,7 +75,7 @@ mod native {
         while start.elapsed().as_secs_f64() < 2.0 {
             for _ in 0..1_000 {
                 seed += 1;
-                let o = Simulation::check(&Scenario::random_default(seed));
+                let o = Simulation::verdict(&Scenario::random_default(seed));
                 events += o.metrics.events;
                 scenarios += 1;
             }

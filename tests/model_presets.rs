@@ -1,6 +1,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! Every preset of scenarios.md, asserted against its expected outcome, named like the lesson.
 
+use lease_lab::lesson::checks::ViolationWords;
 use lease_lab::lesson::content::SANDBOX;
 use lease_lab::model::presets::{self, preset};
 use lease_lab::model::*;

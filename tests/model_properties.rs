@@ -3,6 +3,7 @@
 //! each), plus the counter-property: with fencing off and pauses allowed, the search does
 //! find an ordering violation, so the checks can fail.
 
+use lease_lab::lesson::checks::ViolationWords;
 use lease_lab::model::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestError, TestRunner};
@@ -197,10 +198,83 @@ fn the_same_seed_and_plan_give_the_same_trace_hash() {
             let b = Simulation::run(&s);
             prop_assert_eq!(a.trace_hash(), b.trace_hash());
             prop_assert_eq!(a.events().len(), b.events().len());
-            // The traceless fast path computes the same checks and metrics.
+            // The traceless fast paths compute the same checks and metrics.
             let fast = Simulation::check(&s);
             prop_assert_eq!(&fast.checks, a.checks());
             prop_assert_eq!(&fast.metrics, a.metrics());
+            let verdict = Simulation::verdict(&s);
+            prop_assert_eq!(&verdict.metrics, a.metrics());
+            let first = a
+                .checks()
+                .iter()
+                .filter_map(|r| match r.status {
+                    CheckStatus::Broken { first, .. } => Some((first.at, first.check)),
+                    _ => None,
+                })
+                .min();
+            prop_assert_eq!(verdict.first_broken.map(|b| (b.at, b.check)), first);
+            // Each broken check is marked in the trace where and as often as it broke.
+            for r in a.checks() {
+                let marks: Vec<SimTime> = a
+                    .events()
+                    .iter()
+                    .filter(
+                        |e| matches!(e.kind, EventKind::CheckBroken { check } if check == r.check),
+                    )
+                    .map(|e| e.at)
+                    .collect();
+                match r.status {
+                    CheckStatus::Broken { first, count } => {
+                        prop_assert_eq!(marks.len() as u32, count);
+                        prop_assert_eq!(marks.first().copied(), Some(first.at));
+                    }
+                    _ => prop_assert!(marks.is_empty()),
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn every_renew_has_one_outcome_and_the_figures_at_the_end_are_the_whole_run() {
+    let mut runner = TestRunner::new(config(1_000));
+    runner
+        .run(&shapes(), |sh| {
+            let run = Simulation::run(&scenario(&sh, alternatives(sh.alternatives)));
+            let m = *run.metrics();
+            let renews = run.renews();
+            prop_assert_eq!(renews.len() as u32, m.renews_sent);
+            let count = |f: fn(&RenewOutcome) -> bool| renews.iter().filter(|r| f(&r.outcome)).count() as u32;
+            prop_assert_eq!(count(|o| matches!(o, RenewOutcome::Ok(_))), m.renews_ok);
+            prop_assert_eq!(count(|o| matches!(o, RenewOutcome::NotOwner(_))), m.renews_not_owner);
+            prop_assert_eq!(count(|o| matches!(o, RenewOutcome::TimedOut(_))), m.renews_timed_out);
+            let on_wire = renews.iter().filter(|r| r.lost_on_wire).count() as u32;
+            prop_assert_eq!(on_wire, m.renews_lost_on_wire);
+            for r in renews {
+                prop_assert!(r.settled_at().is_none_or(|t| t >= r.sent_at));
+            }
+            // The renew traffic seen on the wire matches the records.
+            let sent_on_wire = run
+                .events()
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e.kind,
+                        EventKind::Sent { msg: Message::Renew { .. }, .. }
+                    ) || matches!(
+                        e.kind,
+                        EventKind::Dropped { msg: Message::Renew { .. }, sent_at, .. } if sent_at == e.at
+                    )
+                })
+                .count() as u32;
+            prop_assert_eq!(sent_on_wire, m.renews_sent);
+            let failovers = run.failovers();
+            prop_assert_eq!(failovers.len() as u32, m.failovers);
+            prop_assert_eq!(failovers.iter().map(|f| f.duration()).max(), m.max_failover);
+            // Figures as of the end are the whole run's (the step count aside).
+            let at_end = run.metrics_at(run.end());
+            prop_assert_eq!(Metrics { events: m.events, ..at_end }, m);
             Ok(())
         })
         .unwrap();

@@ -1,6 +1,7 @@
 //! Model speed in wasm (headless Chromium): events per second and checked 60-second
-//! scenarios per second, the same workload as `benches/model.rs`. Timing uses
-//! `performance.now()`; the model itself never reads a clock. Run by `scripts/bench.sh`.
+//! scenarios per second, the same workload as `benches/model.rs` (`Simulation::verdict`).
+//! Timing uses `performance.now()`; the model itself never reads a clock. Run by
+//! `scripts/bench.sh`.
 #![cfg(all(target_arch = "wasm32", feature = "wasm-bench"))]
 
 use lease_lab::model::{Scenario, Simulation};
@@ -24,7 +25,7 @@ fn model_speed_in_wasm() {
     let mut w = 0;
     while now_ms() - warm < 2_000.0 {
         w += 1;
-        std::hint::black_box(Simulation::check(&Scenario::random_default(u64::MAX - w)));
+        std::hint::black_box(Simulation::verdict(&Scenario::random_default(u64::MAX - w)));
     }
     let mut seed = 0u64;
     let mut events = 0u64;
@@ -33,7 +34,7 @@ fn model_speed_in_wasm() {
     while now_ms() - start < 2_000.0 {
         for _ in 0..1_000 {
             seed += 1;
-            let o = Simulation::check(&Scenario::random_default(seed));
+            let o = Simulation::verdict(&Scenario::random_default(seed));
             events += o.metrics.events;
             scenarios += 1;
         }

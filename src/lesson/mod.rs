@@ -3,6 +3,7 @@
 //!
 //! Pure Rust with no web crate, so all of it is tested natively; `app` renders it.
 
+pub mod checks;
 pub mod content;
 pub mod diagram;
 pub mod mermaid;

@@ -12,6 +12,8 @@
 
 use super::ids::{ClientId, FencingToken, NodeId, RequestId};
 use super::msg::Message;
+#[cfg(test)]
+use super::planted;
 use super::policy::Policy;
 use super::queue::Outbox;
 use super::time::{ClockKind, LocalNow, LocalTime, SimDuration};
@@ -244,6 +246,8 @@ pub struct LeaseClient {
 impl LeaseClient {
     /// A client in Idle that starts acquiring at `cfg.start_at` on its monotonic clock.
     pub fn new(id: ClientId, cfg: ClientConfig) -> Self {
+        #[cfg(test)]
+        let cfg = planted::renew_from_wall_clock(cfg);
         let mut timers = [None; 6];
         timers[TimerKind::Acquire as usize] = Some(Deadline {
             clock: ClockKind::Monotonic,
@@ -445,7 +449,13 @@ impl LeaseClient {
             };
         } else {
             self.lost_flag = true;
+            #[cfg(test)]
+            let work = self.timers[TimerKind::Work as usize];
             self.timers = [None; 6];
+            #[cfg(test)]
+            if planted::is(planted::Bug::ClientSkipsLostFlag) {
+                self.timers[TimerKind::Work as usize] = work;
+            }
             self.state = State::Lost {
                 token: lease.token,
                 reason,
@@ -500,6 +510,12 @@ impl LeaseClient {
                 }
             }
             (TimerKind::Work, State::Unlocking { lease, .. }) => self.write(lease.token, now),
+            #[cfg(test)]
+            (TimerKind::Work, State::Lost { token, .. })
+                if planted::is(planted::Bug::ClientSkipsLostFlag) =>
+            {
+                self.write(token, now)
+            }
             (TimerKind::Release, State::Holding { lease, .. }) => {
                 self.timers = [None; 6];
                 let a = self.send_unlock(now, lease.token, true);

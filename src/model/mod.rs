@@ -29,6 +29,8 @@ pub mod ids;
 pub mod msg;
 pub mod net;
 pub mod notation;
+#[cfg(test)]
+mod planted;
 pub mod policy;
 pub mod presets;
 mod queue;
@@ -44,7 +46,10 @@ pub mod world;
 pub use calc::{
     advise_ttl, pause_phase_sweep, PauseSweep, PauseTry, SweepCase, TtlAdvice, TtlInputs,
 };
-pub use check::{CheckId, CheckReport, CheckStatus, Metrics, Violation, ViolationDetail};
+pub use check::{
+    BrokenCheck, CheckId, CheckReport, CheckStatus, Failover, Metrics, Overlap, RenewOutcome,
+    RenewRecord, Verdict, Violation, ViolationDetail,
+};
 pub use client::{
     ClientConfig, ClientEvent, Deadline, LeaseClient, Lifecycle, LostReason, TimerKind, Transmit,
 };
@@ -60,7 +65,7 @@ pub use run::{
 };
 pub use scenario::{Fraction, LinkOverride, Scenario, ScenarioError};
 pub use service::{LeaseEnd, LockService, ServiceConfig, ServiceEvent};
-pub use storage::{Storage, WriteRecord, WriteVerdict};
+pub use storage::{FenceDecision, Storage, WriteRecord, WriteVerdict};
 pub use time::{ClockKind, LocalNow, LocalTime, NodeClock, SimDuration, SimTime, WALL_EPOCH};
 pub use trace::{trace_hash, Event, EventKind};
 pub use world::{Outcome, World};
@@ -84,10 +89,19 @@ impl Simulation {
     }
 
     /// Runs `s` to its end keeping only the checks and metrics (no trace): the fast path for
-    /// property tests, sweeps and benchmarks.
+    /// property tests and sweeps.
     pub fn check(s: &Scenario) -> Outcome {
         let mut w = World::new(s, false);
         w.run_to_end();
         w.outcome()
+    }
+
+    /// Runs `s` to its end with the observer but no trace, and answers the counterexample
+    /// search's question: the first broken check (which, and when) and the measurements.
+    /// This is the path `make bench` times as "checked scenarios/s".
+    pub fn verdict(s: &Scenario) -> Verdict {
+        let mut w = World::new(s, false);
+        w.run_to_end();
+        w.verdict()
     }
 }

@@ -1,7 +1,8 @@
 //! A finished run: the full trace plus indexes that let a view ask "what was true at time
 //! t?" cheaply (binary searches over time-sorted vectors; no re-simulation needed).
 
-use super::check::{CheckId, CheckReport, CheckStatus, Metrics};
+use super::check::observer::Observations;
+use super::check::{CheckId, CheckReport, CheckStatus, Failover, Metrics, RenewRecord};
 use super::client::Lifecycle;
 use super::faults::Fault;
 use super::ids::{ClientId, FencingToken, MsgId, NodeId};
@@ -150,6 +151,7 @@ pub struct Run {
     hash: u64,
     checks: [CheckReport; 4],
     metrics: Metrics,
+    observed: Observations,
     messages: Vec<MessageRecord>,
     writes: Vec<WriteRecord>,
     lifecycles: Vec<Vec<LifecyclePoint>>,
@@ -165,6 +167,7 @@ impl Run {
         events: Vec<Event>,
         checks: [CheckReport; 4],
         metrics: Metrics,
+        observed: Observations,
     ) -> Run {
         let hash = trace_hash(&events);
         let n = scenario.clients as usize;
@@ -300,6 +303,7 @@ impl Run {
             hash,
             checks,
             metrics,
+            observed,
             messages,
             writes,
             lifecycles,
@@ -353,9 +357,25 @@ impl Run {
             s => s,
         }
     }
-    /// The run's measurements.
+    /// The run's measurements (whole run).
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+    /// The same measurements as of time `t`: counted by the same observer, so a view that
+    /// shows figures at the cursor and for the whole run never mixes two definitions.
+    pub fn metrics_at(&self, t: SimTime) -> Metrics {
+        let h = &self.observed.history;
+        let n = h.partition_point(|(at, _)| *at <= t);
+        h.get(n.wrapping_sub(1))
+            .map_or_else(Metrics::default, |(_, m)| *m)
+    }
+    /// Every renew request and what became of it, in send order.
+    pub fn renews(&self) -> &[RenewRecord] {
+        &self.observed.renews
+    }
+    /// Every failover (the lease passing from a holder that stopped renewing), in order.
+    pub fn failovers(&self) -> &[Failover] {
+        &self.observed.failovers
     }
     /// Every packet, in send order.
     pub fn messages(&self) -> &[MessageRecord] {

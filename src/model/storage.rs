@@ -1,14 +1,27 @@
 //! The storage the critical section writes to: fenced (refuses a token below the highest it
-//! has accepted) or unfenced (accepts everything). It keeps a log of every write.
+//! has accepted) or unfenced (accepts everything). It only decides; whether an accepted
+//! write was stale is the observer's finding (`check::observer`), recorded in the log.
 
 use super::ids::{ClientId, FencingToken};
 use super::time::SimTime;
 
 /// What storage decided about one write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenceDecision {
+    /// Stored.
+    Accepted,
+    /// Refused by the fence because `highest` had already been accepted.
+    Rejected {
+        /// The highest token accepted so far.
+        highest: FencingToken,
+    },
+}
+
+/// One write's fate in the storage log: storage's decision, and the observer's finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WriteVerdict {
-    /// Stored. `stale_over` is set when an unfenced store accepted a token below the highest
-    /// it had already accepted: the out-of-order write that corrupts data.
+    /// Stored. `stale_over` is set when the observer saw storage accept a token below the
+    /// highest it had already accepted: the out-of-order write that corrupts data.
     Accepted {
         /// The higher token already accepted, if this write is stale.
         stale_over: Option<FencingToken>,
@@ -58,11 +71,6 @@ impl Storage {
         }
     }
 
-    /// Whether the fence is on.
-    pub fn fencing(&self) -> bool {
-        self.fencing
-    }
-
     /// The highest token accepted so far.
     pub fn highest_accepted(&self) -> Option<FencingToken> {
         self.highest
@@ -70,20 +78,24 @@ impl Storage {
 
     /// Decides on one write carrying `token`.
     #[inline]
-    pub fn handle_write(&mut self, token: FencingToken) -> WriteVerdict {
+    pub fn handle_write(&mut self, token: FencingToken) -> FenceDecision {
         match self.highest {
             Some(h) if token < h => {
+                #[cfg(test)]
+                if crate::model::planted::is(crate::model::planted::Bug::StorageFenceOffByOne)
+                    && token.0 + 1 == h.0
+                {
+                    return FenceDecision::Accepted;
+                }
                 if self.fencing {
-                    WriteVerdict::Rejected { highest: h }
+                    FenceDecision::Rejected { highest: h }
                 } else {
-                    WriteVerdict::Accepted {
-                        stale_over: Some(h),
-                    }
+                    FenceDecision::Accepted
                 }
             }
             _ => {
                 self.highest = Some(token);
-                WriteVerdict::Accepted { stale_over: None }
+                FenceDecision::Accepted
             }
         }
     }
@@ -96,16 +108,17 @@ mod tests {
     #[test]
     fn fence_rejects_a_token_below_the_highest_seen() {
         let mut s = Storage::new(true);
-        assert!(s.handle_write(FencingToken(33)).accepted());
-        assert!(s.handle_write(FencingToken(34)).accepted());
+        assert_eq!(s.handle_write(FencingToken(33)), FenceDecision::Accepted);
+        assert_eq!(s.handle_write(FencingToken(34)), FenceDecision::Accepted);
         assert_eq!(
             s.handle_write(FencingToken(33)),
-            WriteVerdict::Rejected {
+            FenceDecision::Rejected {
                 highest: FencingToken(34)
             }
         );
-        assert!(
-            s.handle_write(FencingToken(34)).accepted(),
+        assert_eq!(
+            s.handle_write(FencingToken(34)),
+            FenceDecision::Accepted,
             "equal tokens are the same holder"
         );
     }
@@ -114,12 +127,7 @@ mod tests {
     fn without_the_fence_the_stale_write_lands() {
         let mut s = Storage::new(false);
         s.handle_write(FencingToken(34));
-        assert_eq!(
-            s.handle_write(FencingToken(33)),
-            WriteVerdict::Accepted {
-                stale_over: Some(FencingToken(34))
-            }
-        );
+        assert_eq!(s.handle_write(FencingToken(33)), FenceDecision::Accepted);
         assert_eq!(s.highest_accepted(), Some(FencingToken(34)));
     }
 }

@@ -2,12 +2,13 @@
 //! a hand-written canonical byte encoding (independent of `Debug` output and of the platform).
 
 use super::check::CheckId;
+use super::check::Overlap;
 use super::client::{Lifecycle, LostReason, TimerKind};
 use super::faults::Fault;
 use super::ids::{ClientId, FencingToken, MsgId, NodeId, RequestId};
 use super::msg::Message;
 use super::net::DropReason;
-use super::service::{LeaseEnd, Overlap, ServiceEvent};
+use super::service::{LeaseEnd, ServiceEvent};
 use super::storage::{WriteRecord, WriteVerdict};
 use super::time::{SimDuration, SimTime};
 

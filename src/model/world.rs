@@ -1,10 +1,12 @@
 //! The world: wires clients, lock service, storage and network together, applies the fault
 //! plan, and steps from one event to the next (the shape of quinn-proto's test `Pair`).
-//! After every step the checks see what changed; with recording on, every event goes to
-//! the trace. Deterministic: the same scenario gives the same trace, byte for byte.
+//! After every step the independent observer ([`super::check::observer`]) is told what an
+//! outsider could see; with recording on, every event goes to the trace. Deterministic: the
+//! same scenario gives the same trace, byte for byte.
 
-use super::check::{CheckId, Checker, Metrics, Violation, ViolationDetail};
-use super::client::{ClientConfig, ClientEvent, LeaseClient, Lifecycle};
+use super::check::observer::{Broken, Observer};
+use super::check::{CheckId, Metrics, Verdict};
+use super::client::{ClientConfig, ClientEvent, LeaseClient};
 use super::faults::{Fault, TimedFault};
 use super::ids::{ClientId, FencingToken, NodeId};
 use super::msg::Message;
@@ -12,8 +14,8 @@ use super::net::{DropReason, LinkConfig, Network, Packet, SendOutcome};
 use super::rng::{stream, SimRng};
 use super::scenario::Scenario;
 use super::service::{LockService, ServiceConfig, ServiceEvent};
-use super::storage::{Storage, WriteRecord, WriteVerdict};
-use super::time::{ClockKind, LocalNow, LocalTime, NodeClock, SimTime};
+use super::storage::{FenceDecision, Storage, WriteRecord, WriteVerdict};
+use super::time::{LocalNow, LocalTime, NodeClock, SimTime};
 use super::trace::{Event, EventKind};
 use std::collections::VecDeque;
 
@@ -28,6 +30,7 @@ struct Slot {
     write_pause: Option<super::time::SimDuration>,
     held_write: Option<Message>,
     inbox: VecDeque<Packet>,
+    /// When the client last went Lost (a fact for the pitfall sweep, not a check).
     lost_at: Option<SimTime>,
 }
 
@@ -58,11 +61,7 @@ pub struct World {
     next_fault: usize,
     record: bool,
     events: Vec<Event>,
-    checker: Checker,
-    metrics: Metrics,
-    /// The current holder at the service and when it last acquired or renewed.
-    last_holder: Option<(ClientId, SimTime)>,
-    service_clock: ClockKind,
+    observer: Observer,
 }
 
 impl World {
@@ -138,10 +137,13 @@ impl World {
             } else {
                 Vec::new()
             },
-            checker: Checker::new(s.policy.fencing, s.policy.client_follows_prefer()),
-            metrics: Metrics::default(),
-            last_holder: None,
-            service_clock: s.policy.service_expiry,
+            observer: Observer::new(
+                s.ttl,
+                n,
+                s.policy.fencing,
+                s.policy.client_follows_prefer(),
+                record,
+            ),
         }
     }
 
@@ -178,12 +180,12 @@ impl World {
         self.clocks[n.index()].now(self.now)
     }
     /// Measurements so far.
-    pub fn metrics(&self) -> &Metrics {
-        &self.metrics
+    pub fn metrics(&self) -> Metrics {
+        self.observer.metrics()
     }
     /// The check reports so far.
     pub fn checks(&self) -> [super::check::CheckReport; 4] {
-        self.checker.reports()
+        self.observer.reports()
     }
     /// The events recorded so far (empty without recording).
     pub fn events(&self) -> &[Event] {
@@ -206,12 +208,9 @@ impl World {
         }
     }
 
-    fn violation(&mut self, node: NodeId, check: CheckId, detail: ViolationDetail) {
-        if self.checker.report(Violation {
-            check,
-            at: self.now,
-            detail,
-        }) {
+    /// Marks in the trace each check the observer found broken just now.
+    fn broken(&mut self, node: NodeId, broken: Broken) {
+        for check in broken.checks() {
             self.push(node, EventKind::CheckBroken { check });
         }
     }
@@ -280,7 +279,7 @@ impl World {
             return false;
         }
         self.now = t;
-        self.metrics.events += 1;
+        self.observer.count_step();
         match next {
             Next::Fault => {
                 let f = self.faults[self.next_fault];
@@ -373,6 +372,7 @@ impl World {
                     slot.held_write = None;
                     slot.inbox.clear();
                     self.push(node, EventKind::Crashed);
+                    self.observer.crashed(self.now, client);
                 }
             }
             Fault::RevokeLease => {
@@ -406,9 +406,6 @@ impl World {
     }
 
     fn send(&mut self, from: NodeId, to: NodeId, msg: Message) {
-        if let Message::Renew { .. } = msg {
-            self.metrics.renews_sent += 1;
-        }
         match self.net.send(self.now, from, to, msg) {
             SendOutcome::InFlight(p) => self.push(
                 from,
@@ -419,16 +416,25 @@ impl World {
                     deliver_at: p.deliver_at,
                 },
             ),
-            SendOutcome::Dropped(p, reason) => self.push(
-                from,
-                EventKind::Dropped {
-                    id: p.id,
-                    to,
-                    sent_at: p.sent_at,
-                    msg,
-                    reason,
-                },
-            ),
+            SendOutcome::Dropped(p, reason) => {
+                self.observe_drop(from, to, msg);
+                self.push(
+                    from,
+                    EventKind::Dropped {
+                        id: p.id,
+                        to,
+                        sent_at: p.sent_at,
+                        msg,
+                        reason,
+                    },
+                )
+            }
+        }
+    }
+
+    fn observe_drop(&mut self, from: NodeId, to: NodeId, msg: Message) {
+        if let (NodeId::Client(c), _) | (_, NodeId::Client(c)) = (from, to) {
+            self.observer.dropped(self.now, c, msg);
         }
     }
 
@@ -439,6 +445,7 @@ impl World {
         let p = match r {
             Ok(p) => p,
             Err((p, reason)) => {
+                self.observe_drop(p.from, p.to, p.msg);
                 self.push(
                     p.from,
                     EventKind::Dropped {
@@ -505,25 +512,16 @@ impl World {
     }
 
     fn storage_write(&mut self, client: ClientId, token: FencingToken, seq: u32) {
-        let verdict = self.storage.handle_write(token);
-        match verdict {
-            WriteVerdict::Accepted { stale_over } => {
-                self.metrics.writes_accepted += 1;
-                if let Some(highest) = stale_over {
-                    self.metrics.stale_accepted += 1;
-                    let detail = ViolationDetail::StaleAccepted {
-                        client,
-                        token,
-                        highest,
-                    };
-                    if self.storage.fencing() {
-                        self.violation(NodeId::Storage, CheckId::NoStaleAccepted, detail);
-                    }
-                    self.violation(NodeId::Storage, CheckId::OrderedByToken, detail);
-                }
-            }
-            WriteVerdict::Rejected { .. } => self.metrics.writes_rejected += 1,
-        }
+        let decision = self.storage.handle_write(token);
+        let accepted = decision == FenceDecision::Accepted;
+        let (broken, stale_over) = self
+            .observer
+            .storage_decided(self.now, client, token, accepted);
+        self.broken(NodeId::Storage, broken);
+        let verdict = match decision {
+            FenceDecision::Accepted => WriteVerdict::Accepted { stale_over },
+            FenceDecision::Rejected { highest } => WriteVerdict::Rejected { highest },
+        };
         let record = WriteRecord {
             at: self.now,
             client,
@@ -535,6 +533,8 @@ impl World {
     }
 
     fn client_message(&mut self, i: usize, msg: Message) {
+        self.observer
+            .client_received(self.now, ClientId(i as u8), msg);
         let now = self.local(NodeId::Client(ClientId(i as u8)));
         self.slots[i].client.handle_message(now, msg);
         self.slots[i].dirty = true;
@@ -548,49 +548,30 @@ impl World {
             match ev {
                 ClientEvent::Lifecycle { to, token } => {
                     self.push(node, EventKind::Lifecycle { to, token });
-                    if let Lifecycle::Lost(_) = to {
+                    if let super::client::Lifecycle::Lost(_) = to {
                         self.slots[i].lost_at = Some(self.now);
-                        self.metrics.losses += 1;
-                        let still_held = self.service.lease().is_some_and(|l| {
-                            l.holder == c && Some(l.token) == token && {
-                                let sn = self.local(NodeId::Service);
-                                sn.read(self.service_expiry_clock()) < l.expires_at
-                            }
-                        });
-                        if still_held {
-                            self.metrics.false_losses += 1;
-                        }
                     }
+                    self.observer.lifecycle(self.now, c, to, token);
                 }
                 ClientEvent::TimerFired { timer, late_by } => {
                     self.push(node, EventKind::Timer { timer, late_by })
                 }
                 ClientEvent::WriteIssued { token, seq } => {
-                    self.metrics.writes_issued += 1;
-                    self.push(node, EventKind::WriteIssued { token, seq });
-                    let current = self
-                        .service
-                        .lease()
-                        .is_some_and(|l| l.holder == c && l.token == token);
-                    if !current {
-                        self.metrics.zombie_writes += 1;
-                    }
-                    if let Some(lost_at) = self.slots[i].lost_at {
-                        self.violation(
-                            node,
-                            CheckId::NoWriteAfterLost,
-                            ViolationDetail::WriteAfterLost {
-                                client: c,
-                                token,
-                                lost_at,
-                            },
-                        );
-                    }
+                    self.push(node, EventKind::WriteIssued { token, seq })
                 }
                 ClientEvent::StaleReply { msg } => self.push(node, EventKind::StaleReply { msg }),
             }
         }
         while let Some(tx) = self.slots[i].client.poll_transmit() {
+            // The observer sees what the client put on the wire, not what it says it did.
+            match tx.msg {
+                Message::Write { token, .. } => {
+                    let broken = self.observer.write_issued(self.now, c, token);
+                    self.broken(node, broken);
+                }
+                Message::Renew { req, .. } => self.observer.renew_sent(self.now, c, req),
+                _ => {}
+            }
             let slot = &mut self.slots[i];
             if let (Message::Write { .. }, Some(d)) = (tx.msg, slot.write_pause) {
                 // The pause hits after the pre-write check passed, before the write leaves.
@@ -615,50 +596,32 @@ impl World {
         }
     }
 
-    fn service_expiry_clock(&self) -> ClockKind {
-        self.service_clock
-    }
-
     fn drain_service(&mut self) {
         while let Some(ev) = self.service.poll_event() {
+            let mono = self.local(NodeId::Service).mono;
+            let (ev, broken) = match ev {
+                ServiceEvent::Granted { client, token, .. } => {
+                    let (broken, overlap) = self.observer.granted(self.now, mono, client, token);
+                    // The trace carries the observer's finding, never the service's.
+                    let ev = ServiceEvent::Granted {
+                        client,
+                        token,
+                        overlap,
+                    };
+                    (ev, broken)
+                }
+                ServiceEvent::Regranted { client, token }
+                | ServiceEvent::Renewed { client, token } => {
+                    (ev, self.observer.renewed(self.now, mono, client, token))
+                }
+                ServiceEvent::Ended { token, how, .. } => {
+                    self.observer.lease_ended(token, how);
+                    (ev, Broken::default())
+                }
+                _ => (ev, Broken::default()),
+            };
             self.push(NodeId::Service, EventKind::Service(ev));
-            match ev {
-                ServiceEvent::Granted {
-                    client,
-                    token,
-                    overlap,
-                } => {
-                    self.metrics.grants += 1;
-                    if let Some((prev, heard)) = self.last_holder {
-                        if prev != client {
-                            let f = self.now - heard;
-                            self.metrics.max_failover =
-                                Some(self.metrics.max_failover.map_or(f, |m| m.max(f)));
-                        }
-                    }
-                    self.last_holder = Some((client, self.now));
-                    if let Some(o) = overlap {
-                        self.violation(
-                            NodeId::Service,
-                            CheckId::SingleHolder,
-                            ViolationDetail::TwoHolders {
-                                previous: o.previous,
-                                previous_token: o.previous_token,
-                                new: client,
-                                new_token: token,
-                                remaining: o.remaining,
-                            },
-                        );
-                    }
-                }
-                ServiceEvent::Regranted { client, .. } | ServiceEvent::Renewed { client, .. } => {
-                    if let ServiceEvent::Renewed { .. } = ev {
-                        self.metrics.renews_ok += 1;
-                    }
-                    self.last_holder = Some((client, self.now));
-                }
-                _ => {}
-            }
+            self.broken(NodeId::Service, broken);
         }
         while let Some((to, msg)) = self.service.poll_transmit() {
             self.send(NodeId::Service, to, msg);
@@ -667,15 +630,24 @@ impl World {
 
     /// Finishes the run: consumes the world and returns its trace and results.
     pub fn into_run(self, scenario: Scenario) -> super::run::Run {
-        let checks = self.checker.reports();
-        super::run::Run::build(scenario, self.end, self.events, checks, self.metrics)
+        let checks = self.observer.reports();
+        let (metrics, observed) = self.observer.finish(self.now);
+        super::run::Run::build(scenario, self.end, self.events, checks, metrics, observed)
     }
 
     /// Finishes without a trace: the check reports and measurements.
     pub fn outcome(&self) -> Outcome {
         Outcome {
-            checks: self.checker.reports(),
-            metrics: self.metrics,
+            checks: self.observer.reports(),
+            metrics: self.observer.metrics(),
+        }
+    }
+
+    /// Finishes without a trace: the first broken check and the measurements.
+    pub fn verdict(&self) -> Verdict {
+        Verdict {
+            first_broken: self.observer.first_broken(),
+            metrics: self.observer.metrics(),
         }
     }
 }

@@ -1,101 +1,58 @@
 //! The checks panel: each invariant holding or broken (with a jump to the moment), what
-//! went wrong and what would have prevented it, the counts, and compare mode's difference.
+//! went wrong and what would have prevented it (words from `content/checks.toml`), the
+//! observer's counts up to the cursor and for the whole run, and compare mode's difference.
 
 use yew::prelude::*;
 
 use super::StepProps;
 use crate::lab::LabAction;
-use crate::model::{
-    CheckId, CheckStatus, ClientId, EventKind, Lifecycle, Message, Run, SimTime, WriteVerdict,
-};
+use crate::lesson::checks::{fill, CheckWords, ViolationWords, CHECK_TEXTS};
+use crate::model::{CheckId, CheckStatus, ClientId, Lifecycle, Metrics, SimTime};
 
-/// The counts a learner compares between runs, as of time `now`.
-fn counts_at(run: &Run, now: SimTime) -> Vec<(&'static str, String)> {
-    let events = run.events_until(now);
-    // A renew dropped at the moment it was sent (link down) still counts as an attempt.
-    let renews = events
-        .iter()
-        .filter(|e| match e.kind {
-            EventKind::Sent {
-                msg: Message::Renew { .. },
-                ..
-            } => true,
-            EventKind::Dropped {
-                msg: Message::Renew { .. },
-                sent_at,
-                ..
-            } => sent_at == e.at,
-            _ => false,
-        })
-        .count();
-    let renew_ok = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::Delivered {
-                    msg: Message::RenewOk { .. },
-                    ..
-                }
-            )
-        })
-        .count();
-    let writes = run.storage_log_until(now);
-    let accepted = writes.iter().filter(|w| w.verdict.accepted()).count();
-    let stale = writes
-        .iter()
-        .filter(|w| {
-            matches!(
-                w.verdict,
-                WriteVerdict::Accepted {
-                    stale_over: Some(_)
-                }
-            )
-        })
-        .count();
-    let losses = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::Lifecycle {
-                    to: Lifecycle::Lost(_),
-                    ..
-                }
-            )
-        })
-        .count();
-    let metrics = run.metrics();
-    let failover = match metrics.max_failover {
+/// The figures a learner compares between runs, by label, from one set of measurements.
+/// Every figure comes from the model's observer (`Run::metrics_at` as of the step shown and
+/// `Run::metrics` for the whole run), so the two columns never count by different rules.
+fn figures(m: &Metrics) -> [(&'static str, String); 11] {
+    let l = &CHECK_TEXTS.counts;
+    let failover = match m.max_failover {
         Some(d) => d.to_string(),
-        None => "none".to_owned(),
+        None => CHECK_TEXTS.panel.no_failover.to_owned(),
     };
-    vec![
-        ("Renewals sent", renews.to_string()),
-        ("Renewals answered OK", renew_ok.to_string()),
-        ("Leases lost", losses.to_string()),
-        ("Writes accepted by storage", accepted.to_string()),
-        (
-            "Writes rejected by the fence",
-            (writes.len() - accepted).to_string(),
-        ),
-        ("Stale writes accepted", stale.to_string()),
-        ("False losses (whole run)", metrics.false_losses.to_string()),
-        ("Longest failover (whole run)", failover),
+    [
+        (l.renews_sent, m.renews_sent.to_string()),
+        (l.renews_ok, m.renews_ok.to_string()),
+        (l.renews_not_owner, m.renews_not_owner.to_string()),
+        (l.renews_timed_out, m.renews_timed_out.to_string()),
+        (l.renews_lost_on_wire, m.renews_lost_on_wire.to_string()),
+        (l.losses, m.losses.to_string()),
+        (l.false_losses, m.false_losses.to_string()),
+        (l.writes_accepted, m.writes_accepted.to_string()),
+        (l.writes_rejected, m.writes_rejected.to_string()),
+        (l.stale_accepted, m.stale_accepted.to_string()),
+        (l.max_failover, failover),
     ]
 }
 
+/// A panel template with the time shown filled in.
+fn at_now(template: &str, now: SimTime) -> String {
+    fill(template, &[("now", now.to_string())])
+}
+
 fn status_text(status: &CheckStatus) -> String {
+    let panel = &CHECK_TEXTS.panel;
     match status {
-        CheckStatus::Holding => "Holding".to_owned(),
-        CheckStatus::NotApplicable => "Not applicable".to_owned(),
+        CheckStatus::Holding => panel.holding.to_owned(),
+        CheckStatus::NotApplicable => panel.not_applicable.to_owned(),
         CheckStatus::Broken { first, count } => {
-            let times = if *count > 1 {
-                format!(" ({count} times)")
+            let template = if *count > 1 {
+                panel.broken_times
             } else {
-                String::new()
+                panel.broken
             };
-            format!("Broken at t = {}{times}", first.at)
+            fill(
+                template,
+                &[("at", first.at.to_string()), ("count", count.to_string())],
+            )
         }
     }
 }
@@ -138,14 +95,14 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
                             <p class="check-status"><strong>{status_text(&status)}</strong></p>
                             if let CheckStatus::Broken { first, .. } = status {
                                 <p>{first.explanation()}</p>
-                                <p><strong>{"What would have prevented it: "}</strong>{first.prevention()}</p>
+                                <p><strong>{CHECK_TEXTS.panel.prevented_by}</strong>{first.prevention()}</p>
                                 <button type="button" class="button small"
                                     onclick={props.send(move |_: MouseEvent| LabAction::Seek(first.at))}>
-                                    {format!("Go to t = {}", first.at)}
+                                    {fill(CHECK_TEXTS.panel.go_to, &[("at", first.at.to_string())])}
                                 </button>
                             }
                             if status == CheckStatus::NotApplicable {
-                                <p class="muted small">{not_applicable_reason(id)}</p>
+                                <p class="muted small">{id.not_applicable()}</p>
                             }
                         </li>
                     }
@@ -159,29 +116,24 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
     }
 }
 
-fn not_applicable_reason(id: CheckId) -> &'static str {
-    match id {
-        CheckId::NoStaleAccepted => "Fencing is off, so storage makes no promise about tokens.",
-        CheckId::NoWriteAfterLost => {
-            "An Alternative policy is on: the client does not promise to stop at the lost flag."
-        }
-        _ => "This check does not apply to the current policy.",
-    }
-}
-
 /// The counts of this run, side by side with the comparison run when comparing.
 #[component]
 fn Comparison(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let now = props.at;
-    let mine = counts_at(lab.run(), now);
+    let panel = &CHECK_TEXTS.panel;
+    let mine = figures(&lab.run().metrics_at(now));
     let Some(compare) = lab.compare() else {
+        let whole = figures(lab.run().metrics());
         return html! {
             <table class="counts">
-                <caption>{format!("Counts as of the last event (t = {now})")}</caption>
+                <caption>{at_now(panel.counts_caption, now)}</caption>
+                <thead>
+                    <tr><th scope="col">{panel.measure}</th><th scope="col">{at_now(panel.as_of, now)}</th><th scope="col">{panel.whole_run}</th></tr>
+                </thead>
                 <tbody>
-                    { for mine.into_iter().map(|(label, value)| html! {
-                        <tr><th scope="row">{label}</th><td>{value}</td></tr>
+                    { for mine.into_iter().zip(whole).map(|((label, value), (_, total))| html! {
+                        <tr><th scope="row">{label}</th><td>{value}</td><td>{total}</td></tr>
                     }) }
                 </tbody>
             </table>
@@ -197,7 +149,7 @@ fn Comparison(props: &StepProps) -> Html {
         },
         compare.switch.label().to_lowercase()
     );
-    let theirs = counts_at(&compare.run, now);
+    let theirs = figures(&compare.run.metrics_at(now));
     let mut differences = Vec::new();
     for id in CheckId::ALL {
         let (a, b) = (lab.run().check_at(id, now), compare.run.check_at(id, now));
@@ -231,9 +183,9 @@ fn Comparison(props: &StepProps) -> Html {
         <div class="comparison">
             <p class="comparison-summary" aria-live="polite">{summary}</p>
             <table class="counts">
-                <caption>{format!("Side by side, as of the last event (t = {now})")}</caption>
+                <caption>{at_now(panel.compare_caption, now)}</caption>
                 <thead>
-                    <tr><th scope="col">{"Measure"}</th><th scope="col">{"This run"}</th><th scope="col">{flipped_name.clone()}</th></tr>
+                    <tr><th scope="col">{panel.measure}</th><th scope="col">{panel.this_run}</th><th scope="col">{flipped_name.clone()}</th></tr>
                 </thead>
                 <tbody>
                     { for CheckId::ALL.into_iter().map(|id| html! {

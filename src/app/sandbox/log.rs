@@ -3,7 +3,8 @@
 use yew::prelude::*;
 
 use super::StepProps;
-use crate::model::Run;
+use crate::lesson::checks::CheckWords;
+use crate::model::{Event, EventKind, Run};
 
 const SHOWN_EVENTS: usize = 60;
 
@@ -19,7 +20,7 @@ pub fn EventLog(props: &StepProps) -> Html {
             <div role="log" aria-label="Event log" class="log-lines" tabindex="0">
                 <ol>
                     { for shown.iter().map(|event| html! {
-                        <li><span class="log-time">{event.at.to_string()}</span>{" "}{Run::describe(event)}</li>
+                        <li><span class="log-time">{event.at.to_string()}</span>{" "}{line(event)}</li>
                     }) }
                 </ol>
             </div>
@@ -27,5 +28,13 @@ pub fn EventLog(props: &StepProps) -> Html {
                 <p class="muted small">{format!("Showing the last {SHOWN_EVENTS} events; step back or scrub to read earlier ones.")}</p>
             }
         </details>
+    }
+}
+
+/// One event as a line; a broken check gets its title from the lesson's words.
+fn line(event: &Event) -> String {
+    match event.kind {
+        EventKind::CheckBroken { check } => format!("{}: {}", Run::describe(event), check.title()),
+        _ => Run::describe(event),
     }
 }

@@ -6,9 +6,7 @@ use yew::prelude::*;
 
 use super::{LabStore, StepProps};
 use crate::lab::LabAction;
-use crate::model::{
-    ClientId, Event, EventKind, Lifecycle, Message, NodeId, Run, SimTime, WriteVerdict,
-};
+use crate::model::{ClientId, Lifecycle, NodeId, RenewOutcome, Run, SimTime, WriteVerdict};
 
 /// The drawing's width (CSS pixels, so text keeps its size) before the figure is measured.
 const DEFAULT_WIDTH: u32 = 1000;
@@ -132,6 +130,7 @@ fn TimelineLanes(props: &LanesProps) -> Html {
     html! {
         <g class="lanes">
             { for tenure_bars(run, &plot, now) }
+            { for failover_lines(run, &plot, now) }
             { for (0..run.scenario().clients).map(|c| client_lane_shapes(run, &plot, now, ClientId(c))) }
             { for renew_dots(run, &plot, now) }
             { for write_marks(run, &plot, now) }
@@ -202,41 +201,44 @@ fn client_lane_shapes(run: &Run, plot: &Plot, now: SimTime, client: ClientId) ->
     html! { <>{ for believed }{ for pauses }{ for losses }{ for crash }</> }
 }
 
-/// The class of a renew dot for an event, and whose lane it sits on: sent, dropped,
-/// answered OK, or refused with NOT_OWNER.
-fn renew_dot_of(event: &Event) -> Option<(&'static str, ClientId)> {
-    let NodeId::Client(client) = event.node else {
-        return None;
-    };
-    let class = match &event.kind {
-        EventKind::Sent {
-            msg: Message::Renew { .. },
-            ..
-        } => "renew-dot",
-        EventKind::Dropped {
-            msg: Message::Renew { .. },
-            ..
-        } => "renew-dot renew-lost",
-        EventKind::Delivered {
-            msg: Message::RenewOk { .. },
-            ..
-        } => "renew-dot renew-ok",
-        EventKind::Delivered {
-            msg: Message::NotOwner { .. },
-            ..
-        } => "renew-dot renew-refused",
-        _ => return None,
-    };
-    Some((class, client))
+/// Renew attempts on the client's lane: a dot when sent, and one coloured by what became
+/// of it when the client learned it (the observer's per-renew record, as the counts use).
+fn renew_dots<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<Item = Html> + 'a {
+    run.renews().iter().filter(move |r| r.sent_at <= now).map(move |renew| {
+        let cy = (client_lane(renew.client) + 29.0).to_string();
+        let answer = match renew.outcome {
+            RenewOutcome::Ok(t) => Some(("renew-dot renew-ok", t)),
+            RenewOutcome::NotOwner(t) => Some(("renew-dot renew-refused", t)),
+            RenewOutcome::TimedOut(t) => Some(("renew-dot renew-lost", t)),
+            RenewOutcome::Unanswered => None,
+        }
+        .filter(|&(_, at)| at <= now);
+        html! {
+            <>
+                <circle class="renew-dot" cx={plot.x(renew.sent_at).to_string()} cy={cy.clone()} r="2.5" />
+                if let Some((class, at)) = answer {
+                    <circle class={class} cx={plot.x(at).to_string()} cy={cy} r="2.5" />
+                }
+            </>
+        }
+    })
 }
 
-/// Renew attempts on the client's lane, coloured by what became of them.
-fn renew_dots<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<Item = Html> + 'a {
-    run.events_until(now).iter().filter_map(move |event| {
-        let (class, client) = renew_dot_of(event)?;
-        Some(html! {
-            <circle class={class} cx={plot.x(event.at).to_string()} cy={(client_lane(client) + 29.0).to_string()} r="2.5" />
-        })
+/// Each failover on the service lane, from the old holder's last renewal to the next grant.
+fn failover_lines<'a>(
+    run: &'a Run,
+    plot: &'a Plot,
+    now: SimTime,
+) -> impl Iterator<Item = Html> + 'a {
+    run.failovers().iter().filter(move |f| f.last_effective <= now).map(move |failover| {
+        let from = plot.x(failover.last_effective);
+        let to = plot.x(failover.granted_at.min(now));
+        let y = (TOP + LANE + 28.0).to_string();
+        html! {
+            <line class="failover" x1={from.to_string()} x2={to.max(from + 1.0).to_string()} y1={y.clone()} y2={y}>
+                <title>{format!("Failover from {} to {}: {}", failover.from, failover.to, failover.duration())}</title>
+            </line>
+        }
     })
 }
 
@@ -380,7 +382,8 @@ fn legend() -> Html {
             <span><i class="swatch renew-swatch"></i>{"renew sent"}</span>
             <span><i class="swatch renew-ok-swatch"></i>{"renew OK"}</span>
             <span><i class="swatch renew-refused-swatch"></i>{"NOT_OWNER"}</span>
-            <span><i class="swatch renew-lost-swatch"></i>{"renew dropped"}</span>
+            <span><i class="swatch renew-lost-swatch"></i>{"renew timed out"}</span>
+            <span><i class="swatch failover-swatch"></i>{"failover: last renewal to next grant"}</span>
             <span>{"▼ fault"}</span>
         </figcaption>
     }

@@ -1,0 +1,255 @@
+//! The words of the four checks and of the checks panel, compiled in from
+//! `content/checks.toml`, and the explanation of a violation: the content's template filled
+//! with the violation's facts.
+//! The model keeps only ids and facts; this is where they become sentences.
+
+use crate::model::{CheckId, Violation, ViolationDetail};
+
+/// One check's words.
+#[derive(Debug)]
+pub struct CheckText {
+    /// The check as a sentence.
+    pub title: &'static str,
+    /// What went wrong, with `{fact}` placeholders.
+    pub explanation: &'static str,
+    /// What would have prevented it.
+    pub prevention: &'static str,
+    /// Why the check does not apply when it does not.
+    pub not_applicable: &'static str,
+}
+
+/// The checks panel's words (`{at}`, `{count}` and `{now}` are filled by the view).
+#[derive(Debug)]
+pub struct PanelText {
+    pub holding: &'static str,
+    pub not_applicable: &'static str,
+    pub broken: &'static str,
+    pub broken_times: &'static str,
+    pub prevented_by: &'static str,
+    pub go_to: &'static str,
+    pub counts_caption: &'static str,
+    pub compare_caption: &'static str,
+    pub measure: &'static str,
+    pub as_of: &'static str,
+    pub whole_run: &'static str,
+    pub this_run: &'static str,
+    pub no_failover: &'static str,
+}
+
+/// The label of each figure the observer measures.
+#[derive(Debug)]
+pub struct CountLabels {
+    pub renews_sent: &'static str,
+    pub renews_ok: &'static str,
+    pub renews_not_owner: &'static str,
+    pub renews_timed_out: &'static str,
+    pub renews_lost_on_wire: &'static str,
+    pub losses: &'static str,
+    pub false_losses: &'static str,
+    pub writes_accepted: &'static str,
+    pub writes_rejected: &'static str,
+    pub stale_accepted: &'static str,
+    pub max_failover: &'static str,
+}
+
+/// The words of every check, keyed by check id, and of the checks panel.
+#[derive(Debug)]
+pub struct CheckTexts {
+    pub single_holder: CheckText,
+    pub no_stale_accepted: CheckText,
+    pub no_write_after_lost: CheckText,
+    pub ordered_by_token: CheckText,
+    pub panel: PanelText,
+    pub counts: CountLabels,
+}
+
+/// The compiled-in words.
+pub static CHECK_TEXTS: CheckTexts = include!(concat!(env!("OUT_DIR"), "/checks.rs"));
+
+/// The words of one check.
+pub fn text(id: CheckId) -> &'static CheckText {
+    match id {
+        CheckId::SingleHolder => &CHECK_TEXTS.single_holder,
+        CheckId::NoStaleAccepted => &CHECK_TEXTS.no_stale_accepted,
+        CheckId::NoWriteAfterLost => &CHECK_TEXTS.no_write_after_lost,
+        CheckId::OrderedByToken => &CHECK_TEXTS.ordered_by_token,
+    }
+}
+
+/// The facts of a violation by placeholder name.
+fn facts(v: &Violation) -> Vec<(&'static str, String)> {
+    let mut f = vec![("at", v.at.to_string())];
+    match v.detail {
+        ViolationDetail::TwoHolders {
+            previous,
+            previous_token,
+            new,
+            new_token,
+            remaining,
+        } => {
+            f.extend([
+                ("previous", previous.to_string()),
+                ("previous_token", previous_token.to_string()),
+                ("new", new.to_string()),
+                ("new_token", new_token.to_string()),
+                ("remaining", remaining.to_string()),
+            ]);
+        }
+        ViolationDetail::StaleAccepted {
+            client,
+            token,
+            highest,
+        } => f.extend([
+            ("client", client.to_string()),
+            ("token", token.to_string()),
+            ("highest", highest.to_string()),
+        ]),
+        ViolationDetail::WriteAfterLost {
+            client,
+            token,
+            lost_at,
+        } => f.extend([
+            ("client", client.to_string()),
+            ("token", token.to_string()),
+            ("lost_at", lost_at.to_string()),
+        ]),
+    }
+    f
+}
+
+/// Replaces each `{name}` in `template` by its fact (build.rs checks every name is known).
+pub fn fill(template: &str, facts: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            break;
+        };
+        let name = &after[..close];
+        match facts.iter().find(|(n, _)| *n == name) {
+            Some((_, value)) => out.push_str(value),
+            None => out.push_str(&rest[open..open + close + 2]),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The words of a check, for views.
+pub trait CheckWords {
+    /// The check as a sentence.
+    fn title(self) -> &'static str;
+    /// What would have prevented a violation.
+    fn prevention(self) -> &'static str;
+    /// Why the check does not apply when it does not.
+    fn not_applicable(self) -> &'static str;
+}
+
+impl CheckWords for CheckId {
+    fn title(self) -> &'static str {
+        text(self).title
+    }
+    fn prevention(self) -> &'static str {
+        text(self).prevention
+    }
+    fn not_applicable(self) -> &'static str {
+        text(self).not_applicable
+    }
+}
+
+/// The words of a violation, for views.
+pub trait ViolationWords {
+    /// What went wrong, in plain English.
+    fn explanation(&self) -> String;
+    /// What would have prevented it.
+    fn prevention(&self) -> &'static str;
+}
+
+impl ViolationWords for Violation {
+    fn explanation(&self) -> String {
+        fill(text(self.check).explanation, &facts(self))
+    }
+    fn prevention(&self) -> &'static str {
+        text(self.check).prevention
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ClientId, FencingToken, SimTime};
+
+    #[test]
+    fn an_explanation_names_the_facts_of_its_violation() {
+        let v = Violation {
+            check: CheckId::OrderedByToken,
+            at: SimTime::from_secs(17),
+            detail: ViolationDetail::StaleAccepted {
+                client: ClientId::A,
+                token: FencingToken(33),
+                highest: FencingToken(34),
+            },
+        };
+        let words = v.explanation();
+        assert!(
+            words.contains("token 33") && words.contains("token 34"),
+            "{words}"
+        );
+        assert!(!words.contains('{'), "every placeholder is filled: {words}");
+    }
+
+    #[test]
+    fn every_check_explains_its_own_facts_with_no_placeholder_left() {
+        let (a, b, t33, t34) = (ClientId::A, ClientId::B, FencingToken(33), FencingToken(34));
+        let stale = ViolationDetail::StaleAccepted {
+            client: a,
+            token: t33,
+            highest: t34,
+        };
+        let details = [
+            (
+                CheckId::SingleHolder,
+                ViolationDetail::TwoHolders {
+                    previous: a,
+                    previous_token: t33,
+                    new: b,
+                    new_token: t34,
+                    remaining: crate::model::SimDuration::from_secs(7),
+                },
+            ),
+            (CheckId::NoStaleAccepted, stale),
+            (
+                CheckId::NoWriteAfterLost,
+                ViolationDetail::WriteAfterLost {
+                    client: a,
+                    token: t33,
+                    lost_at: SimTime::from_secs(9),
+                },
+            ),
+            (CheckId::OrderedByToken, stale),
+        ];
+        for (check, detail) in details {
+            let words = Violation {
+                check,
+                at: SimTime::from_secs(12),
+                detail,
+            }
+            .explanation();
+            assert!(
+                !words.contains('{') && words.contains("12.000 s"),
+                "{check:?}: {words}"
+            );
+            assert!(words.contains("33"), "{check:?} names the token: {words}");
+        }
+    }
+
+    #[test]
+    fn every_check_has_a_title_and_advice() {
+        for id in CheckId::ALL {
+            assert!(!id.title().is_empty() && !id.prevention().is_empty());
+        }
+    }
+}
