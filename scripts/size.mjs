@@ -54,7 +54,11 @@ function firstLoadFiles() {
 }
 
 const kb = (n) => (n / 1024).toFixed(1).padStart(8);
-const files = walk(root).sort();
+// The .br and .gz copies beside each file (tools/precompress.mjs) are what a server sends,
+// not more files: the table measures the originals.
+const files = walk(root)
+  .filter((file) => !/\.(br|gz)$/.test(file))
+  .sort();
 const initial = firstLoadFiles();
 const totals = { first: { raw: 0, gzip: 0, brotli: 0 }, later: { raw: 0, gzip: 0, brotli: 0 } };
 

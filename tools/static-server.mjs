@@ -22,6 +22,29 @@ const TYPES = {
 };
 
 /**
+ * The precompressed copy to send (tools/precompress.mjs writes them), best first, or the
+ * plain file. Only encodings the request accepts with a non-zero quality are chosen.
+ */
+async function negotiate(file, acceptEncoding = '') {
+  const accepted = new Set(
+    acceptEncoding
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
+      .map(([name]) => name.trim().toLowerCase()),
+  );
+  for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']]) {
+    if (!accepted.has(encoding)) continue;
+    try {
+      if ((await stat(file + suffix)).isFile()) return { path: file + suffix, encoding };
+    } catch {
+      // No copy in that encoding: try the next.
+    }
+  }
+  return { path: file, encoding: null };
+}
+
+/**
  * Serves `root` on 127.0.0.1:`port` (0 picks a free port).
  * Resolves to { url, requests, close }, where `requests` lists every request path received.
  * `extraRoutes` maps a path prefix to another folder (tests use it to serve a parent page).
@@ -48,10 +71,13 @@ export async function startServer(root, port = 0, extraRoutes = {}) {
     try {
       const info = await stat(file);
       if (!info.isFile()) throw new Error('not a file');
-      const body = await readFile(file);
+      const chosen = await negotiate(file, request.headers['accept-encoding']);
+      const body = await readFile(chosen.path);
       response.writeHead(200, {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
         'Cache-Control': 'no-cache',
+        Vary: 'Accept-Encoding',
+        ...(chosen.encoding ? { 'Content-Encoding': chosen.encoding } : {}),
         // A course page may embed the app in <iframe sandbox="allow-scripts">, whose opaque
         // origin needs CORS to load the app's own module script and wasm.
         'Access-Control-Allow-Origin': '*',
