@@ -9,11 +9,9 @@
 use serde::Deserialize;
 use std::{env, fs, path::Path};
 
-#[path = "build/checks.rs"]
-mod checks;
-
 const LESSON_SOURCE: &str = "content/lesson.toml";
 const SANDBOX_SOURCE: &str = "content/sandbox.toml";
+const CHECKS_SOURCE: &str = "content/checks.toml";
 
 /// Renders a value as a Rust expression of the matching `'static` type in `src/lesson`.
 trait Lit {
@@ -228,6 +226,97 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
     Ok(())
 }
 
+/// Every `{name}` in `text` must be one of `facts`, the facts its sentence is filled with.
+fn placeholders(text: &str, facts: &[&str]) -> Result<(), String> {
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let close = after.find('}').ok_or("an unclosed {")?;
+        let name = &after[..close];
+        if !facts.contains(&name) {
+            return Err(format!(
+                "{{{name}}} is not known here (known: {})",
+                facts.join(", ")
+            ));
+        }
+        rest = &after[close + 1..];
+    }
+    Ok(())
+}
+
+/// Checks that each check's sentences name only the facts its violations carry.
+fn check_checks(t: &CheckTexts) -> Result<(), String> {
+    let stale = &["at", "client", "token", "highest"][..];
+    let checks = [
+        (
+            "single_holder",
+            &t.single_holder,
+            &[
+                "at",
+                "previous",
+                "previous_token",
+                "new",
+                "new_token",
+                "remaining",
+            ][..],
+        ),
+        ("no_stale_accepted", &t.no_stale_accepted, stale),
+        (
+            "no_write_after_lost",
+            &t.no_write_after_lost,
+            &["at", "client", "token", "lost_at"][..],
+        ),
+        ("ordered_by_token", &t.ordered_by_token, stale),
+    ];
+    for (id, text, facts) in checks {
+        for (field, words) in [
+            ("title", &text.title),
+            ("explanation", &text.explanation),
+            ("prevention", &text.prevention),
+            ("not_applicable", &text.not_applicable),
+        ] {
+            placeholders(words, facts).map_err(|e| format!("{id}.{field}: {e}"))?;
+        }
+    }
+    let p = &t.panel;
+    let panel = [
+        &p.holding,
+        &p.not_applicable,
+        &p.broken,
+        &p.broken_times,
+        &p.prevented_by,
+        &p.go_to,
+        &p.counts_caption,
+        &p.compare_caption,
+        &p.measure,
+        &p.as_of,
+        &p.whole_run,
+        &p.this_run,
+        &p.no_failover,
+    ];
+    for words in panel {
+        placeholders(words, &["at", "count", "now"]).map_err(|e| format!("panel: {e}"))?;
+    }
+    let c = &t.counts;
+    let labels = [
+        &c.renews_sent,
+        &c.renews_ok,
+        &c.renews_not_owner,
+        &c.renews_timed_out,
+        &c.renews_lost_on_wire,
+        &c.losses,
+        &c.false_losses,
+        &c.writes_accepted,
+        &c.writes_rejected,
+        &c.stale_accepted,
+        &c.max_failover,
+    ];
+    for label in labels {
+        placeholders(label, &[]).map_err(|e| format!("counts: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Reads `source` with the shape `T`, checks it and writes it to `$OUT_DIR/out`.
 fn compile<T: for<'de> Deserialize<'de> + Lit>(
     source: &str,
@@ -247,8 +336,7 @@ fn compile<T: for<'de> Deserialize<'de> + Lit>(
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/lesson/schema.rs");
-    println!("cargo:rerun-if-changed=build/checks.rs");
-    checks::compile();
     compile::<Lesson>(LESSON_SOURCE, "lesson.rs", check);
     compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox);
+    compile::<CheckTexts>(CHECKS_SOURCE, "checks.rs", check_checks);
 }

@@ -3,68 +3,8 @@
 //! with the violation's facts.
 //! The model keeps only ids and facts; this is where they become sentences.
 
+pub use super::content::{CheckText, CheckTexts, CountLabels, PanelText, CHECK_TEXTS};
 use crate::model::{CheckId, Violation, ViolationDetail};
-
-/// One check's words.
-#[derive(Debug)]
-pub struct CheckText {
-    /// The check as a sentence.
-    pub title: &'static str,
-    /// What went wrong, with `{fact}` placeholders.
-    pub explanation: &'static str,
-    /// What would have prevented it.
-    pub prevention: &'static str,
-    /// Why the check does not apply when it does not.
-    pub not_applicable: &'static str,
-}
-
-/// The checks panel's words (`{at}`, `{count}` and `{now}` are filled by the view).
-#[derive(Debug)]
-pub struct PanelText {
-    pub holding: &'static str,
-    pub not_applicable: &'static str,
-    pub broken: &'static str,
-    pub broken_times: &'static str,
-    pub prevented_by: &'static str,
-    pub go_to: &'static str,
-    pub counts_caption: &'static str,
-    pub compare_caption: &'static str,
-    pub measure: &'static str,
-    pub as_of: &'static str,
-    pub whole_run: &'static str,
-    pub this_run: &'static str,
-    pub no_failover: &'static str,
-}
-
-/// The label of each figure the observer measures.
-#[derive(Debug)]
-pub struct CountLabels {
-    pub renews_sent: &'static str,
-    pub renews_ok: &'static str,
-    pub renews_not_owner: &'static str,
-    pub renews_timed_out: &'static str,
-    pub renews_lost_on_wire: &'static str,
-    pub losses: &'static str,
-    pub false_losses: &'static str,
-    pub writes_accepted: &'static str,
-    pub writes_rejected: &'static str,
-    pub stale_accepted: &'static str,
-    pub max_failover: &'static str,
-}
-
-/// The words of every check, keyed by check id, and of the checks panel.
-#[derive(Debug)]
-pub struct CheckTexts {
-    pub single_holder: CheckText,
-    pub no_stale_accepted: CheckText,
-    pub no_write_after_lost: CheckText,
-    pub ordered_by_token: CheckText,
-    pub panel: PanelText,
-    pub counts: CountLabels,
-}
-
-/// The compiled-in words.
-pub static CHECK_TEXTS: CheckTexts = include!(concat!(env!("OUT_DIR"), "/checks.rs"));
 
 /// The words of one check.
 pub fn text(id: CheckId) -> &'static CheckText {

@@ -144,3 +144,6 @@ pub static LESSON: Lesson = include!(concat!(env!("OUT_DIR"), "/lesson.rs"));
 
 /// The sandbox's words.
 pub static SANDBOX: Sandbox = include!(concat!(env!("OUT_DIR"), "/sandbox.rs"));
+
+/// The checks' words, compiled in from `content/checks.toml`.
+pub static CHECK_TEXTS: CheckTexts = include!(concat!(env!("OUT_DIR"), "/checks.rs"));

@@ -132,4 +132,34 @@ records! {
         /// The unit the amount is typed in.
         unit: Option<Text>,
     }
+
+    /// The checks' words (`content/checks.toml`), keyed by check id, and the checks panel's.
+    CheckTexts {
+        single_holder: CheckText, no_stale_accepted: CheckText,
+        no_write_after_lost: CheckText, ordered_by_token: CheckText,
+        panel: PanelText, counts: CountLabels,
+    }
+    /// One check's words; `{fact}` placeholders name the violation's facts.
+    CheckText {
+        /// The check as a sentence.
+        title: Text,
+        /// What went wrong.
+        explanation: Text,
+        /// What would have prevented it.
+        prevention: Text,
+        /// Why the check does not apply when it does not.
+        not_applicable: Text,
+    }
+    /// The checks panel's words (`{at}`, `{count}` and `{now}` are filled by the view).
+    PanelText {
+        holding: Text, not_applicable: Text, broken: Text, broken_times: Text,
+        prevented_by: Text, go_to: Text, counts_caption: Text, compare_caption: Text,
+        measure: Text, as_of: Text, whole_run: Text, this_run: Text, no_failover: Text,
+    }
+    /// The label of each figure the observer measures.
+    CountLabels {
+        renews_sent: Text, renews_ok: Text, renews_not_owner: Text, renews_timed_out: Text,
+        renews_lost_on_wire: Text, losses: Text, false_losses: Text, writes_accepted: Text,
+        writes_rejected: Text, stale_accepted: Text, max_failover: Text,
+    }
 }
