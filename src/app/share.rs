@@ -488,7 +488,7 @@ fn view_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
                 <option value="" selected={options.diagram.is_none()}>{"This tab"}</option>
                 { for embed::DiagramView::ALL.into_iter().map(|d| html! {
                     <option value={d.slug()} selected={options.diagram == Some(d)}>
-                        {format!("Only the {} diagram", d.label().to_lowercase())}
+                        {format!("Only the {} diagram", d.label().to_ascii_lowercase())}
                     </option>
                 }) }
             </select>

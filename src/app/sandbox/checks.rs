@@ -147,7 +147,7 @@ fn Comparison(props: &StepProps) -> Html {
         } else {
             "With"
         },
-        compare.switch.label().to_lowercase()
+        compare.switch.label().to_ascii_lowercase()
     );
     let theirs = figures(&compare.run.metrics_at(now));
     let mut differences = Vec::new();
@@ -166,8 +166,8 @@ fn Comparison(props: &StepProps) -> Html {
         if a != b {
             differences.push(format!(
                 "{}: {a} here, {b} {}",
-                label.to_lowercase(),
-                flipped_name.to_lowercase()
+                label.to_ascii_lowercase(),
+                flipped_name.to_ascii_lowercase()
             ));
         }
     }
