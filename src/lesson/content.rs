@@ -130,6 +130,11 @@ impl Sandbox {
             .unwrap_or_else(|| panic!("content/sandbox.toml has no field {key}"))
     }
 
+    /// How the real system of this name renews.
+    pub fn system(&'static self, system: &str) -> Option<&'static SystemText> {
+        self.systems.iter().find(|s| s.system == system)
+    }
+
     /// The Faults form's words for the kind of fault with this keyword.
     pub fn fault(&'static self, keyword: &str) -> &'static FaultText {
         self.faults
