@@ -179,3 +179,17 @@ fn the_event_log_prints_each_time_once_and_clock_steps_exactly() {
     }
     assert!(run.events().iter().any(|e| e.at > SimTime::ZERO));
 }
+
+#[test]
+fn every_real_system_and_only_those_is_worded() {
+    let systems = presets::system_defaults();
+    for d in &systems {
+        let words = SANDBOX.system(d.system).expect(d.system);
+        assert!(!words.renew.is_empty());
+    }
+    assert_eq!(SANDBOX.systems.len(), systems.len());
+    for kind in FaultKind::ALL {
+        assert_eq!(SANDBOX.fault(kind.keyword()).keyword, kind.keyword());
+    }
+    assert_eq!(SANDBOX.faults.len(), FaultKind::ALL.len());
+}

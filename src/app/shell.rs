@@ -129,6 +129,10 @@ fn tab_for_key(key: &str, focused: Tab) -> Option<Tab> {
 #[component]
 fn TabList(props: &TabListProps) -> Html {
     let onkeydown = Callback::from(|event: KeyboardEvent| {
+        // Alt+ArrowLeft and the like belong to the browser (back, forward).
+        if event.alt_key() || event.ctrl_key() || event.meta_key() {
+            return;
+        }
         let Some(focused) = tab_of(event.target()) else {
             return;
         };

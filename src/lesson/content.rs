@@ -124,19 +124,28 @@ impl Sandbox {
     /// The words of the scenario field with this key (every field of
     /// [`crate::model::fields::SCENARIO_FIELDS`] has them; a test checks it).
     pub fn field(&'static self, key: &str) -> &'static FieldText {
-        self.fields
-            .iter()
-            .find(|f| f.key == key)
-            .unwrap_or_else(|| panic!("content/sandbox.toml has no field {key}"))
+        worded(self.fields.iter().find(|f| f.key == key), "field", key)
     }
 
-    /// The Faults form's words for the kind of fault with this keyword.
-    pub fn fault(&'static self, keyword: &str) -> &'static FaultText {
-        self.faults
-            .iter()
-            .find(|f| f.keyword == keyword)
-            .unwrap_or_else(|| panic!("content/sandbox.toml has no fault {keyword}"))
+    /// How the real system of this name renews.
+    pub fn system(&'static self, system: &str) -> Option<&'static SystemText> {
+        self.systems.iter().find(|s| s.system == system)
     }
+
+    /// The Faults form's words for the kind of fault with this keyword (every
+    /// [`crate::model::FaultKind`] has them; a test checks it).
+    pub fn fault(&'static self, keyword: &str) -> &'static FaultText {
+        worded(
+            self.faults.iter().find(|f| f.keyword == keyword),
+            "fault",
+            keyword,
+        )
+    }
+}
+
+/// The words found for an id the code names; panics only if the content file lost them.
+fn worded<T>(found: Option<&'static T>, what: &str, id: &str) -> &'static T {
+    found.unwrap_or_else(|| panic!("content/sandbox.toml has no {what} {id}"))
 }
 
 /// The whole lesson.

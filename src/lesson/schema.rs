@@ -100,7 +100,10 @@ records! {
     Link { label: Text, url: Text, note: Text }
 
     /// The sandbox's words (`content/sandbox.toml`).
-    Sandbox { presets: List<PresetText>, fields: List<FieldText>, faults: List<FaultText> }
+    Sandbox {
+        presets: List<PresetText>, fields: List<FieldText>, faults: List<FaultText>,
+        systems: List<SystemText>,
+    }
     /// The words around one preset, keyed by the preset's id in `src/model/presets.rs`.
     PresetText {
         id: Text,
@@ -122,6 +125,8 @@ records! {
         /// Its name inside a sentence ("This link's TTL (…) is not a number").
         name: Text,
     }
+    /// How a real system renews, keyed by its name in `src/model/presets.rs`.
+    SystemText { system: Text, renew: Text }
     /// One kind of fault's words in the Faults form, keyed by its keyword.
     FaultText {
         keyword: Text,

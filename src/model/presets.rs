@@ -298,17 +298,14 @@ fn build_presets() -> Vec<Preset> {
     ]
 }
 
-/// The lease parameters of a real system, for the "use the defaults of…" selector.
+/// The lease parameters of a real system, for the "use the defaults of…" selector. How it
+/// renews, in the lesson's words, is in `content/sandbox.toml` under the system's name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SystemDefaults {
     /// The system's name.
     pub system: &'static str,
     /// Its TTL (lease length).
     pub ttl: SimDuration,
-    /// How it renews, as the lesson's table says it.
-    pub renew: &'static str,
-    /// The table's notes.
-    pub notes: &'static str,
     /// The renew period as a fraction of T used when applied.
     pub renew_every: Fraction,
     /// The margin that turns T into the client's deadline.
@@ -339,8 +336,6 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
         SystemDefaults {
             system: "etcd concurrency.Session",
             ttl: s(60),
-            renew: "TTL/3 keep-alive",
-            notes: "client deadline = now + TTL; a keep-alive answering TTL ≤ 0 means the lease is gone",
             renew_every: Fraction::THIRD,
             drift_margin: s(1),
             retry_interval: s(1),
@@ -350,8 +345,6 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
         SystemDefaults {
             system: "Redisson lock watchdog",
             ttl: s(30),
-            renew: "10 s (timeout/3)",
-            notes: "",
             renew_every: Fraction::THIRD,
             drift_margin: s(1),
             retry_interval: s(1),
@@ -361,8 +354,6 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
         SystemDefaults {
             system: "Kubernetes client-go leader election",
             ttl: s(15),
-            renew: "renew deadline 10 s, retry 2 s",
-            notes: "no fencing; tolerates clock-rate ratio ≈ lease/renew deadline",
             renew_every: Fraction { num: 2, den: 15 },
             drift_margin: s(5),
             retry_interval: s(2),
@@ -372,8 +363,6 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
         SystemDefaults {
             system: "Consul session",
             ttl: s(10),
-            renew: "—",
-            notes: "TTL 10 s–24 h; default lock-delay 15 s; may reap up to 2×TTL (renewed here at T/3)",
             renew_every: Fraction::THIRD,
             drift_margin: s(1),
             retry_interval: s(1),
@@ -383,8 +372,6 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
         SystemDefaults {
             system: "Chubby",
             ttl: s(12),
-            renew: "—",
-            notes: "12 s lease extension; lock-delay up to 1 min; sequencers as fencing (renewed here at T/3)",
             renew_every: Fraction::THIRD,
             drift_margin: s(1),
             retry_interval: s(1),

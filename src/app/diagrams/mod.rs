@@ -2,7 +2,9 @@
 //!
 //! Each diagram draws the geometry from `lesson::diagram` and explains a selection in a
 //! polite live region. Every box and arrow is a focusable button (Tab to reach it, Enter or
-//! Space to select), so mouse, touch and keyboard all work. The sandbox reuses the
+//! Space to select), so mouse, touch and keyboard all work. A diagram fits its column at
+//! any width; where that makes its text small, Enlarge opens a live copy at its natural
+//! size in a modal dialog. The sandbox reuses the
 //! lifecycle, architecture and sequence diagrams live through their optional props.
 
 pub mod architecture;
@@ -100,7 +102,7 @@ fn explanation_panel(explanation: Option<Explanation>, hint: &str) -> Html {
 
 /// A diagram's enlarged view: whether it is open, its `<dialog>`, and the button that
 /// opens it (focus goes back there when it closes).
-pub struct Zoom {
+struct Zoom {
     open: UseStateHandle<bool>,
     dialog: NodeRef,
     button: NodeRef,
@@ -108,14 +110,14 @@ pub struct Zoom {
 
 impl Zoom {
     /// Whether the enlarged copy is shown (only then is it drawn).
-    pub fn is_open(&self) -> bool {
+    fn is_open(&self) -> bool {
         *self.open
     }
 }
 
 /// The state of one diagram's enlarged view; the dialog opens as a modal once drawn.
 #[hook]
-pub fn use_zoom() -> Zoom {
+fn use_zoom() -> Zoom {
     let open = use_state_eq(|| false);
     let dialog = use_node_ref();
     let button = use_node_ref();
@@ -137,23 +139,23 @@ pub fn use_zoom() -> Zoom {
 }
 
 /// What [`zoom_frame`] shows.
-pub struct Framed {
+struct Framed {
     /// The diagram's accessible name.
-    pub label: String,
+    label: String,
     /// The drawing's natural width (its viewBox), at which its text has its designed size.
-    pub natural_width: f64,
+    natural_width: f64,
     /// The drawing fitted to the column.
-    pub inline: Html,
+    inline: Html,
     /// The enlarged copy (drawn only while open; its ids differ from the inline one's).
-    pub zoomed: Html,
+    zoomed: Html,
     /// Shown under the enlarged copy, such as the explanation of the selection.
-    pub caption: Html,
+    caption: Html,
 }
 
 /// A drawing that fits its column (nothing is cut off on a phone), with an Enlarge button
 /// that opens it at least at its natural size in a modal dialog, where it scrolls and can
 /// be pinch-zoomed. Escape or Close closes the dialog and focus returns to the button.
-pub fn zoom_frame(zoom: &Zoom, framed: Framed) -> Html {
+fn zoom_frame(zoom: &Zoom, framed: Framed) -> Html {
     let open = {
         let state = zoom.open.clone();
         Callback::from(move |_: MouseEvent| state.set(true))

@@ -237,8 +237,9 @@ pub fn ParametersPanel(props: &SetupProps) -> Html {
                 <label for="param-defaults">{"Use the defaults of"}</label>
                 <select id="param-defaults" onchange={ondefaults}>
                     <option value="" selected=true disabled=true>{"a real system…"}</option>
-                    { for presets::system_defaults().into_iter().map(|d| html! {
-                        <option value={d.system}>{format!("{} (TTL {}, renew {})", d.system, d.ttl, d.renew)}</option>
+                    { for presets::system_defaults().into_iter().map(|d| {
+                        let renew = SANDBOX.system(d.system).map_or("", |w| w.renew);
+                        html! { <option value={d.system}>{format!("{} (TTL {}, renew {renew})", d.system, d.ttl)}</option> }
                     }) }
                 </select>
             </div>

@@ -33,36 +33,20 @@ impl FaultPlan {
                 },
                 2 => Fault::Partition {
                     a: NodeId::Client(client),
-                    b: if rng.up_to(3) == 0 {
-                        NodeId::Storage
-                    } else {
-                        NodeId::Service
-                    },
+                    b: one_in(&mut rng, 4, NodeId::Storage, NodeId::Service),
                     duration: SimDuration(rng.between(1_000, max_pause)),
                 },
                 3 => Fault::DelayNextPacket {
                     from: NodeId::Client(client),
-                    to: if rng.up_to(1) == 0 {
-                        NodeId::Storage
-                    } else {
-                        NodeId::Service
-                    },
+                    to: one_in(&mut rng, 2, NodeId::Storage, NodeId::Service),
                     extra: SimDuration(rng.between(1_000, max_pause)),
                 },
                 4 => Fault::ClockStep {
-                    node: if rng.up_to(3) == 0 {
-                        NodeId::Service
-                    } else {
-                        NodeId::Client(client)
-                    },
+                    node: one_in(&mut rng, 4, NodeId::Service, NodeId::Client(client)),
                     by_micros: rng.between(0, 2 * max_pause) as i64 - max_pause as i64,
                 },
                 5 => Fault::ClockDrift {
-                    node: if rng.up_to(3) == 0 {
-                        NodeId::Service
-                    } else {
-                        NodeId::Client(client)
-                    },
+                    node: one_in(&mut rng, 4, NodeId::Service, NodeId::Client(client)),
                     ppm: rng.between(0, 2_000) as i32 - 1_000,
                 },
                 6 => Fault::RevokeLease,
@@ -71,6 +55,15 @@ impl FaultPlan {
             out.push(TimedFault { at, fault });
         }
         out.sort_by_key(|f| f.at);
+    }
+}
+
+/// `rare` one time in `n`, else `usual` (one draw from `rng`).
+fn one_in(rng: &mut SimRng, n: u64, rare: NodeId, usual: NodeId) -> NodeId {
+    if rng.up_to(n - 1) == 0 {
+        rare
+    } else {
+        usual
     }
 }
 
