@@ -3,7 +3,7 @@
 //! with the violation's facts.
 //! The model keeps only ids and facts; this is where they become sentences.
 
-pub use super::content::{CheckText, CheckTexts, CountLabels, PanelText, CHECK_TEXTS};
+pub use super::content::{fill, CheckText, CheckTexts, CountLabels, PanelText, CHECK_TEXTS};
 use crate::model::{CheckId, Violation, ViolationDetail};
 
 /// The words of one check.
@@ -55,27 +55,6 @@ fn facts(v: &Violation) -> Vec<(&'static str, String)> {
         ]),
     }
     f
-}
-
-/// Replaces each `{name}` in `template` by its fact (build.rs checks every name is known).
-pub fn fill(template: &str, facts: &[(&str, String)]) -> String {
-    let mut out = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            break;
-        };
-        let name = &after[..close];
-        match facts.iter().find(|(n, _)| *n == name) {
-            Some((_, value)) => out.push_str(value),
-            None => out.push_str(&rest[open..open + close + 2]),
-        }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// The words of a check, for views.

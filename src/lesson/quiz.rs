@@ -92,11 +92,15 @@ impl Progress {
 
 /// Fills the progress sentence's `{known}`, `{review}`, `{open}` and `{total}` placeholders.
 pub fn progress_sentence(template: &str, tally: Tally) -> String {
-    template
-        .replace("{known}", &tally.known.to_string())
-        .replace("{review}", &tally.review.to_string())
-        .replace("{open}", &tally.open.to_string())
-        .replace("{total}", &tally.total.to_string())
+    super::content::fill(
+        template,
+        &[
+            ("known", tally.known.to_string()),
+            ("review", tally.review.to_string()),
+            ("open", tally.open.to_string()),
+            ("total", tally.total.to_string()),
+        ],
+    )
 }
 
 /// A permutation of `0..len` from `seed` (Fisher–Yates over xorshift64*).

@@ -13,8 +13,10 @@ records! {
         masthead: Masthead, voice: Voice, gist: Gist, lifecycle: Lifecycle, maps: Maps,
         architecture: Architecture, sequence: Sequence, lifecycle_map: LifecycleMap,
         pattern: Pattern, tables: List<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
-        deeper: Deeper,
+        deeper: Deeper, zoom: Zoom,
     }
+    /// The words of a diagram's enlarged view; `{diagram}` is the diagram's name.
+    Zoom { enlarge: Text, enlarge_label: Text, title: Text, close: Text, scroll_hint: Text }
     Masthead { series: Text, title: Text, summary: Text }
     /// The voice readout control's words.
     Voice {

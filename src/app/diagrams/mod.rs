@@ -15,6 +15,7 @@ pub mod sequence;
 use web_sys::HtmlDialogElement;
 use yew::prelude::*;
 
+use crate::lesson::content::{fill, LESSON};
 use crate::lesson::diagram::{Curve, Explanation};
 
 pub use architecture::{ArchitectureDiagram, ArchitectureDiagramProps, InFlight};
@@ -178,24 +179,26 @@ fn zoom_frame(zoom: &Zoom, framed: Framed) -> Html {
             }
         })
     };
-    let title = format!("{}, enlarged", framed.label);
+    let words = &LESSON.zoom;
+    let named = |template: &str| fill(template, &[("diagram", framed.label.to_string())]);
+    let title = named(words.title);
     html! {
         <>
             <div class="diagram-scroll">{framed.inline}</div>
             <div class="diagram-tools">
                 <button ref={zoom.button.clone()} type="button" class="button small diagram-zoom-open"
-                    aria-haspopup="dialog" aria-label={format!("Enlarge: {}", framed.label)} onclick={open}>
-                    <span aria-hidden="true">{"⤢ "}</span>{"Enlarge"}
+                    aria-haspopup="dialog" aria-label={named(words.enlarge_label)} onclick={open}>
+                    <span aria-hidden="true">{"⤢ "}</span>{words.enlarge}
                 </button>
             </div>
             if zoom.is_open() {
                 <dialog ref={zoom.dialog.clone()} class="diagram-zoom" aria-label={title.clone()} onclose={on_close}>
                     <div class="diagram-zoom-bar">
                         <p class="diagram-zoom-title" aria-hidden="true">{title}</p>
-                        <button type="button" class="button small" onclick={close}>{"Close"}</button>
+                        <button type="button" class="button small" onclick={close}>{words.close}</button>
                     </div>
                     <div class="diagram-zoom-scroll" tabindex="0" role="group"
-                        aria-label="Enlarged drawing: scroll or pinch to see all of it"
+                        aria-label={words.scroll_hint}
                         style={format!("--natural-width: {}px", framed.natural_width)}>
                         {framed.zoomed}
                     </div>
