@@ -21,7 +21,6 @@ pub use bridge::{
     OutputLimit, OutputLimits, RunEnding, RunEvent, RunProgress, Stream, OUTPUT_LIMITS,
 };
 pub use state::{Panel, PanelAction, RunPhase};
-pub use status::size_text;
 
 use controls::RunControls;
 use editor::EditorHost;

@@ -238,11 +238,13 @@ self.addEventListener("unhandledrejection", (event) => {
   write("stderr", `Unhandled rejection: ${show(event.reason)}\n`);
 });
 
-// User code could post look-alike control messages; without postMessage it cannot post at all.
+// User code could post look-alike control messages; what it finds as postMessage now posts
+// nothing at all (a stand-in, so code that calls it runs on as before).
 function takePostMessageAway() {
-  for (let scope = self; scope; scope = Object.getPrototypeOf(scope)) {
+  for (let scope = Object.getPrototypeOf(self); scope; scope = Object.getPrototypeOf(scope)) {
     if (Object.hasOwn(scope, "postMessage")) delete scope.postMessage;
   }
+  Object.defineProperty(self, "postMessage", { value: () => {}, writable: false, configurable: false });
 }
 
 const loaders = { python: loadPython, typescript: loadTypeScript };
