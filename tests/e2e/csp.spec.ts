@@ -38,7 +38,11 @@ test('the built page carries a strict policy that allows its own inline scripts 
 });
 
 test.describe('the browser enforces it', () => {
-  test.use({ allowedCspViolations: [/^script-src-elem blocked inline/, /^connect-src blocked http:\/\/192\.0\.2\.1/] });
+  // Wrapped, since test.use reads a two-element array as [value, options].
+  test.use({
+    allowedCspViolations: [[/^script-src-elem blocked inline/, /^connect-src blocked http:\/\/192\.0\.2\.1/], { scope: 'test' }],
+    allowedConsoleErrors: [[/violates the following Content Security Policy/, /Refused to connect because it violates/], { scope: 'test' }],
+  });
 
   test('an injected inline script does not run and a request elsewhere is refused, and both are counted', async ({
     page,

@@ -33,7 +33,7 @@ onmessage = ({ source, data }) => {
       event.preventDefault();
       report(JSON.stringify({ type: "failed", text: event.message + " (line " + event.lineno + ")\\n", line: 0 }));
     };
-    worker.postMessage(data.init);
+    worker.postMessage(data.init, Object.values(data.init.files));
     workers.set(id, worker);
   } else if (type === "send") {
     workers.get(id)?.postMessage(data.message);
@@ -47,7 +47,7 @@ parent.postMessage({ ready: true }, "*");`;
 
 // sha256 of BOOTSTRAP; tests/e2e/snippets.spec.ts recomputes it, tools/csp.mjs puts it in
 // the page's policy too (a srcdoc iframe is bound by its parent's policy as well).
-export const BOOTSTRAP_HASH = "sha256-HYkztRSYv0HPKgWA4AthLhdAA1yRDvu/fz8jjYxYOMU=";
+export const BOOTSTRAP_HASH = "sha256-OYB7LeHEMWged3zWeEDmlkO/PUFEeFcJf7rvYH9ZxcE=";
 
 export const SANDBOX_POLICY = [
   "default-src 'none'",
@@ -73,9 +73,9 @@ const OUTPUT_FLUSH_MS = 50;
 // The heartbeat: a sandbox that leaves this many pings in a row unanswered is taken for
 // dead (its process crashed, most often out of memory) and replaced.
 const HEARTBEAT_MS = 250;
-const MISSED_BEATS = 6;
+const MISSED_BEATS = 8;
 // A run's end answers at once; a worker that is not gone this soon takes its iframe with it.
-const KILL_GRACE_MS = 150;
+const KILL_GRACE_MS = 200;
 const FRAME_READY_MS = 10_000;
 // From a fresh worker to its engine being up; Python takes seconds, far more on a busy machine.
 const ENGINE_START_MS = 90_000;
@@ -102,13 +102,12 @@ function openSandbox(lane) {
   element.srcdoc =
     `<!doctype html><meta http-equiv="Content-Security-Policy" content="${SANDBOX_POLICY}">` +
     `<script>${BOOTSTRAP}</script>`;
-  const sandbox = { element, workers: new Map(), unanswered: 0, isReady: false };
+  // `killing`: workers told to go and not yet gone; `waiting`: who waits for that to be none.
+  const sandbox = { element, workers: new Map(), unanswered: 0, isReady: false, killing: new Set(), waiting: [] };
   sandbox.ready = new Promise((resolve, reject) => {
     sandbox.markReady = resolve;
-    sandbox.readyTimer = setTimeout(() => {
-      reject(new Error("the sandbox did not start"));
-      sandboxDied(lane, sandbox);
-    }, FRAME_READY_MS);
+    sandbox.markGone = reject;
+    sandbox.readyTimer = setTimeout(() => sandboxDied(lane, sandbox), FRAME_READY_MS);
   });
   sandbox.ready.catch(() => {});
   sandbox.heartbeat = setInterval(() => beat(lane, sandbox), HEARTBEAT_MS);
@@ -125,10 +124,13 @@ function beat(lane, sandbox) {
 }
 
 function closeSandbox(lane, sandbox) {
+  sandbox.markGone(new Error(sandbox.isReady ? "the sandbox was restarted" : "the sandbox did not start"));
   clearInterval(sandbox.heartbeat);
   clearTimeout(sandbox.readyTimer);
   for (const worker of sandbox.workers.values()) clearTimeout(worker.timer);
   sandbox.element.remove();
+  sandbox.killing.clear();
+  for (const resolve of sandbox.waiting.splice(0)) resolve();
   if (lane.sandbox === sandbox) {
     lane.sandbox = null;
     lane.warm = null;
@@ -147,8 +149,8 @@ function sandboxDied(lane, sandbox) {
   else endRun(lane.run, { kind: "failed", line: null }, "The sandbox did not start.\n");
 }
 
-function post(sandbox, message) {
-  sandbox.element.contentWindow?.postMessage(message, "*");
+function post(sandbox, message, transfer = []) {
+  sandbox.element.contentWindow?.postMessage(message, "*", transfer);
 }
 
 function onSandboxMessage(event) {
@@ -165,6 +167,8 @@ function onSandboxMessage(event) {
   } else if (typeof message.gone === "number") {
     clearTimeout(sandbox.workers.get(message.gone)?.timer);
     sandbox.workers.delete(message.gone);
+    sandbox.killing.delete(message.gone);
+    if (sandbox.killing.size === 0) for (const resolve of sandbox.waiting.splice(0)) resolve();
   } else {
     const worker = sandbox.workers.get(message.worker);
     const data = worker && typeof message.data === "string" ? parseMessage(message.data) : null;
@@ -196,7 +200,7 @@ function onWorkerMessage(lane, worker, data) {
       if (worker.phase !== "loaded" || !run) return;
       worker.phase = "running";
       run.startedAt = performance.now();
-      run.timer = setTimeout(() => endRun(run, timeLimitEnding(lane)), run.request.timeLimitMs);
+      run.timer = setTimeout(() => endRun(run, { kind: "timedOut" }), run.request.timeLimitMs);
       emit(run, { kind: "running" });
       return;
     case "output":
@@ -215,11 +219,6 @@ function onWorkerMessage(lane, worker, data) {
       endRun(run, { kind: "failed", line: Number.isInteger(data.line) && data.line > 0 ? data.line : null });
       return;
   }
-}
-
-// A sandbox that has stopped answering when the time runs out has most likely crashed.
-function timeLimitEnding(lane) {
-  return lane.sandbox && lane.sandbox.unanswered >= 3 ? { kind: "sandboxCrashed" } : { kind: "timedOut" };
 }
 
 function elapsedMs(run) {
@@ -249,14 +248,30 @@ function flushOutput(run) {
   }
 }
 
-/** Ends a worker; if its iframe does not confirm at once, the whole iframe goes. */
+/**
+ * Ends a worker; if its iframe does not confirm at once, the whole iframe goes. No new worker
+ * starts in an iframe until it has confirmed, so removing it never cuts a later run short.
+ */
 function kill(lane, worker) {
   worker.phase = "ended";
   clearTimeout(worker.timer);
   const sandbox = worker.sandbox;
   if (lane.sandbox !== sandbox) return;
   post(sandbox, { type: "kill", id: worker.id });
-  worker.timer = setTimeout(() => sandboxDied(lane, sandbox), KILL_GRACE_MS);
+  sandbox.killing.add(worker.id);
+  worker.timer = setTimeout(() => {
+    closeSandbox(lane, sandbox);
+    // Only a run that began in this iframe's last moments can be on it; it says so.
+    const run = lane.run;
+    if (run?.worker?.sandbox === sandbox) endRun(run, { kind: "sandboxCrashed" });
+  }, KILL_GRACE_MS);
+}
+
+/** A sandbox with no kill pending: this one once it confirms, else a fresh one. */
+async function quietSandbox(lane) {
+  const sandbox = lane.sandbox ?? openSandbox(lane);
+  if (sandbox.killing.size > 0) await new Promise((resolve) => sandbox.waiting.push(resolve));
+  return lane.sandbox === sandbox ? sandbox : (lane.sandbox ?? openSandbox(lane));
 }
 
 function discardWarm(lane, worker) {
@@ -325,19 +340,24 @@ function spawnWorker(lane, source, files, limits) {
   sandbox.workers.set(worker.id, worker);
   // The relay budget only bounds a misbehaving worker: JSON may spell one byte as six characters.
   const relayChars = 6 * limits.totalBytes + 200_000;
-  const init = { type: "init", language: lane.language, files, limits };
-  post(sandbox, { type: "spawn", id: worker.id, source, init, relayChars });
+  // Copies, handed over rather than cloned, keep the iframe's thread free to answer the heartbeat.
+  const copies = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, bytes.slice(0)]));
+  const init = { type: "init", language: lane.language, files: copies, limits };
+  post(sandbox, { type: "spawn", id: worker.id, source, init, relayChars }, Object.values(copies));
   return worker;
 }
 
 async function prepareWorker(lane, limits) {
-  const sandbox = lane.sandbox ?? openSandbox(lane);
+  const sandbox = await quietSandbox(lane);
   const [source, files] = await Promise.all([loadWorkerSource(), loadEngine(lane.language), sandbox.ready]);
   if (lane.sandbox !== sandbox) throw new Error("the sandbox was restarted");
   const warm = lane.warm;
   lane.warm = null;
   if (warm && warm.phase !== "ended" && sameLimits(warm.limits, limits)) return warm;
-  if (warm) kill(lane, warm);
+  if (warm) {
+    kill(lane, warm);
+    return prepareWorker(lane, limits);
+  }
   const worker = spawnWorker(lane, source, files, limits);
   worker.limits = limits;
   return worker;
