@@ -17,16 +17,15 @@ use serde::Serialize;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-pub use bridge::{
-    OutputLimit, OutputLimits, RunEnding, RunEvent, RunProgress, Stream, OUTPUT_LIMITS,
-};
+pub use bridge::{OutputLimit, RunEnding, RunEvent, RunProgress, Stream};
 pub use state::{Panel, PanelAction, RunPhase};
 
+use bridge::OUTPUT_LIMITS;
 use controls::RunControls;
 use editor::EditorHost;
 use hooks::{use_code_from_link, use_reported_edits, use_runner};
 use output::OutputConsole;
-use status::EngineStatus;
+use status::{size_text, EngineStatus};
 
 /// The language of a snippet.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,9 +100,12 @@ pub fn SnippetPanels(props: &SnippetPanelsProps) -> Html {
     html! {
         <div class="snippets">
             <p class="snippets-rule">
-                {"Press Run to try a snippet right here. Each one has to stand alone: it gets \
-                  no network, no files and no native modules, and it is stopped when its time \
-                  limit runs out."}
+                {format!(
+                    "Press Run to try a snippet right here. Each one has to stand alone: it \
+                     gets no network, no files and no native modules, and it is stopped when \
+                     its time limit runs out or its output passes {}.",
+                    size_text(OUTPUT_LIMITS.total_bytes)
+                )}
             </p>
             <SnippetPanel
                 language={SnippetLanguage::Python}

@@ -84,7 +84,7 @@ fn limit_text(limit: OutputLimit) -> String {
 }
 
 /// "1 MB", "500 KB" or "1,234 bytes": decimal units, as the caps are set.
-fn size_text(bytes: u32) -> String {
+pub fn size_text(bytes: u32) -> String {
     match bytes {
         b if b >= 1_000_000 && b % 100_000 == 0 => {
             format!("{}.{} MB", b / 1_000_000, b % 1_000_000 / 100_000).replace(".0 ", " ")
