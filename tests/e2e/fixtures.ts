@@ -1,6 +1,6 @@
 // Fixtures every end-to-end test uses: a server for the release build, a guard against
-// requests that leave the page's origin and against console errors, an axe-core check,
-// and screenshots kept under artifacts/.
+// requests that leave the page's origin, against console errors and against any
+// Content-Security-Policy violation, an axe-core check, and screenshots kept under artifacts/.
 import { test as base, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
@@ -20,6 +20,13 @@ type TestFixtures = {
   allowedConsoleErrors: RegExp[];
   /** Requests that left the page's origin (blocked); the test fails if any happened. */
   offOriginRequests: string[];
+  /** CSP violations that a test provokes on purpose, matched against `cspViolations` entries. */
+  allowedCspViolations: RegExp[];
+  /**
+   * Every `securitypolicyviolation` event in any frame of the page, as
+   * "<directive> blocked <uri> in <frame url>"; the test fails on any not allowed.
+   */
+  cspViolations: string[];
   /** Fails on serious or critical axe violations inside `selector` (the whole page by default). */
   checkA11y: (page: Page, selector?: string) => Promise<void>;
   /** Saves a full-page screenshot as artifacts/screenshots/<name>.png. */
@@ -42,6 +49,26 @@ export const test = base.extend<TestFixtures, { server: Server }>({
 
   allowedConsoleErrors: [[], { option: true }],
 
+  allowedCspViolations: [[], { option: true }],
+
+  cspViolations: async ({ context, allowedCspViolations }, use) => {
+    const violations: string[] = [];
+    // A binding and an init script reach every frame, the snippet sandbox's and an embedding
+    // page's included, and neither is itself subject to the page's policy.
+    await context.exposeBinding('__reportCspViolation', ({ frame }, text: string) => {
+      violations.push(`${text} in ${frame.url()}`);
+    });
+    await context.addInitScript(() => {
+      addEventListener('securitypolicyviolation', (event) => {
+        const report = (window as unknown as { __reportCspViolation?: (text: string) => void }).__reportCspViolation;
+        report?.(`${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} (${event.sourceFile}:${event.lineNumber})`);
+      });
+    });
+    await use(violations);
+    const unexpected = violations.filter((text) => !allowedCspViolations.some((pattern) => pattern.test(text)));
+    expect(unexpected, 'Content-Security-Policy violations').toEqual([]);
+  },
+
   offOriginRequests: async ({ context, baseURL }, use) => {
     const origin = new URL(baseURL!).origin;
     const offOrigin: string[] = [];
@@ -57,8 +84,9 @@ export const test = base.extend<TestFixtures, { server: Server }>({
     expect(offOrigin, 'requests that left the page origin').toEqual([]);
   },
 
-  page: async ({ page, offOriginRequests, allowedConsoleErrors }, use) => {
+  page: async ({ page, offOriginRequests, cspViolations, allowedConsoleErrors }, use) => {
     void offOriginRequests;
+    void cspViolations;
     const errors: string[] = [];
     const unexpected = (text: string) => !allowedConsoleErrors.some((pattern) => pattern.test(text));
     page.on('console', (message) => {

@@ -1,8 +1,11 @@
-// The runnable lost-flag snippets: they run, report errors with lines, stop on time, and
-// cannot reach the network or the page from their sandbox.
+// The runnable lost-flag snippets: they run, report errors with lines, stop on time, cap
+// their output in bytes, survive a sandbox that runs out of memory, and cannot reach the
+// network or the page from their sandbox.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import type { Locator, Page } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Locator, type Page } from '@playwright/test';
 import { test, expect, openApp } from './fixtures';
 import { BOOTSTRAP, BOOTSTRAP_HASH, SANDBOX_POLICY } from '../../www/snippets/sandbox/runner.js';
 
@@ -80,6 +83,68 @@ async function expectFinishedWithLog(s: ReturnType<typeof snippet>, log: string)
   }
   await expect(s.output).toHaveText(log + '\n', { useInnerText: true });
   await expect(s.errors).toHaveText('');
+}
+
+// What the README promises a run may print at most, in UTF-8 bytes and in lines.
+const OUTPUT_CAP_BYTES = 1_000_000;
+const OUTPUT_CAP_LINES = 10_000;
+const OUTPUT_LIMIT_REACHED = /^Output limit reached: .+\. The run was stopped\.$/;
+const OUT_OF_MEMORY = 'The snippet ran out of memory and its sandbox was restarted.';
+// How late a stop may come: the limit or the click, plus this.
+const STOP_WITHIN_MS = 200;
+
+function expectWithinOutputCaps(output: string) {
+  expect(Buffer.byteLength(output, 'utf8')).toBeLessThanOrEqual(OUTPUT_CAP_BYTES);
+  expect(output.split('\n').length - 1).toBeLessThanOrEqual(OUTPUT_CAP_LINES);
+}
+
+type Timed = { text: string; at: number };
+
+/** Records, in the page's own clock, every status text of each panel and every button click. */
+async function recordTimings(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __statuses: Record<string, Timed[]>; __clicks: Timed[] };
+    w.__statuses = {};
+    w.__clicks = [];
+    for (const status of document.querySelectorAll('.snippet [role=status]')) {
+      const heading = status.closest('section')!.querySelector('h3')!.textContent!;
+      const seen: Timed[] = (w.__statuses[heading] = []);
+      new MutationObserver(() => seen.push({ text: status.textContent!, at: performance.now() })).observe(status, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    }
+    document.addEventListener(
+      'click',
+      (event) => {
+        const button = (event.target as Element).closest('button');
+        if (button) w.__clicks.push({ text: button.textContent!, at: performance.now() });
+      },
+      true,
+    );
+  });
+}
+
+/** When `language`'s status first matched `pattern` after `after` (page clock), if it did. */
+async function statusAt(page: Page, language: Language, pattern: RegExp, after = 0): Promise<number> {
+  const seen: Timed[] = await page.evaluate(
+    (heading) => (window as unknown as { __statuses: Record<string, Timed[]> }).__statuses[heading],
+    HEADINGS[language],
+  );
+  const found = seen.find((entry) => entry.at >= after && pattern.test(entry.text));
+  expect(found, `status ${pattern} of ${language} in ${JSON.stringify(seen)}`).toBeDefined();
+  return found!.at;
+}
+
+async function lastClickAt(page: Page, button: string): Promise<number> {
+  const clicks: Timed[] = await page.evaluate(() => (window as unknown as { __clicks: Timed[] }).__clicks);
+  return clicks.filter((click) => click.text === button).at(-1)!.at;
+}
+
+async function setLimit(s: ReturnType<typeof snippet>, secs: number) {
+  await s.limit.fill(String(secs));
+  await s.limit.press('Enter');
 }
 
 test('the sandbox bootstrap hash in the policy matches the bootstrap', () => {
@@ -224,7 +289,7 @@ for (const [language, flood] of [
   ['Python', 'while True:\n    print("flooding the console")\n'],
   ['TypeScript', 'for (;;) console.log("flooding the console");\n'],
 ] as const) {
-  test(`${language}: a print loop is cut off and stopped, and the page keeps up`, async ({ page }) => {
+  test(`${language}: a print loop is stopped at the output limit, and the page keeps up`, async ({ page }) => {
     test.slow(language === 'Python'); // starts Python
     await openSnippets(page);
     const s = snippet(page, language);
@@ -232,16 +297,15 @@ for (const [language, flood] of [
     await s.limit.press('Enter');
     await replaceCode(s.editor, flood);
     await s.run.click();
-    await expect(s.status).toHaveText('Running… (stopped after 2 s)', { timeout: PYTHON_START_MS });
+    // The cap ends the run within moments of its start, long before its 2 s are up.
+    await expect(s.status).toHaveText(OUTPUT_LIMIT_REACHED, { timeout: PYTHON_START_MS });
     const other = snippet(page, language === 'Python' ? 'TypeScript' : 'Python');
     await other.limit.fill('9');
     await other.limit.press('Tab');
     await expect(other.limit).toHaveValue('9');
-    await expect(s.status).toHaveText('Stopped: the time limit of 2 s ran out.', { timeout: 5_000 });
     const output = (await s.output.textContent()) ?? '';
-    expect(output.length).toBeLessThanOrEqual(100_100);
-    expect(output).toMatch(/^flooding the console\n/);
-    expect(output).toContain('[output cut: too much]');
+    expectWithinOutputCaps(output);
+    expect(output).toMatch(/^(flooding the console\n)+/);
   });
 }
 
@@ -364,6 +428,176 @@ test('Python code cannot reach the network, the page or its storage', async ({ p
     { useInnerText: true },
   );
   expect(server.requests.filter((path) => path.startsWith('/leak'))).toEqual([]);
+});
+
+// One write far past the cap, in several sizes and characters: the run ends at the cap, well
+// within its limit, what it printed stays within the caps, and the next run works.
+for (const [language, flood, limitSecs] of [
+  ['TypeScript', "const s = 'x'.repeat(5e7); for (;;) console.log(s);", 5],
+  ['TypeScript', "const s = 'é'.repeat(3e6);\nfor (let i = 0; ; i++) console.log(i, s);", 3],
+  ['Python', 's = "x" * 20_000_000\nwhile True:\n    print(s)\n', 4],
+] as const) {
+  test(`${language}: a flood of ${flood.match(/repeat\((\w+)\)|\* (\S+)/)!.slice(1).join('')}-character lines stops within its ${limitSecs} s limit, and the next run works`, async ({ page }) => {
+    test.slow(language === 'Python'); // starts Python
+    await openSnippets(page);
+    await recordTimings(page);
+    const s = snippet(page, language);
+    await setLimit(s, limitSecs);
+    await replaceCode(s.editor, flood);
+    await s.run.click();
+    await expect(s.status).toHaveText(OUTPUT_LIMIT_REACHED, { timeout: PYTHON_START_MS });
+    const started = await statusAt(page, language, /^Running/);
+    const ended = await statusAt(page, language, OUTPUT_LIMIT_REACHED, started);
+    expect(ended - started).toBeLessThanOrEqual(limitSecs * 1000 + STOP_WITHIN_MS);
+    const output = (await s.output.textContent()) ?? '';
+    expect(output.length).toBeGreaterThan(0);
+    expectWithinOutputCaps(output);
+
+    await s.reset.click();
+    await s.run.click();
+    await expectFinishedWithLog(s, EXPECTED_LOG);
+  });
+}
+
+// Output under the caps, paced so the run lasts: the page's timer ends it on time.
+for (const [language, paced, limitSecs] of [
+  ['TypeScript', "for (let i = 0; ; i++) {\n  console.log(i, 'y'.repeat(700));\n  await new Promise((done) => setTimeout(done, 5));\n}", 3],
+  ['Python', 'import time\ni = 0\nwhile True:\n    print(i, "y" * 300)\n    i += 1\n    time.sleep(0.004)\n', 4],
+] as const) {
+  test(`${language}: a steady printer is stopped when its ${limitSecs} s run out, not later than ${STOP_WITHIN_MS} ms after`, async ({ page }) => {
+    test.slow(language === 'Python'); // starts Python
+    await openSnippets(page);
+    await recordTimings(page);
+    const s = snippet(page, language);
+    await setLimit(s, limitSecs);
+    await replaceCode(s.editor, paced);
+    await s.run.click();
+    const timedOut = `Stopped: the time limit of ${limitSecs} s ran out.`;
+    await expect(s.status).toHaveText(timedOut, { timeout: PYTHON_START_MS });
+    const started = await statusAt(page, language, /^Running/);
+    const ended = await statusAt(page, language, /^Stopped: the time limit/, started);
+    expect(ended - started).toBeGreaterThanOrEqual(limitSecs * 1000 - 50);
+    expect(ended - started).toBeLessThanOrEqual(limitSecs * 1000 + STOP_WITHIN_MS);
+    const output = (await s.output.textContent()) ?? '';
+    expect(output.split('\n').length).toBeGreaterThan(20);
+    expectWithinOutputCaps(output);
+  });
+}
+
+for (const [language, busy] of [
+  ['TypeScript', "for (let i = 0; ; i++) {\n  console.log(i, 'z'.repeat(900));\n  await new Promise((done) => setTimeout(done, 3));\n}"],
+  ['TypeScript', "console.log('spinning');\nconst junk: number[][] = [];\nfor (let i = 0; ; i++) { junk.push([i]); if (junk.length > 1e5) junk.length = 0; }"],
+  ['Python', 'print("spinning")\nx = 0\nwhile True:\n    x = (x * 31 + 7) % 1_000_003\n'],
+] as const) {
+  test(`${language}: Stop acts within ${STOP_WITHIN_MS} ms of the click, whatever the code does (${busy.split('\n')[0].slice(0, 24)}…)`, async ({ page }) => {
+    test.slow(language === 'Python'); // starts Python
+    await openSnippets(page);
+    await recordTimings(page);
+    const s = snippet(page, language);
+    await setLimit(s, 60);
+    await replaceCode(s.editor, busy);
+    await s.run.click();
+    await expect(s.status).toHaveText('Running… (stopped after 60 s)', { timeout: PYTHON_START_MS });
+    await expect(s.output).not.toHaveText('');
+    await page.waitForTimeout(1_000);
+    await s.stop.click();
+    await expect(s.status).toHaveText('Stopped.');
+    const clicked = await lastClickAt(page, 'Stop');
+    expect((await statusAt(page, language, /^Stopped\.$/, clicked)) - clicked).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    await expect(s.run).toBeEnabled();
+
+    await s.reset.click();
+    await s.run.click();
+    await expectFinishedWithLog(s, EXPECTED_LOG);
+  });
+}
+
+/**
+ * A browser that can be driven again after a snippet's sandbox process dies. Playwright takes
+ * the death of any of a page's frames for the page's own crash and refuses to go on, though
+ * the page lives; a fresh connection over the DevTools port drives the living page.
+ */
+async function reconnectableBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'lease-lab-heap-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--remote-debugging-port=0'],
+  });
+  const port = readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0];
+  const connections: Awaited<ReturnType<typeof chromium.connectOverCDP>>[] = [];
+  const errors: string[] = [];
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+    return page;
+  };
+  return {
+    errors,
+    first: watch(context.pages()[0] ?? (await context.newPage())),
+    /** The same living page, through a fresh connection. */
+    async reconnect(): Promise<Page> {
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+      connections.push(browser);
+      return watch(browser.contexts()[0].pages().find((page) => page.url().includes('#/sandbox'))!);
+    },
+    async close() {
+      for (const browser of connections) await browser.close();
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `code` and waits until the sandbox died (Playwright's "crash") or the run ended. */
+async function runUntilSandboxDies(page: Page, language: Language, code: string) {
+  const s = snippet(page, language);
+  await setLimit(s, 60);
+  await replaceCode(s.editor, code);
+  const died = new Promise<'died'>((resolve) => page.once('crash', () => resolve('died')));
+  await s.run.click();
+  const ended = expect(s.status)
+    .toHaveText(/^(Stopped|The snippet)/, { timeout: 90_000 })
+    .then(() => 'ended' as const);
+  return Promise.race([died, ended]).catch(() => 'died' as const);
+}
+
+test('a heap bomb: the learner is told, the sandbox is replaced, and the next Run in each language works', async ({ server }) => {
+  test.setTimeout(420_000);
+  const lab = await reconnectableBrowser();
+  try {
+    let page = lab.first;
+    await page.goto(`${server.url}/#/sandbox`);
+    await expect(page.locator('.snippet .cm-content')).toHaveCount(2);
+    const bomb = 'const a = [];\nfor (;;) a.push(new Array(1e6).fill(1.5));\n';
+    if ((await runUntilSandboxDies(page, 'TypeScript', bomb)) === 'died') page = await lab.reconnect();
+    let typescript = snippet(page, 'TypeScript');
+    await expect(typescript.status).toHaveText(OUT_OF_MEMORY, { timeout: 30_000 });
+
+    // Python's engine fails on its own memory cap (a MemoryError), or takes its sandbox along.
+    const pythonBomb = 'grow = []\nwhile True:\n    grow.append([1.5] * 10**6)\n';
+    if ((await runUntilSandboxDies(page, 'Python', pythonBomb)) === 'died') page = await lab.reconnect();
+    const python = snippet(page, 'Python');
+    await expect(python.status).toHaveText(/^(Stopped by an error on line 3\.|The snippet ran out of memory)/, {
+      timeout: 30_000,
+    });
+    if ((await python.status.textContent())!.startsWith('Stopped')) await expect(python.errors).toContainText('MemoryError');
+
+    typescript = snippet(page, 'TypeScript');
+    for (const [s, code] of [
+      [typescript, 'console.log("after the bomb", 6 * 7);\n'],
+      [python, 'print("after the bomb", 6 * 7)\n'],
+    ] as const) {
+      await replaceCode(s.editor, code);
+      await s.run.click();
+      await expect(s.status).toHaveText(/^Finished in \d+ ms\.$/, { timeout: PYTHON_START_MS });
+      await expect(s.output).toHaveText('after the bomb 42\n', { useInnerText: true });
+    }
+    expect(lab.errors, 'console errors').toEqual([]);
+  } finally {
+    await lab.close();
+  }
 });
 
 test('the snippet panels pass axe before and after a run, and look right', async ({ page, checkA11y, shot }) => {

@@ -1,5 +1,7 @@
 // The snippet panels' only statically loaded JavaScript. It stays tiny: the editor and the
 // sandbox runner come in by dynamic import() when first needed, from the app's own origin.
+// Runs take and report plain objects (see startRun in sandbox/runner.js); the app checks
+// every event it receives.
 const load = (path) => import(new URL(path, document.baseURI).href);
 
 export async function createEditor(host, language, doc, label, onChange) {
@@ -7,9 +9,9 @@ export async function createEditor(host, language, doc, label, onChange) {
   return editor.createEditor(host, language, doc, label, onChange);
 }
 
-export async function startRun(language, code, limitMs, onEvent) {
+export async function startRun(request, onEvent) {
   const runner = await load("sandbox/runner.js");
-  runner.startRun(language, code, limitMs, onEvent);
+  await runner.startRun(request, onEvent);
 }
 
 export async function stopRun(language) {

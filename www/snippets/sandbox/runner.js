@@ -1,49 +1,53 @@
 // The page side of the snippet sandbox. Loaded lazily on the first Run.
 //
-// User code never runs in the page. One hidden <iframe sandbox="allow-scripts"> (an opaque
-// origin) holds a tiny bootstrap and a policy that allows no network at all. For each run
-// the bootstrap makes a fresh classic worker from a blob: URL; the page fetches the engine
-// files itself, same-origin, and posts the bytes in. The page owns the time limit, checks
-// that every message comes from its own iframe, and trusts each control message only once,
-// in its phase, because user code can post look-alikes.
+// User code never runs in the page. Each language has its own hidden
+// <iframe sandbox="allow-scripts"> (an opaque origin) holding a tiny bootstrap and a policy
+// that allows no network at all. For each run the bootstrap makes a fresh classic worker
+// from a blob: URL; the page fetches the engine files itself, same-origin, and posts the
+// bytes in. The page owns the time limit and the heartbeat, checks that every message comes
+// from its own iframe, and trusts each control message only once, in its phase.
 
-// Runs inside the iframe: makes, feeds and kills workers, and tags what they post with
-// their id, so a worker cannot speak for another. Its hash is in the policy below.
+// Runs inside the iframe: answers the heartbeat, makes, feeds and kills workers, and relays
+// what they post (strings only, within a budget) tagged with their id, so a worker can
+// neither speak for another nor swamp the page. Its hash is in both policies.
 export const BOOTSTRAP = `"use strict";
 const workers = new Map();
-const MAX_MESSAGES = 5000;
 onmessage = ({ source, data }) => {
-  if (source !== parent) return;
-  if (data.type === "spawn") {
-    const url = URL.createObjectURL(new Blob([data.source], { type: "text/javascript" }));
-    const worker = new Worker(url);
-    const report = (message) => parent.postMessage({ worker: data.id, data: message }, "*");
-    let messages = 0;
-    worker.onmessage = (event) => {
-      messages += 1;
-      if (messages <= MAX_MESSAGES) report(event.data);
-      if (messages === MAX_MESSAGES) {
-        worker.terminate();
-        report({ type: "failed", text: "The snippet posted too many messages and was stopped.\\n" });
-      }
+  if (source !== parent || !data) return;
+  const { type, id } = data;
+  if (type === "ping") {
+    parent.postMessage({ pong: true }, "*");
+  } else if (type === "spawn") {
+    const worker = new Worker(URL.createObjectURL(new Blob([data.source], { type: "text/javascript" })));
+    const report = (message) => parent.postMessage({ worker: id, data: message }, "*");
+    let budget = data.relayChars;
+    worker.onmessage = ({ data: message }) => {
+      if (!workers.has(id)) return;
+      budget -= typeof message === "string" ? message.length : budget + 1;
+      if (budget >= 0) return report(message);
+      worker.terminate();
+      workers.delete(id);
+      report('{"type":"limit","limit":"totalBytes"}');
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      report({ type: "failed", text: event.message + " (line " + event.lineno + ")\\n", line: 0 });
+      report(JSON.stringify({ type: "failed", text: event.message + " (line " + event.lineno + ")\\n", line: 0 }));
     };
-    worker.postMessage(data.init);
-    workers.set(data.id, worker);
-  } else if (data.type === "send") {
-    workers.get(data.id)?.postMessage(data.message);
-  } else if (data.type === "kill") {
-    workers.get(data.id)?.terminate();
-    workers.delete(data.id);
+    worker.postMessage(data.init, Object.values(data.init.files));
+    workers.set(id, worker);
+  } else if (type === "send") {
+    workers.get(id)?.postMessage(data.message);
+  } else if (type === "kill") {
+    workers.get(id)?.terminate();
+    workers.delete(id);
+    parent.postMessage({ gone: id }, "*");
   }
 };
 parent.postMessage({ ready: true }, "*");`;
 
-// sha256 of BOOTSTRAP; tests/e2e/snippets.spec.ts recomputes it.
-export const BOOTSTRAP_HASH = "sha256-3Vn9RoXNXlpuLxugRx+vRxm7fTINWcoKGbjs0OwPWnA=";
+// sha256 of BOOTSTRAP; tests/e2e/snippets.spec.ts recomputes it, tools/csp.mjs puts it in
+// the page's policy too (a srcdoc iframe is bound by its parent's policy as well).
+export const BOOTSTRAP_HASH = "sha256-OYB7LeHEMWged3zWeEDmlkO/PUFEeFcJf7rvYH9ZxcE=";
 
 export const SANDBOX_POLICY = [
   "default-src 'none'",
@@ -56,140 +60,242 @@ export const SANDBOX_POLICY = [
 ].join("; ");
 
 const ENGINES = {
-  python: {
-    label: "Python",
-    files: [
-      "pyodide/pyodide.mjs",
-      "pyodide/pyodide.asm.mjs",
-      "pyodide/pyodide.asm.wasm",
-      "pyodide/python_stdlib.zip",
-      "pyodide/pyodide-lock.json",
-    ],
-  },
-  typescript: { label: "TypeScript", files: ["sucrase.js"] },
+  python: [
+    "pyodide/pyodide.mjs",
+    "pyodide/pyodide.asm.mjs",
+    "pyodide/pyodide.asm.wasm",
+    "pyodide/python_stdlib.zip",
+    "pyodide/pyodide-lock.json",
+  ],
+  typescript: ["sucrase.js"],
 };
-// Output beyond this per run is dropped, so a print loop cannot swamp the page.
-const MAX_OUTPUT_CHARS = 100_000;
 const OUTPUT_FLUSH_MS = 50;
+// The heartbeat: a sandbox that leaves this many pings in a row unanswered is taken for
+// dead (its process crashed, most often out of memory) and replaced.
+const HEARTBEAT_MS = 250;
+const MISSED_BEATS = 8;
+// A run's end answers at once; a worker that is not gone this soon takes its iframe with it.
+const KILL_GRACE_MS = 200;
+const FRAME_READY_MS = 10_000;
+// From a fresh worker to its engine being up; Python takes seconds, far more on a busy machine.
+const ENGINE_START_MS = 90_000;
 
-const lanes = {
-  python: { run: null, warm: null },
-  typescript: { run: null, warm: null },
-};
-const workers = new Map();
+const lanes = Object.fromEntries(
+  Object.keys(ENGINES).map((language) => [language, { language, sandbox: null, run: null, warm: null }]),
+);
 const engineFiles = {};
 let workerSource;
-let frame;
 let nextWorkerId = 1;
+let listening = false;
 
 function appUrl(path) {
   return new URL(path, document.baseURI).href;
 }
 
-function sandboxFrame() {
-  if (!frame) {
-    const element = document.createElement("iframe");
-    element.setAttribute("sandbox", "allow-scripts");
-    element.hidden = true;
-    element.title = "Snippet sandbox";
-    element.srcdoc =
-      `<!doctype html><meta http-equiv="Content-Security-Policy" content="${SANDBOX_POLICY}">` +
-      `<script>${BOOTSTRAP}</script>`;
-    let markReady;
-    frame = { element, ready: new Promise((resolve) => (markReady = resolve)), markReady };
-    window.addEventListener("message", onSandboxMessage);
-    document.body.append(element);
-  }
-  return frame;
+function openSandbox(lane) {
+  if (!listening) window.addEventListener("message", onSandboxMessage);
+  listening = true;
+  const element = document.createElement("iframe");
+  element.setAttribute("sandbox", "allow-scripts");
+  element.hidden = true;
+  element.title = "Snippet sandbox";
+  element.srcdoc =
+    `<!doctype html><meta http-equiv="Content-Security-Policy" content="${SANDBOX_POLICY}">` +
+    `<script>${BOOTSTRAP}</script>`;
+  // `killing`: workers told to go and not yet gone; `waiting`: who waits for that to be none.
+  const sandbox = { element, workers: new Map(), unanswered: 0, isReady: false, killing: new Set(), waiting: [] };
+  sandbox.ready = new Promise((resolve, reject) => {
+    sandbox.markReady = resolve;
+    sandbox.markGone = reject;
+    sandbox.readyTimer = setTimeout(() => sandboxDied(lane, sandbox), FRAME_READY_MS);
+  });
+  sandbox.ready.catch(() => {});
+  sandbox.heartbeat = setInterval(() => beat(lane, sandbox), HEARTBEAT_MS);
+  document.body.append(element);
+  lane.sandbox = sandbox;
+  return sandbox;
 }
 
-function post(message) {
-  frame.element.contentWindow.postMessage(message, "*");
+function beat(lane, sandbox) {
+  if (!sandbox.isReady) return;
+  if (sandbox.unanswered >= MISSED_BEATS) return sandboxDied(lane, sandbox);
+  sandbox.unanswered += 1;
+  post(sandbox, { type: "ping" });
+}
+
+function closeSandbox(lane, sandbox) {
+  sandbox.markGone(new Error(sandbox.isReady ? "the sandbox was restarted" : "the sandbox did not start"));
+  clearInterval(sandbox.heartbeat);
+  clearTimeout(sandbox.readyTimer);
+  for (const worker of sandbox.workers.values()) clearTimeout(worker.timer);
+  sandbox.element.remove();
+  sandbox.killing.clear();
+  for (const resolve of sandbox.waiting.splice(0)) resolve();
+  if (lane.sandbox === sandbox) {
+    lane.sandbox = null;
+    lane.warm = null;
+  }
+}
+
+/**
+ * The iframe stopped answering (or never started). A run that was on ends and says so, and
+ * its end starts a fresh sandbox; an idle lane gets its new one on the next Run.
+ */
+function sandboxDied(lane, sandbox) {
+  if (lane.sandbox !== sandbox) return;
+  closeSandbox(lane, sandbox);
+  if (!lane.run) return;
+  if (sandbox.isReady) endRun(lane.run, { kind: "sandboxCrashed" });
+  else endRun(lane.run, { kind: "failed", line: null }, "The sandbox did not start.\n");
+}
+
+function post(sandbox, message, transfer = []) {
+  sandbox.element.contentWindow?.postMessage(message, "*", transfer);
 }
 
 function onSandboxMessage(event) {
-  if (event.source !== frame.element.contentWindow) return;
+  const lane = Object.values(lanes).find((l) => l.sandbox && event.source === l.sandbox.element.contentWindow);
   const message = event.data;
-  if (message?.ready === true) {
-    frame.markReady();
-    return;
+  if (!lane || !message || typeof message !== "object") return;
+  const sandbox = lane.sandbox;
+  if (message.ready === true && !sandbox.isReady) {
+    sandbox.isReady = true;
+    clearTimeout(sandbox.readyTimer);
+    sandbox.markReady();
+  } else if (message.pong === true) {
+    sandbox.unanswered = 0;
+  } else if (typeof message.gone === "number") {
+    clearTimeout(sandbox.workers.get(message.gone)?.timer);
+    sandbox.workers.delete(message.gone);
+    sandbox.killing.delete(message.gone);
+    if (sandbox.killing.size === 0) for (const resolve of sandbox.waiting.splice(0)) resolve();
+  } else {
+    const worker = sandbox.workers.get(message.worker);
+    const data = worker && typeof message.data === "string" ? parseMessage(message.data) : null;
+    if (data) onWorkerMessage(lane, worker, data);
   }
-  const worker = workers.get(message?.worker);
-  const data = message?.data;
-  if (worker && data && typeof data === "object") onWorkerMessage(worker, data);
 }
 
-function onWorkerMessage(worker, data) {
+function parseMessage(text) {
+  try {
+    const data = JSON.parse(text);
+    return data && typeof data === "object" && typeof data.type === "string" ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+// Each message is trusted only in its phase: "loaded" before user code starts, "started"
+// once, and an ending once, whatever the code posts.
+function onWorkerMessage(lane, worker, data) {
   const run = worker.run;
+  const running = worker.phase === "running";
   switch (data.type) {
     case "loaded":
       if (worker.phase !== "loading") return;
       worker.phase = "loaded";
-      if (run) emit(run, "status", "Running…");
+      clearTimeout(worker.timer);
       return;
     case "started":
       if (worker.phase !== "loaded" || !run) return;
       worker.phase = "running";
       run.startedAt = performance.now();
-      run.timer = setTimeout(() => endRun(run, "timeout"), run.limitMs);
+      run.timer = setTimeout(() => endRun(run, { kind: "timedOut" }), run.request.timeLimitMs);
+      emit(run, { kind: "running" });
       return;
     case "output":
-      if (worker.phase === "running") write(run, data.stream === "stderr" ? "stderr" : "stdout", data.text);
+      if (running) write(run, data.stream === "stderr" ? "stderr" : "stdout", String(data.text ?? ""));
+      return;
+    case "limit":
+      if (running) endRun(run, { kind: "outputLimitReached", limit: String(data.limit) });
       return;
     case "finished":
-      if (worker.phase === "running") endRun(run, "finished");
+      if (running) endRun(run, { kind: "finished", millis: elapsedMs(run) });
       return;
     case "failed":
       if (worker.phase === "ended") return;
-      if (!run) {
-        kill(worker);
-        lanes[worker.language].warm = null;
-        return;
-      }
-      write(run, "stderr", data.text);
-      endRun(run, "failed", Number(data.line) || 0);
+      if (!run) return discardWarm(lane, worker);
+      write(run, "stderr", String(data.text ?? ""));
+      endRun(run, { kind: "failed", line: Number.isInteger(data.line) && data.line > 0 ? data.line : null });
       return;
   }
 }
 
-function emit(run, kind, text, number = -1) {
-  if (!run.ended) run.onEvent(kind, text, number);
+function elapsedMs(run) {
+  return Math.max(0, Math.round(performance.now() - run.startedAt));
 }
 
+function emit(run, event) {
+  if (!run.ended) run.onEvent(event);
+}
+
+// The page keeps at most the output cap per run, whatever arrives.
 function write(run, stream, text) {
-  const room = MAX_OUTPUT_CHARS - run.outputChars;
-  if (room <= 0) return;
-  let chunk = String(text);
-  if (chunk.length > room) chunk = chunk.slice(0, room) + "\n[output cut: too much]\n";
+  const room = run.request.outputLimits.totalBytes - run.outputChars;
+  const chunk = text.length > room ? text.slice(0, room) : text;
   run.outputChars += chunk.length;
   run.pending[stream] += chunk;
   run.flushTimer ||= setTimeout(() => flushOutput(run), OUTPUT_FLUSH_MS);
+  if (chunk.length < text.length) endRun(run, { kind: "outputLimitReached", limit: "totalBytes" });
 }
 
 function flushOutput(run) {
   clearTimeout(run.flushTimer);
   run.flushTimer = 0;
   for (const stream of ["stdout", "stderr"]) {
-    if (run.pending[stream]) emit(run, stream, run.pending[stream]);
+    if (run.pending[stream]) emit(run, { kind: "output", stream, text: run.pending[stream] });
     run.pending[stream] = "";
   }
 }
 
-function kill(worker) {
+/**
+ * Ends a worker; if its iframe does not confirm at once, the whole iframe goes. No new worker
+ * starts in an iframe until it has confirmed, so removing it never cuts a later run short.
+ */
+function kill(lane, worker) {
   worker.phase = "ended";
-  workers.delete(worker.id);
-  post({ type: "kill", id: worker.id });
+  clearTimeout(worker.timer);
+  const sandbox = worker.sandbox;
+  if (lane.sandbox !== sandbox) return;
+  post(sandbox, { type: "kill", id: worker.id });
+  sandbox.killing.add(worker.id);
+  worker.timer = setTimeout(() => {
+    closeSandbox(lane, sandbox);
+    // Only a run that began in this iframe's last moments can be on it; it says so.
+    const run = lane.run;
+    if (run?.worker?.sandbox === sandbox) endRun(run, { kind: "sandboxCrashed" });
+  }, KILL_GRACE_MS);
+}
+
+/** A sandbox with no kill pending: this one once it confirms, else a fresh one. */
+async function quietSandbox(lane) {
+  const sandbox = lane.sandbox ?? openSandbox(lane);
+  if (sandbox.killing.size > 0) await new Promise((resolve) => sandbox.waiting.push(resolve));
+  return lane.sandbox === sandbox ? sandbox : (lane.sandbox ?? openSandbox(lane));
+}
+
+function discardWarm(lane, worker) {
+  if (lane.warm === worker) lane.warm = null;
+  kill(lane, worker);
 }
 
 async function loadWorkerSource() {
-  workerSource ??= fetchText(appUrl("sandbox/worker.js"));
+  workerSource ??= fetchBytes(appUrl("sandbox/worker.js")).then((bytes) => new TextDecoder().decode(bytes));
   return workerSource;
 }
 
-async function fetchText(url) {
+async function fetchBytes(url, onChunk = () => {}) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.text();
+  const reader = response.body.getReader();
+  const chunks = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    onChunk(value.length, Number(response.headers.get("Content-Length") || 0));
+  }
+  return new Blob(chunks).arrayBuffer();
 }
 
 // Engine bytes are fetched once per page and kept, since each run needs a fresh worker.
@@ -202,110 +308,129 @@ function loadEngine(language) {
 }
 
 async function downloadEngine(language) {
-  const { label, files } = ENGINES[language];
-  const responses = await Promise.all(files.map((file) => fetch(appUrl(`vendor/${file}`))));
-  for (const [i, response] of responses.entries()) {
-    if (!response.ok) throw new Error(`vendor/${files[i]}: HTTP ${response.status}`);
-  }
-  const total = responses.reduce((sum, r) => sum + Number(r.headers.get("Content-Length") || 0), 0);
+  const files = ENGINES[language];
+  const totals = new Map();
   let received = 0;
-  let reported = "";
-  const report = () => {
-    const run = lanes[language].run;
-    const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+  let reported = -1;
+  const progress = (file) => (bytes, length) => {
+    totals.set(file, length);
+    received += bytes;
+    const total = [...totals.values()].reduce((sum, n) => sum + n, 0);
     // A server that compresses on the fly reports compressed lengths; then the total is unknown.
-    const known = total > 0 && received <= total;
-    const size = known ? `${megabytes(received)} of ${megabytes(total)} MB` : `${megabytes(received)} MB`;
+    const known = totals.size === files.length && total > 0 && received <= total;
+    const step = Math.floor(received / 100_000);
+    const run = lanes[language].run;
     // One update per tenth of a megabyte at most, so the page does not re-render per chunk.
-    if (run && size !== reported) emit(run, "status", `Downloading ${label}… ${size}`, known ? received / total : -1);
-    reported = size;
+    if (run && step !== reported) {
+      emit(run, { kind: "downloading", receivedBytes: received, totalBytes: known ? total : null });
+    }
+    reported = step;
   };
-  const bodies = await Promise.all(
-    responses.map(async (response) => {
-      const reader = response.body.getReader();
-      const chunks = [];
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        received += value.length;
-        report();
-      }
-      return new Blob(chunks).arrayBuffer();
-    }),
-  );
+  const bodies = await Promise.all(files.map((file) => fetchBytes(appUrl(`vendor/${file}`), progress(file))));
   return Object.fromEntries(files.map((file, i) => [file.split("/").pop(), bodies[i]]));
 }
 
-function spawnWorker(language, source, files) {
-  const worker = { id: nextWorkerId++, language, phase: "loading", run: null };
-  workers.set(worker.id, worker);
-  post({ type: "spawn", id: worker.id, source, init: { type: "init", language, files } });
+function spawnWorker(lane, source, files, limits) {
+  const sandbox = lane.sandbox;
+  const worker = { id: nextWorkerId++, sandbox, phase: "loading", run: null };
+  worker.timer = setTimeout(() => {
+    if (worker.run) endRun(worker.run, { kind: "failed", line: null }, "The engine did not start in time.\n");
+    else discardWarm(lane, worker);
+  }, ENGINE_START_MS);
+  sandbox.workers.set(worker.id, worker);
+  // The relay budget only bounds a misbehaving worker: JSON may spell one byte as six characters.
+  const relayChars = 6 * limits.totalBytes + 200_000;
+  // Copies, handed over rather than cloned, keep the iframe's thread free to answer the heartbeat.
+  const copies = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, bytes.slice(0)]));
+  const init = { type: "init", language: lane.language, files: copies, limits };
+  post(sandbox, { type: "spawn", id: worker.id, source, init, relayChars }, Object.values(copies));
   return worker;
 }
 
-// A worker is warmed after each run, so the next run skips most of the engine start-up.
-async function warmUp(language) {
-  const lane = lanes[language];
-  if (lane.warm || lane.run) return;
-  const [source, files] = await Promise.all([loadWorkerSource(), loadEngine(language)]);
-  if (!lane.warm && !lane.run) lane.warm = spawnWorker(language, source, files);
+async function prepareWorker(lane, limits) {
+  const sandbox = await quietSandbox(lane);
+  const [source, files] = await Promise.all([loadWorkerSource(), loadEngine(lane.language), sandbox.ready]);
+  if (lane.sandbox !== sandbox) throw new Error("the sandbox was restarted");
+  const warm = lane.warm;
+  lane.warm = null;
+  if (warm && warm.phase !== "ended" && sameLimits(warm.limits, limits)) return warm;
+  if (warm) {
+    kill(lane, warm);
+    return prepareWorker(lane, limits);
+  }
+  const worker = spawnWorker(lane, source, files, limits);
+  worker.limits = limits;
+  return worker;
 }
 
-function endRun(run, outcome, line = 0) {
+function sameLimits(a, b) {
+  return a.totalBytes === b.totalBytes && a.bytesPerSecond === b.bytesPerSecond && a.lines === b.lines;
+}
+
+// A worker is warmed after each run, so the next run skips most of the engine start-up.
+function warmLater(lane, limits = lane.lastLimits) {
+  if (!limits) return;
+  setTimeout(async () => {
+    if (lane.warm || lane.run || lane.warming) return;
+    lane.warming = true;
+    try {
+      const worker = await prepareWorker(lane, limits);
+      if (lane.warm || lane.run) kill(lane, worker);
+      else lane.warm = worker;
+    } catch {
+      // The next Run tries again and reports what went wrong.
+    } finally {
+      lane.warming = false;
+    }
+  }, 0);
+}
+
+function endRun(run, ending, errorText = "") {
   if (run.ended) return;
+  // The page's own few words, past the output cap if need be.
+  run.pending.stderr += errorText;
   flushOutput(run);
   clearTimeout(run.timer);
-  const elapsed = run.startedAt ? Math.round(performance.now() - run.startedAt) : -1;
-  run.onEvent("end", outcome, outcome === "failed" ? line : elapsed);
+  run.onEvent(ending);
   run.ended = true;
-  if (run.worker) kill(run.worker);
-  const lane = lanes[run.language];
+  const lane = lanes[run.request.language];
+  if (run.worker) kill(lane, run.worker);
   if (lane.run === run) lane.run = null;
-  setTimeout(() => warmUp(run.language).catch(() => {}), 0);
+  warmLater(lane);
 }
 
 /**
- * Runs `code` in a fresh sandboxed worker. `onEvent(kind, text, number)` receives
- * "status" (text, progress 0..1 or -1), "stdout" and "stderr" (text), and exactly one
- * "end" (outcome "finished" | "failed" | "timeout" | "stopped"; number is the error line
- * for "failed", else the run time in ms or -1), after which it is never called again.
+ * Runs `request.code` in a fresh sandboxed worker. `request` is { language, code,
+ * timeLimitMs, outputLimits: { totalBytes, bytesPerSecond, lines } }. `onEvent(event)`
+ * receives objects tagged by `kind`: "downloading" { receivedBytes, totalBytes | null },
+ * "starting", "running", "output" { stream, text }, then exactly one ending: "finished"
+ * { millis }, "failed" { line | null }, "timedOut", "stopped", "outputLimitReached"
+ * { limit: "totalBytes" | "bytesPerSecond" | "lines" } or "sandboxCrashed"; after the
+ * ending it is never called again.
  */
-export async function startRun(language, code, limitMs, onEvent) {
-  const lane = lanes[language];
-  if (lane.run) endRun(lane.run, "stopped");
-  const run = {
-    language,
-    limitMs,
-    onEvent,
-    ended: false,
-    worker: null,
-    timer: 0,
-    startedAt: 0,
-    pending: { stdout: "", stderr: "" },
-    outputChars: 0,
-    flushTimer: 0,
-  };
+export async function startRun(request, onEvent) {
+  const lane = lanes[request?.language];
+  if (!lane) throw new Error(`no engine for ${request?.language}`);
+  if (lane.run) endRun(lane.run, { kind: "stopped" });
+  const run = { request, onEvent, ended: false, worker: null, timer: 0, startedAt: 0 };
+  Object.assign(run, { pending: { stdout: "", stderr: "" }, outputChars: 0, flushTimer: 0 });
   lane.run = run;
+  lane.lastLimits = request.outputLimits;
+  emit(run, { kind: "starting" });
   try {
-    emit(run, "status", `Starting ${ENGINES[language].label}…`);
-    const sandbox = sandboxFrame();
-    const [source, files] = await Promise.all([loadWorkerSource(), loadEngine(language), sandbox.ready]);
-    if (run.ended) return;
-    const worker = lane.warm ?? spawnWorker(language, source, files);
-    lane.warm = null;
+    const worker = await prepareWorker(lane, request.outputLimits);
+    if (run.ended) return kill(lane, worker);
     worker.run = run;
     run.worker = worker;
-    emit(run, "status", worker.phase === "loaded" ? "Running…" : `Starting ${ENGINES[language].label}…`);
-    post({ type: "send", id: worker.id, message: { type: "run", code } });
+    if (worker.phase === "loading") emit(run, { kind: "starting" });
+    post(worker.sandbox, { type: "send", id: worker.id, message: { type: "run", code: request.code } });
   } catch (error) {
-    write(run, "stderr", `Could not load ${ENGINES[language].label}: ${error.message}\n`);
-    endRun(run, "failed");
+    endRun(run, { kind: "failed", line: null }, `The sandbox could not start: ${error.message}\n`);
   }
 }
 
 /** Stops the current run of `language` at once, if there is one. */
 export function stopRun(language) {
-  const run = lanes[language].run;
-  if (run) endRun(run, "stopped");
+  const run = lanes[language]?.run;
+  if (run) endRun(run, { kind: "stopped" });
 }

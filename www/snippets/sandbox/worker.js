@@ -2,15 +2,33 @@
 // One snippet run, inside a fresh classic worker that the sandbox iframe makes from a blob:
 // URL. It loads the engine from bytes the page handed in, runs the learner's code once, and
 // is then terminated by the page: a worker is never reused for a second run.
+//
+// Every message is one JSON string: the iframe relays strings only, within a byte budget.
 // Control messages: "loaded" (engine up), "started" (user code begins), "output",
-// "finished" and "failed". User code can post these too, so the page trusts each only once
-// and only in its phase.
+// "limit" (an output cap was reached), "finished" and "failed". Before user code runs,
+// postMessage is taken away from it, and the page still trusts each control message only
+// once and only in its phase.
 
 const SNIPPET_FILE = { python: "snippet.py", typescript: "snippet.ts" };
 // Lines go out one by one at first, then in timed batches, so a print loop cannot flood the page.
 const UNBATCHED_POSTS = 300;
 const BATCH_MS = 40;
 
+const post = self.postMessage.bind(self);
+const send = (message) => post(JSON.stringify(message));
+
+// Output is capped here, where it is produced, in UTF-8 bytes and lines; the caps come
+// from the page with "init". Past a cap nothing more is kept and the page stops the run.
+const output = {
+  limits: { totalBytes: 0, bytesPerSecond: 0, lines: 0 },
+  scratch: new Uint8Array(0),
+  encoder: new TextEncoder(),
+  bytes: 0,
+  lines: 0,
+  windowStart: 0,
+  windowBytes: 0,
+  reached: null,
+};
 let posts = 0;
 let lastPost = 0;
 const pending = { stdout: "", stderr: "" };
@@ -18,7 +36,7 @@ const pending = { stdout: "", stderr: "" };
 function flush() {
   for (const stream of ["stdout", "stderr"]) {
     if (pending[stream]) {
-      postMessage({ type: "output", stream, text: pending[stream] });
+      send({ type: "output", stream, text: pending[stream] });
       pending[stream] = "";
       posts += 1;
     }
@@ -26,14 +44,64 @@ function flush() {
   lastPost = performance.now();
 }
 
-function write(stream, text) {
-  pending[stream] += text;
-  if (posts < UNBATCHED_POSTS || performance.now() - lastPost >= BATCH_MS) flush();
+/** How much of `text` fits under the caps, and which cap it meets if not all of it. */
+function admit(text) {
+  const { limits, encoder } = output;
+  const now = performance.now();
+  if (now - output.windowStart >= 1000) {
+    output.windowStart = now;
+    output.windowBytes = 0;
+  }
+  const totalRoom = Math.max(0, limits.totalBytes - output.bytes);
+  const rateRoom = Math.max(0, limits.bytesPerSecond - output.windowBytes);
+  // encodeInto stops when the buffer is full, so a huge string costs only what fits. A write
+  // that passes the total ends the run there; otherwise one that passes the rate does.
+  let { read, written } = encoder.encodeInto(text, output.scratch.subarray(0, totalRoom));
+  let reached = read < text.length ? "totalBytes" : null;
+  if (!reached && written > rateRoom) {
+    ({ read, written } = encoder.encodeInto(text, output.scratch.subarray(0, rateRoom)));
+    reached = "bytesPerSecond";
+  }
+  let kept = text.slice(0, read);
+  let bytes = written;
+  const linesRoom = limits.lines - output.lines;
+  let newlines = 0;
+  let cut = linesRoom <= 0 ? 0 : -1;
+  for (let at = kept.indexOf("\n"); cut === -1 && at !== -1; at = kept.indexOf("\n", at + 1)) {
+    newlines += 1;
+    if (newlines === linesRoom) cut = at + 1;
+  }
+  if (cut !== -1 && cut < kept.length) {
+    kept = kept.slice(0, cut);
+    bytes = encoder.encode(kept).length;
+    reached = "lines";
+  }
+  output.bytes += bytes;
+  output.windowBytes += bytes;
+  output.lines += newlines;
+  return { kept, reached };
 }
+
+function write(stream, text) {
+  if (output.reached) return;
+  const { kept, reached } = admit(text);
+  pending[stream] += kept;
+  if (reached) {
+    output.reached = reached;
+    flush();
+    send({ type: "limit", limit: reached });
+  } else if (posts < UNBATCHED_POSTS || performance.now() - lastPost >= BATCH_MS) {
+    flush();
+  }
+}
+
+// An error's text is not output, but it is bounded all the same (an error can quote a value).
+const MAX_ERROR_CHARS = 20_000;
 
 function fail(text, line) {
   flush();
-  postMessage({ type: "failed", text, line });
+  const shown = text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…\n` : text;
+  send({ type: "failed", text: shown, line });
 }
 
 function blobUrl(bytes, type) {
@@ -68,8 +136,18 @@ async function loadPython(files) {
   } finally {
     self.fetch = networkFetch;
   }
-  pyodide.setStdout({ batched: (line) => write("stdout", line + "\n") });
-  pyodide.setStderr({ batched: (line) => write("stderr", line + "\n") });
+  // Raw bytes as Python writes them (line-buffered, as on a terminal), so a long line
+  // without a newline reaches the caps too instead of piling up inside the engine.
+  for (const [stream, setter] of [["stdout", "setStdout"], ["stderr", "setStderr"]]) {
+    const decoder = new TextDecoder();
+    pyodide[setter]({
+      isatty: true,
+      write: (bytes) => {
+        write(stream, decoder.decode(bytes, { stream: true }));
+        return bytes.length;
+      },
+    });
+  }
   return async (code) => {
     try {
       await pyodide.runPythonAsync(code, { filename: SNIPPET_FILE.python });
@@ -110,7 +188,10 @@ function show(value) {
 
 async function loadTypeScript(files) {
   importScripts(blobUrl(files["sucrase.js"], "text/javascript"));
-  const print = (stream) => (...values) => write(stream, values.map(show).join(" ") + "\n");
+  // Once a cap is reached the values are not even turned into text.
+  const print = (stream) => (...values) => {
+    if (!output.reached) write(stream, values.map(show).join(" ") + "\n");
+  };
   Object.assign(console, {
     log: print("stdout"),
     info: print("stdout"),
@@ -157,25 +238,38 @@ self.addEventListener("unhandledrejection", (event) => {
   write("stderr", `Unhandled rejection: ${show(event.reason)}\n`);
 });
 
+// User code could post look-alike control messages; what it finds as postMessage now posts
+// nothing at all (a stand-in, so code that calls it runs on as before).
+function takePostMessageAway() {
+  for (let scope = Object.getPrototypeOf(self); scope; scope = Object.getPrototypeOf(scope)) {
+    if (Object.hasOwn(scope, "postMessage")) delete scope.postMessage;
+  }
+  Object.defineProperty(self, "postMessage", { value: () => {}, writable: false, configurable: false });
+}
+
 const loaders = { python: loadPython, typescript: loadTypeScript };
 let engine;
 let started = false;
 
 self.onmessage = ({ data }) => {
   if (data.type === "init" && !engine) {
+    output.limits = data.limits;
+    output.scratch = new Uint8Array(data.limits.totalBytes);
     engine = loaders[data.language](data.files);
     engine.then(
-      () => postMessage({ type: "loaded" }),
+      () => send({ type: "loaded" }),
       (error) => fail(`The engine did not load: ${show(error)}\n`, 0),
     );
   } else if (data.type === "run" && engine && !started) {
     started = true;
     engine.then(async (run) => {
-      postMessage({ type: "started" });
+      takePostMessageAway();
+      send({ type: "started" });
       const failure = await run(data.code);
       flush();
+      if (output.reached) return;
       if (failure) fail(failure.text, failure.line);
-      else postMessage({ type: "finished" });
+      else send({ type: "finished" });
     });
   }
 };

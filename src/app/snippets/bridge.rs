@@ -1,0 +1,200 @@
+//! The typed bridge to the JavaScript side of the snippets (`www/snippets/bridge.js`).
+//!
+//! Requests go out and events come back as plain objects, (de)serialized with
+//! serde-wasm-bindgen. An event that does not parse is dropped: JavaScript can never make
+//! the app panic, and no number stands in for "none".
+
+use js_sys::Function;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlElement;
+
+use super::SnippetLanguage;
+
+#[wasm_bindgen(module = "/www/snippets/bridge.js")]
+extern "C" {
+    /// A mounted CodeMirror editor.
+    #[derive(Clone)]
+    pub type EditorHandle;
+
+    #[wasm_bindgen(method, js_name = setText)]
+    pub fn set_text(this: &EditorHandle, text: &str);
+
+    #[wasm_bindgen(method)]
+    pub fn destroy(this: &EditorHandle);
+
+    #[wasm_bindgen(js_name = createEditor, catch)]
+    async fn create_editor_js(
+        host: HtmlElement,
+        language: &str,
+        doc: &str,
+        label: &str,
+        on_change: &Function,
+    ) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = startRun, catch)]
+    async fn start_run_js(request: JsValue, on_event: &Function) -> Result<(), JsValue>;
+
+    #[wasm_bindgen(js_name = stopRun, catch)]
+    async fn stop_run_js(language: &str) -> Result<(), JsValue>;
+}
+
+/// Caps on what one run may print, applied inside the sandbox's worker where the output is
+/// produced; past any of them the run is stopped.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct OutputLimits {
+    /// UTF-8 bytes in all, both streams together.
+    pub total_bytes: u32,
+    /// UTF-8 bytes within any one second.
+    pub bytes_per_second: u32,
+    /// Lines in all.
+    pub lines: u32,
+}
+
+/// The output caps of every run (the README states them).
+pub const OUTPUT_LIMITS: OutputLimits = OutputLimits {
+    total_bytes: 1_000_000,
+    bytes_per_second: 500_000,
+    lines: 10_000,
+};
+
+/// One run, as `startRun` in `www/snippets/sandbox/runner.js` takes it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RunRequest<'a> {
+    language: SnippetLanguage,
+    code: &'a str,
+    time_limit_ms: u32,
+    output_limits: OutputLimits,
+}
+
+/// Which output stream a piece of text belongs to.
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// Which output cap a run reached.
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum OutputLimit {
+    TotalBytes,
+    BytesPerSecond,
+    Lines,
+}
+
+/// News of a run that is still going.
+#[derive(Deserialize, Clone, Debug, PartialEq)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum RunProgress {
+    /// The engine's files are downloading; the total is unknown when the server compresses.
+    Downloading {
+        received_bytes: f64,
+        total_bytes: Option<f64>,
+    },
+    /// The engine is starting in a fresh worker.
+    Starting,
+    /// The learner's code has started; the time limit runs from here.
+    Running,
+    Output {
+        stream: Stream,
+        text: String,
+    },
+}
+
+/// How a run ended; the runner sends exactly one of these per run.
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum RunEnding {
+    Finished {
+        millis: u32,
+    },
+    /// An error, on this line of the learner's code when it is known.
+    Failed {
+        line: Option<u32>,
+    },
+    TimedOut,
+    Stopped,
+    OutputLimitReached {
+        limit: OutputLimit,
+    },
+    /// The sandbox stopped answering (its process died, most often out of memory) and was
+    /// replaced.
+    SandboxCrashed,
+}
+
+/// One event from the runner.
+#[derive(Deserialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum RunEvent {
+    Progress(RunProgress),
+    Ended(RunEnding),
+}
+
+impl RunEvent {
+    /// Reads an event the runner sent; anything malformed is `None`, never a panic.
+    pub fn from_js(value: JsValue) -> Option<Self> {
+        serde_wasm_bindgen::from_value(value).ok()
+    }
+}
+
+/// Mounts CodeMirror into `host`; `on_change` receives the whole text after each edit.
+pub async fn create_editor(
+    host: HtmlElement,
+    language: SnippetLanguage,
+    doc: &str,
+    on_change: impl Fn(String) + 'static,
+) -> Result<EditorHandle, JsValue> {
+    let on_change = Closure::<dyn Fn(String)>::new(on_change).into_js_value();
+    let label = format!("{} code", language.name());
+    let handle = create_editor_js(host, language.id(), doc, &label, on_change.unchecked_ref());
+    Ok(handle.await?.unchecked_into())
+}
+
+/// Starts a run; `on_event` receives each well-formed event until the run's ending.
+pub async fn start_run(
+    language: SnippetLanguage,
+    code: &str,
+    time_limit_secs: u32,
+    on_event: impl Fn(RunEvent) + 'static,
+) -> Result<(), String> {
+    let request = RunRequest {
+        language,
+        code,
+        time_limit_ms: time_limit_secs.saturating_mul(1000),
+        output_limits: OUTPUT_LIMITS,
+    };
+    let request = serde_wasm_bindgen::to_value(&request).map_err(|error| error.to_string())?;
+    let on_event = Closure::<dyn Fn(JsValue)>::new(move |value: JsValue| {
+        if let Some(event) = RunEvent::from_js(value) {
+            on_event(event);
+        }
+    })
+    .into_js_value();
+    start_run_js(request, on_event.unchecked_ref())
+        .await
+        .map_err(|error| {
+            error
+                .dyn_ref::<js_sys::Error>()
+                .map(|error| String::from(error.message()))
+                .unwrap_or_else(|| String::from("unknown error"))
+        })
+}
+
+/// Stops the current run of `language`, if there is one.
+pub async fn stop_run(language: SnippetLanguage) {
+    // Nothing to report: without the runner there is no run to stop.
+    let _ = stop_run_js(language.id()).await;
+}

@@ -1,0 +1,57 @@
+//! A snippet's run controls: Run, Stop, Reset to original, and the time limit.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::state::MAX_LIMIT_SECS;
+
+#[derive(Properties, PartialEq)]
+pub struct RunControlsProps {
+    pub busy: bool,
+    /// Whether the code differs from the original.
+    pub edited: bool,
+    pub limit_secs: u32,
+    pub on_run: Callback<()>,
+    pub on_stop: Callback<()>,
+    pub on_reset: Callback<()>,
+    /// Called with a new time limit in seconds, already checked to be in range.
+    pub on_limit: Callback<u32>,
+}
+
+#[component]
+pub fn RunControls(props: &RunControlsProps) -> Html {
+    let on_limit_change = {
+        let on_limit = props.on_limit.clone();
+        let current = props.limit_secs;
+        Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<HtmlInputElement>() {
+                match input.value().trim().parse::<u32>() {
+                    Ok(secs) if (1..=MAX_LIMIT_SECS).contains(&secs) => on_limit.emit(secs),
+                    _ => input.set_value(&current.to_string()),
+                }
+            }
+        })
+    };
+    let click = |callback: &Callback<()>| callback.reform(|_: MouseEvent| ());
+    html! {
+        <div class="snippet-controls">
+            <button type="button" class="button primary" onclick={click(&props.on_run)}
+                disabled={props.busy}>
+                {"Run"}
+            </button>
+            <button type="button" class="button" onclick={click(&props.on_stop)}
+                disabled={!props.busy}>
+                {"Stop"}
+            </button>
+            <button type="button" class="button" onclick={click(&props.on_reset)}
+                disabled={!props.edited}>
+                {"Reset to original"}
+            </button>
+            <label class="snippet-limit">
+                {"Time limit (s) "}
+                <input type="number" min="1" max={MAX_LIMIT_SECS.to_string()} step="1"
+                    value={props.limit_secs.to_string()} onchange={on_limit_change} />
+            </label>
+        </div>
+    }
+}

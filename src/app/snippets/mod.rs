@@ -1,0 +1,171 @@
+//! The runnable lost-flag snippets (Python and TypeScript) of the Sandbox tab.
+//!
+//! Learner code never runs in this page: `www/snippets/sandbox/runner.js` runs it in a
+//! worker inside a sandboxed iframe with no network, under a time limit and output caps.
+//! Code runs only when the learner presses Run, and its output is shown as text, never as
+//! HTML. Each panel is a few parts: the editor, the run controls, the status and the output.
+
+mod bridge;
+mod controls;
+mod editor;
+mod hooks;
+mod output;
+mod state;
+mod status;
+
+use serde::Serialize;
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+pub use bridge::{OutputLimit, RunEnding, RunEvent, RunProgress, Stream};
+pub use state::{Panel, PanelAction, RunPhase};
+
+use bridge::OUTPUT_LIMITS;
+use controls::RunControls;
+use editor::EditorHost;
+use hooks::{use_code_from_link, use_reported_edits, use_runner};
+use output::OutputConsole;
+use status::{size_text, EngineStatus};
+
+/// The language of a snippet.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SnippetLanguage {
+    Python,
+    TypeScript,
+}
+
+impl SnippetLanguage {
+    /// The snippet as Lease Lab ships it; "Reset to original" brings it back.
+    pub fn original_code(self) -> &'static str {
+        match self {
+            Self::Python => include_str!("../../../www/snippets/lost_flag.py"),
+            Self::TypeScript => include_str!("../../../www/snippets/lost_flag.ts"),
+        }
+    }
+
+    fn id(self) -> &'static str {
+        match self {
+            Self::Python => "python",
+            Self::TypeScript => "typescript",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Python => "Python",
+            Self::TypeScript => "TypeScript",
+        }
+    }
+
+    fn heading(self) -> &'static str {
+        match self {
+            Self::Python => "Lost flag stops writes (Python)",
+            Self::TypeScript => "The same idea in TypeScript",
+        }
+    }
+
+    fn intro(self) -> &'static str {
+        match self {
+            Self::Python => {
+                "Heartbeats are timed with time.monotonic(), never the wall clock. When a \
+                 renew is missed past its budget the lost flag goes up, every later write is \
+                 skipped, and the fence turns away a write that was already on its way."
+            }
+            Self::TypeScript => {
+                "The same holder, timed with performance.now(): renew at T/3, give up at the \
+                 safe deadline, skip writes once lost, and let the fence catch the straggler."
+            }
+        }
+    }
+}
+
+/// Properties of [`SnippetPanels`].
+#[derive(Properties, PartialEq)]
+pub struct SnippetPanelsProps {
+    /// Python code to show instead of the original, e.g. from a share link. Never run unasked.
+    #[prop_or_default]
+    pub python: Option<String>,
+    /// TypeScript code to show instead of the original. Never run unasked.
+    #[prop_or_default]
+    pub typescript: Option<String>,
+    /// Called after each edit with the new code, or `None` when it is the original again.
+    #[prop_or_default]
+    pub on_code_change: Callback<(SnippetLanguage, Option<String>)>,
+}
+
+/// Both runnable snippets, each with its editor, controls and output console.
+#[component]
+pub fn SnippetPanels(props: &SnippetPanelsProps) -> Html {
+    html! {
+        <div class="snippets">
+            <p class="snippets-rule">
+                {format!(
+                    "Press Run to try a snippet right here. Each one has to stand alone: it \
+                     gets no network, no files and no native modules, and it is stopped when \
+                     its time limit runs out or its output passes {}.",
+                    size_text(OUTPUT_LIMITS.total_bytes)
+                )}
+            </p>
+            <SnippetPanel
+                language={SnippetLanguage::Python}
+                initial={props.python.clone()}
+                on_code_change={props.on_code_change.clone()}
+            />
+            <SnippetPanel
+                language={SnippetLanguage::TypeScript}
+                initial={props.typescript.clone()}
+                on_code_change={props.on_code_change.clone()}
+            />
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SnippetPanelProps {
+    language: SnippetLanguage,
+    initial: Option<String>,
+    on_code_change: Callback<(SnippetLanguage, Option<String>)>,
+}
+
+/// One snippet: heading, intro, editor, controls, status and output.
+#[component]
+fn SnippetPanel(props: &SnippetPanelProps) -> Html {
+    let language = props.language;
+    let original = language.original_code();
+    let panel =
+        use_reducer(|| Panel::new(props.initial.clone().unwrap_or_else(|| original.into())));
+    use_code_from_link(props.initial.clone(), &panel);
+    use_reported_edits(language, &panel, props.on_code_change.clone());
+    use_runner(language, &panel);
+
+    let actions = panel.dispatcher().to_callback();
+    let on_run = actions.reform(|()| PanelAction::Start);
+    let on_reset = actions.reform(move |()| PanelAction::Edit(original.to_owned()));
+    let on_edit = actions.reform(PanelAction::Edit);
+    let on_limit = actions.reform(PanelAction::SetLimit);
+    let on_stop = Callback::from(move |()| spawn_local(bridge::stop_run(language)));
+    let came_from_link = props
+        .initial
+        .as_deref()
+        .is_some_and(|code| code != original);
+    let heading = format!("snippet-{}-heading", language.id());
+
+    html! {
+        <section class="snippet" aria-labelledby={heading.clone()}>
+            <h3 id={heading}>{language.heading()}</h3>
+            <p>{language.intro()}</p>
+            if came_from_link {
+                <p class="snippet-note">
+                    {"This code came with the link you opened and may differ from the \
+                      original. Read it first: it runs only when you press Run."}
+                </p>
+            }
+            <EditorHost {language} code={panel.code.clone()} {on_edit} />
+            <RunControls busy={panel.phase.is_busy()} edited={panel.code != original}
+                limit_secs={panel.limit_secs} {on_run} {on_stop} {on_reset} {on_limit} />
+            <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} />
+            <OutputConsole {language} stdout={panel.stdout.clone()} stderr={panel.stderr.clone()} />
+        </section>
+    }
+}

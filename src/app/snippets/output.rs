@@ -1,0 +1,38 @@
+//! A snippet's output console: what the run printed, and its errors, as plain text.
+
+use yew::prelude::*;
+use yew::virtual_dom::VText;
+
+use super::state::OutputText;
+use super::SnippetLanguage;
+
+#[derive(Properties, PartialEq)]
+pub struct OutputConsoleProps {
+    pub language: SnippetLanguage,
+    pub stdout: OutputText,
+    pub stderr: OutputText,
+}
+
+#[component]
+pub fn OutputConsole(props: &OutputConsoleProps) -> Html {
+    let language = props.language.id();
+    let stream = |part: &str, title: &str, text: &OutputText| {
+        let heading = format!("snippet-{language}-{part}-heading");
+        html! {
+            <>
+                <h4 id={heading.clone()}>{title.to_owned()}</h4>
+                // Text nodes only: whatever the code prints is never read as HTML.
+                <pre class={format!("snippet-{part}")} role="region" tabindex="0"
+                    aria-labelledby={format!("snippet-{language}-heading {heading}")}>
+                    { for text.pieces().map(|piece| Html::from(VText::new(piece.clone()))) }
+                </pre>
+            </>
+        }
+    };
+    html! {
+        <>
+            {stream("stdout", "Output", &props.stdout)}
+            {stream("stderr", "Errors", &props.stderr)}
+        </>
+    }
+}

@@ -1,0 +1,177 @@
+//! A snippet panel's state: its code, its time limit and its latest run, changed only by
+//! [`PanelAction`]s. Each run has its own number, so news of an older run changes nothing,
+//! and a run takes its news in order: progress while it is going, then one ending.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::bridge::{RunEnding, RunEvent, RunProgress, Stream};
+
+pub const DEFAULT_LIMIT_SECS: u32 = 5;
+pub const MAX_LIMIT_SECS: u32 = 60;
+
+/// An engine download's progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Download {
+    pub received_bytes: f64,
+    pub total_bytes: Option<f64>,
+}
+
+/// Where a panel's latest run stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RunPhase {
+    NotRun,
+    /// Waiting for the engine; `download` while its files come in.
+    Preparing {
+        download: Option<Download>,
+    },
+    Running,
+    Ended(RunEnding),
+}
+
+impl RunPhase {
+    pub fn is_busy(self) -> bool {
+        matches!(self, Self::Preparing { .. } | Self::Running)
+    }
+}
+
+/// What a run printed, as the pieces it arrived in: appending shares the earlier pieces.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OutputText(Rc<Vec<AttrValue>>);
+
+impl OutputText {
+    fn push(&mut self, text: String) {
+        Rc::make_mut(&mut self.0).push(AttrValue::from(text));
+    }
+
+    pub fn pieces(&self) -> impl Iterator<Item = &AttrValue> {
+        self.0.iter()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Panel {
+    pub code: String,
+    /// Counts changes of `code`, so an effect can tell an edit from the first render.
+    pub revision: u32,
+    pub limit_secs: u32,
+    /// The number of the latest run; 0 before the first.
+    pub run_id: u32,
+    pub phase: RunPhase,
+    pub stdout: OutputText,
+    pub stderr: OutputText,
+}
+
+impl Panel {
+    pub fn new(code: String) -> Self {
+        Self {
+            code,
+            revision: 0,
+            limit_secs: DEFAULT_LIMIT_SECS,
+            run_id: 0,
+            phase: RunPhase::NotRun,
+            stdout: OutputText::default(),
+            stderr: OutputText::default(),
+        }
+    }
+}
+
+pub enum PanelAction {
+    Edit(String),
+    SetLimit(u32),
+    /// Starts a new run, unless one is going.
+    Start,
+    /// News of run `run_id`.
+    Report {
+        run_id: u32,
+        event: RunEvent,
+    },
+    /// Run `run_id` could not start at all.
+    NotStarted {
+        run_id: u32,
+        reason: String,
+    },
+}
+
+impl Reducible for Panel {
+    type Action = PanelAction;
+
+    fn reduce(self: Rc<Self>, action: PanelAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            PanelAction::Edit(code) if code != self.code => {
+                next.code = code;
+                next.revision += 1;
+            }
+            PanelAction::SetLimit(secs) if (1..=MAX_LIMIT_SECS).contains(&secs) => {
+                next.limit_secs = secs;
+            }
+            PanelAction::Start if !self.phase.is_busy() => {
+                next.run_id += 1;
+                next.phase = RunPhase::Preparing { download: None };
+                next.stdout = OutputText::default();
+                next.stderr = OutputText::default();
+            }
+            PanelAction::Report { run_id, event } if run_id == self.run_id => {
+                if !next.take(event) {
+                    return self;
+                }
+            }
+            PanelAction::NotStarted { run_id, reason } if run_id == self.run_id => {
+                if !self.phase.is_busy() {
+                    return self;
+                }
+                next.stderr
+                    .push(format!("The sandbox could not start: {reason}\n"));
+                next.phase = RunPhase::Ended(RunEnding::Failed { line: None });
+            }
+            _ => return self,
+        }
+        Rc::new(next)
+    }
+}
+
+impl Panel {
+    /// Applies one event of the current run; false when it does not fit the run's phase.
+    fn take(&mut self, event: RunEvent) -> bool {
+        match (self.phase, event) {
+            (RunPhase::Preparing { .. }, RunEvent::Progress(RunProgress::Starting)) => {
+                self.phase = RunPhase::Preparing { download: None };
+            }
+            (
+                RunPhase::Preparing { .. },
+                RunEvent::Progress(RunProgress::Downloading {
+                    received_bytes,
+                    total_bytes,
+                }),
+            ) => {
+                let download = Download {
+                    received_bytes,
+                    total_bytes,
+                };
+                self.phase = RunPhase::Preparing {
+                    download: Some(download),
+                };
+            }
+            (RunPhase::Preparing { .. }, RunEvent::Progress(RunProgress::Running)) => {
+                self.phase = RunPhase::Running;
+            }
+            // Before the code runs, only the runner's own words can arrive, e.g. why it
+            // could not start.
+            (phase, RunEvent::Progress(RunProgress::Output { stream, text }))
+                if phase.is_busy() =>
+            {
+                match stream {
+                    Stream::Stdout => self.stdout.push(text),
+                    Stream::Stderr => self.stderr.push(text),
+                }
+            }
+            (phase, RunEvent::Ended(ending)) if phase.is_busy() => {
+                self.phase = RunPhase::Ended(ending);
+            }
+            _ => return false,
+        }
+        true
+    }
+}
