@@ -7,6 +7,7 @@
 
 pub mod pitfall;
 mod playback;
+pub mod search;
 mod sequence;
 mod switches;
 
