@@ -9,6 +9,7 @@ pub mod pitfall;
 mod playback;
 pub mod search;
 mod sequence;
+pub mod story;
 mod switches;
 
 use std::rc::Rc;
