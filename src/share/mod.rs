@@ -20,6 +20,7 @@
 //!   `links=none` drops the base's.
 //! - `t=17.5s` is the playback time; `compare=<switch slug>` the comparison run.
 //! - `sel=<id>` a diagram node or edge; `py=` and `ts=` edited snippet code in base64url.
+//! - `search=<seed>/<kinds>/<max faults>/<plans>` the counterexample search (see [`search`]).
 //! - Times read `17.5s`, `250ms`, `20us`, or a bare number of seconds.
 //! - `embed`, `theme`, `controls` and `diagram` belong to embed mode ([`embed`]).
 //!
@@ -33,9 +34,11 @@
 pub mod embed;
 pub mod faults;
 pub mod links;
+pub mod search;
 pub mod values;
 
 use crate::lab::{Lab, LabAction, PolicySwitch};
+use crate::model::search::SearchSpec;
 use crate::model::{presets, Preset, Scenario, SimDuration, SimTime};
 use crate::route::Tab;
 use std::sync::OnceLock;
@@ -81,6 +84,8 @@ pub struct LinkState {
     pub selection: Option<String>,
     /// Edited snippet code.
     pub snippets: SnippetCode,
+    /// The counterexample search, so that its result reproduces.
+    pub search: Option<SearchSpec>,
 }
 
 impl Default for LinkState {
@@ -90,6 +95,7 @@ impl Default for LinkState {
             lab: None,
             selection: None,
             snippets: SnippetCode::default(),
+            search: None,
         }
     }
 }
@@ -342,6 +348,9 @@ pub fn encode(state: &LinkState) -> String {
     if let Some(selection) = &state.selection {
         pairs.push(("sel", selection.clone()));
     }
+    if let Some(spec) = &state.search {
+        pairs.push(("search", search::print_search(spec)));
+    }
     for (key, code) in [
         ("py", &state.snippets.python),
         ("ts", &state.snippets.typescript),
@@ -434,8 +443,8 @@ fn base_name(preset: Option<&str>) -> String {
 }
 
 /// Keys this version knows besides the scenario fields and switch slugs.
-const LINK_KEYS: [&str; 11] = [
-    "v", "preset", "t", "compare", "sel", "py", "ts", "faults", "fault", "links", "link",
+const LINK_KEYS: [&str; 12] = [
+    "v", "preset", "t", "compare", "sel", "py", "ts", "faults", "fault", "links", "link", "search",
 ];
 
 fn is_known_key(key: &str) -> bool {
@@ -546,7 +555,7 @@ pub fn decode(fragment: &str) -> Decoded {
 
     let has_lab = singles
         .iter()
-        .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts"))
+        .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts" | "search"))
         || clear_faults
         || clear_links
         || !fault_texts.is_empty()
@@ -575,6 +584,16 @@ pub fn decode(fragment: &str) -> Decoded {
                  selected instead.",
                 quote(selection)
             ));
+        }
+    }
+    if let Some(text) = single("search") {
+        match search::parse_search(text) {
+            Ok(spec) => state.search = Some(spec),
+            Err(e) => problems.push(format!(
+                "This link's search ({}) {}; the search starts from its usual settings instead.",
+                quote(text),
+                e.describe()
+            )),
         }
     }
     for (key, language, slot) in [
