@@ -4,7 +4,33 @@
 //! reproduces its result exactly (the scenario is the link's own).
 
 use super::values::{parse_whole, ValueError};
-use crate::model::search::{FaultKind, SearchSpec, MAX_BUDGET, MAX_PLAN_FAULTS};
+use super::{LabLink, LinkState};
+use crate::lab::{Lab, LabAction};
+use crate::model::search::{
+    with_plan, Counterexample, FaultKind, SearchSpec, MAX_BUDGET, MAX_PLAN_FAULTS,
+};
+use crate::model::Scenario;
+use crate::route::Tab;
+
+/// The lab replaying `found` on `base`, its cursor at the moment the check broke.
+pub fn counterexample_lab(base: &Scenario, found: &Counterexample) -> Lab {
+    let lab = Lab::with_scenario(with_plan(base, found.plan.clone()), None);
+    lab.apply(LabAction::Seek(found.at)).unwrap_or(lab)
+}
+
+/// The link to `found`, replayed on `base` at its violation, carrying the search `spec`.
+pub fn counterexample_link(
+    base: &Scenario,
+    spec: &SearchSpec,
+    found: &Counterexample,
+) -> LinkState {
+    LinkState {
+        tab: Tab::Sandbox,
+        lab: Some(LabLink::of(&counterexample_lab(base, found))),
+        search: Some(spec.clone()),
+        ..LinkState::default()
+    }
+}
 
 /// Why a search could not be read, completing "This link's search …".
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +124,31 @@ mod tests {
         assert!(spec.is_valid());
         assert_eq!(print_search(&spec), "42/pause.pause-write/3/20000");
         assert_eq!(parse_search(&print_search(&spec)), Ok(spec));
+    }
+
+    #[test]
+    fn a_counterexample_link_replays_the_violation_at_its_moment() {
+        use crate::model::search::{search_block, shrink};
+        use crate::model::Policy;
+        let base = Scenario {
+            policy: Policy {
+                fencing: false,
+                ..Policy::prefer()
+            },
+            ..Scenario::default()
+        };
+        let spec = crate::lab::search::default_spec(77);
+        let (_, found) = search_block(&base, &spec, 0, 500);
+        let shrunk = shrink(&base, &found.expect("found"));
+        let link = counterexample_link(&base, &spec, &shrunk);
+        let decoded = super::super::decode(&super::super::encode(&link));
+        assert_eq!(decoded.problems, Vec::<String>::new());
+        assert_eq!(decoded.state.search, Some(spec));
+        let lab = decoded.state.lab.expect("a lab").to_lab();
+        let direct = counterexample_lab(&base, &shrunk);
+        assert_eq!(lab.now(), shrunk.at);
+        assert_eq!(lab.run().trace_hash(), direct.run().trace_hash());
+        assert!(lab.run().check_at(shrunk.check, shrunk.at).is_broken());
     }
 
     #[test]
