@@ -8,7 +8,7 @@ use std::rc::{Rc, Weak};
 
 use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{MessageEvent, Worker};
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
 use super::{Finding, Phase};
@@ -18,7 +18,7 @@ use crate::model::search::{Counterexample, SearchSpec};
 use crate::model::Scenario;
 use crate::worker_messages::{post_request, read_reply};
 
-/// The worker script Trunk writes for `src/bin/search_worker.rs` (`data-loader-shim`).
+/// The module worker script Trunk writes for `src/bin/search_worker.rs` (`data-loader-shim`).
 const WORKER_SCRIPT: &str = "./search_worker_loader.js";
 /// Progress is reported at most this often, so the page renders little while searching.
 const REPORT_EVERY_MS: f64 = 100.0;
@@ -52,8 +52,10 @@ impl Pool {
         count: u32,
         report: Callback<Phase>,
     ) -> Result<Pool, ()> {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
         let workers: Vec<Worker> = (0..count)
-            .map(|_| Worker::new(WORKER_SCRIPT))
+            .map(|_| Worker::new_with_options(WORKER_SCRIPT, &options))
             .collect::<Result<_, _>>()
             .map_err(|_| ())?;
         let started_ms = now_ms();
