@@ -50,15 +50,9 @@ pub fn SearchForm(props: &FormProps) -> Html {
             on_change.emit(next);
         })
     };
-    let onsubmit = {
-        let on_start = props.on_start.clone();
-        Callback::from(move |event: SubmitEvent| {
-            event.prevent_default();
-            on_start.emit(());
-        })
-    };
+    let onclick = props.on_start.reform(|_: MouseEvent| ());
     html! {
-        <form class="search-form" {onsubmit}>
+        <div class="search-form">
             <fieldset>
                 <legend>{words::SEARCH_KINDS}</legend>
                 { for FaultKind::ALL.into_iter().map(|kind| html! {
@@ -80,8 +74,8 @@ pub fn SearchForm(props: &FormProps) -> Html {
                 <input type="text" inputmode="numeric" value={s.seed.clone()}
                     onchange={field(s, &props.on_change, |s, v| s.seed = v)} />
             </label>
-            <button type="submit" class="button" disabled={props.busy}>{words::SEARCH_START}</button>
-        </form>
+            <button type="button" class="button" disabled={props.busy} {onclick}>{words::SEARCH_START}</button>
+        </div>
     }
 }
 
