@@ -56,10 +56,10 @@ test('fencing off: a shrunk counterexample within 10 s, its story, replay and li
   await search(page).getByLabel('Most faults per plan').fill('3');
   const started = Date.now();
   await search(page).getByRole('button', { name: 'Start' }).click();
-  const summary = search(page).getByText(/^Counterexample: plan \d+ of seed \d+ broke a check; shrunk from \d+ to \d+ faults\.$/);
+  const summary = search(page).getByText(/^Counterexample: plan \d+ of seed \d+ broke a check\. Faults in the plan: \d+ as found, \d+ after shrinking\.$/);
   await expect(summary).toBeVisible({ timeout: 10_000 });
   expect(Date.now() - started).toBeLessThan(10_000);
-  const shrunkTo = Number((await summary.innerText()).match(/to (\d+) faults/)![1]);
+  const shrunkTo = Number((await summary.innerText()).match(/(\d+) after shrinking/)![1]);
   expect(shrunkTo).toBeGreaterThanOrEqual(1);
   expect(shrunkTo).toBeLessThanOrEqual(2);
   const story = search(page).getByRole('list').last().getByRole('listitem');
