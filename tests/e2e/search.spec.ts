@@ -96,16 +96,22 @@ test('Prefer with fencing: no counterexample in the whole budget, off the main t
   await openLab(page, '1');
   await allowKinds(page, [...PAUSES, ...OTHER_KINDS], []);
   const before = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.length);
+  const started = Date.now();
   await search(page).getByRole('button', { name: 'Start' }).click();
   const none = search(page).getByText(/^No counterexample in (\d+) plans \(seed \d+\)\.$/);
   await expect(none).toBeVisible({ timeout: 45_000 });
+  const searchMs = Date.now() - started;
   const plans = Number((await none.innerText()).match(/in (\d+) plans/)![1]);
   expect(plans).toBeGreaterThanOrEqual(10_000);
   const during = await page.evaluate((n) => (window as unknown as { longTasks: number[] }).longTasks.slice(n), before);
+  const blockedMs = during.reduce((sum, ms) => sum + ms, 0);
   mkdirSync(PERF, { recursive: true });
-  writeFileSync(`${PERF}/search.json`, JSON.stringify({ plans, longTasksMs: during }, null, 2));
-  // A search on the main thread would block it for seconds; a loaded machine adds some noise.
-  expect(Math.max(0, ...during)).toBeLessThan(250);
+  writeFileSync(`${PERF}/search.json`, JSON.stringify({ plans, searchMs, longTasksMs: during, blockedMs }, null, 2));
+  // A search on the main thread would block it for most of the search. On this shared machine
+  // other builds stretch the page's short tasks, so only that is asserted, with a wide margin;
+  // artifacts/perf/search.json keeps the long tasks for a quiet-machine reading.
+  expect(Math.max(0, ...during)).toBeLessThan(1_000);
+  expect(blockedMs).toBeLessThan(searchMs / 2);
 });
 
 test('Cancel stops every search worker', async ({ page }) => {
