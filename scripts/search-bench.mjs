@@ -3,7 +3,8 @@
 // summary (preset 1, every fault kind, at most 3 faults, seed 1), set up through a share link
 // and started with the Start button. Each case runs a small and a large budget and divides
 // the difference, so worker start-up does not count. Called by scripts/bench.sh on a built
-// dist/; prints one line per case ("wasm search, N workers: R checked plans/s").
+// dist/; prints one line per case ("wasm search, N workers: R checked plans/s"), then what
+// a search costs the main thread: its long tasks while a search runs with playback on at 10×.
 import { chromium } from '@playwright/test';
 import { startServer } from '../tools/static-server.mjs';
 
@@ -40,5 +41,29 @@ for (const [label, reported] of [['1 worker', 1], ['all workers', cores]]) {
   const rate = (LARGE - SMALL) / Math.max(large - small, 1e-3);
   console.log(`wasm search, ${label}: ${rate.toFixed(0)} checked plans/s (${LARGE} plans in ${large.toFixed(2)} s)`);
 }
+/** Long tasks (ms) on the page's main thread while `plans` plans run with playback at 10×. */
+async function longTasksWhilePlaying(plans) {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => window.longTasks.push(e.duration))).observe({ type: 'longtask' });
+  });
+  await page.goto(`${server.url}/#/sandbox?v=1&preset=1&dur=600s&search=1/${KINDS}/3/${plans}`);
+  const playback = page.getByRole('group', { name: 'Playback' });
+  await playback.getByRole('slider', { name: 'Speed', exact: true }).fill('20');
+  const region = page.getByRole('region', { name: 'Find a counterexample' });
+  await playback.getByRole('button', { name: 'Play', exact: true }).click();
+  const before = await page.evaluate(() => window.longTasks.length);
+  await region.getByRole('button', { name: 'Start' }).click();
+  await region.getByText(/^No counterexample in/).waitFor({ timeout: 600_000 });
+  const tasks = await page.evaluate((n) => window.longTasks.slice(n), before);
+  await page.close();
+  return tasks;
+}
+
+const tasks = await longTasksWhilePlaying(LARGE);
+console.log(
+  `main thread during a ${LARGE}-plan search with playback on: ${tasks.length} long tasks over 50 ms, the longest ${Math.max(0, ...tasks).toFixed(0)} ms`,
+);
 await browser.close();
 await server.close();
