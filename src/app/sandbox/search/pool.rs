@@ -54,10 +54,16 @@ impl Pool {
     ) -> Result<Pool, ()> {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let workers: Vec<Worker> = (0..count)
-            .map(|_| Worker::new_with_options(WORKER_SCRIPT, &options))
-            .collect::<Result<_, _>>()
-            .map_err(|_| ())?;
+        let mut workers: Vec<Worker> = Vec::new();
+        for _ in 0..count {
+            match Worker::new_with_options(WORKER_SCRIPT, &options) {
+                Ok(worker) => workers.push(worker),
+                Err(_) => {
+                    workers.iter().for_each(Worker::terminate);
+                    return Err(());
+                }
+            }
+        }
         let started_ms = now_ms();
         let inner = Rc::new(RefCell::new(Inner {
             workers: workers.clone(),
