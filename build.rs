@@ -198,6 +198,28 @@ fn check_texts(lesson: &Lesson) -> Result<(), String> {
     Ok(())
 }
 
+/// The counterexample search's words: flat `[section] key = "text"` tables, written out as
+/// `pub const SECTION_KEY: &str` so that a word the code uses and the file lacks fails the build.
+const SEARCH_WORDS: &str = "content/search.toml";
+
+fn word_consts(text: &str) -> Result<String, String> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    for (section, words) in &table {
+        let words = words
+            .as_table()
+            .ok_or(format!("[{section}] must be a table"))?;
+        for (key, word) in words {
+            let word = word
+                .as_str()
+                .ok_or(format!("{section}.{key} must be text"))?;
+            let name = format!("{section}_{key}").to_uppercase().replace('-', "_");
+            out.push_str(&format!("pub const {name}: &str = {word:?};\n"));
+        }
+    }
+    Ok(out)
+}
+
 /// Checks that every preset, field and fault kind is worded once.
 fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
     let keys = [
@@ -339,4 +361,10 @@ fn main() {
     compile::<Lesson>(LESSON_SOURCE, "lesson.rs", check);
     compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox);
     compile::<CheckTexts>(CHECKS_SOURCE, "checks.rs", check_checks);
+    println!("cargo:rerun-if-changed={SEARCH_WORDS}");
+    let words = fs::read_to_string(SEARCH_WORDS)
+        .unwrap_or_else(|e| panic!("cannot read {SEARCH_WORDS}: {e}"));
+    let words = word_consts(&words).unwrap_or_else(|e| panic!("{SEARCH_WORDS}: {e}"));
+    let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("search_words.rs");
+    fs::write(&out, words).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
 }

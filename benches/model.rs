@@ -12,13 +12,15 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use lease_lab::model::{Scenario, Simulation};
+    use lease_lab::model::search::{search_block, FaultKind, SearchSpec};
+    use lease_lab::model::{presets, Scenario, Simulation};
     use std::hint::black_box;
     use std::time::Instant;
 
     pub fn run() {
         divan::main();
         summary();
+        search_summary();
     }
 
     /// One checked 60-second scenario per iteration, a different random fault plan each time
@@ -93,6 +95,43 @@ mod native {
             events as f64 / scenarios as f64,
             scenarios as f64 / wall,
             100.0 * cpu / wall
+        );
+    }
+
+    /// The counterexample search's workload, as `scripts/search-bench.mjs` runs it in the
+    /// page's workers: preset 1 (Prefer, fencing on), every fault kind, at most 3 faults per
+    /// plan, seed 1; nothing breaks, so every plan runs to its end with all checks on.
+    fn search_spec(budget: u64) -> (Scenario, SearchSpec) {
+        let base = presets::preset("1").expect("preset 1").scenario.clone();
+        let spec = SearchSpec {
+            seed: 1,
+            kinds: FaultKind::ALL.to_vec(),
+            max_faults: 3,
+            budget,
+        };
+        (base, spec)
+    }
+
+    /// Checked search plans per second on this one core, in blocks like a worker's.
+    fn search_summary() {
+        let (base, spec) = search_spec(u64::MAX >> 1);
+        let cpu0 = thread_cpu_secs();
+        let start = Instant::now();
+        let mut plans = 0u64;
+        while start.elapsed().as_secs_f64() < 2.0 {
+            let (tried, found) = search_block(&base, &spec, plans, plans + 512);
+            assert!(found.is_none(), "Prefer with fencing broke a check");
+            plans += tried;
+        }
+        let wall = start.elapsed().as_secs_f64();
+        let cpu = match (cpu0, thread_cpu_secs()) {
+            (Some(a), Some(b)) if b > a => b - a,
+            _ => wall,
+        };
+        println!(
+            "native search: {:.0} checked plans/s on one core (wall clock; {:.0} per CPU-second, {plans} plans)",
+            plans as f64 / wall,
+            plans as f64 / cpu
         );
     }
 }

@@ -4,8 +4,9 @@
 # last, the sandbox's playback (long tasks during 30 s at 10×, tests/e2e/playback.bench.ts)
 # in a release build, with one Playwright worker and nothing else running.
 # On a shared machine both sides are noisy, so each summary runs three times and the best
-# wall-clock rate counts. Called by `make bench`. Needs wasm-bindgen-test-runner,
-# chromedriver, trunk and the npm packages on PATH.
+# wall-clock rate counts. Then the counterexample search: native plans/s on one core beside
+# the worker wasm's in the page (scripts/search-bench.mjs). Called by `make bench`. Needs
+# wasm-bindgen-test-runner, chromedriver, trunk and the npm packages on PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,9 +43,23 @@ awk -v n="$best_native" -v w="$best_wasm" 'BEGIN {
   printf "checked 60-s scenarios/s (wall clock): native %d (goal >= 50000), wasm %d; native/wasm = %.2fx (goal <= 1.5x)\n", n, w, n / w
 }'
 
+# The counterexample search, side by side: native on one core, then the speed-built worker
+# wasm in the page (one worker, then every worker the page starts), from a release build.
 echo
-echo "== playback: release build, then tests/e2e/playback.bench.ts alone (one worker)"
-trunk build --release
+echo "== search: checked plans/s (native one core; wasm workers in headless Chromium)"
+trunk build --release >/dev/null
+search_native="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null | grep -m1 '^native search:')"
+search_wasm="$(node scripts/search-bench.mjs)"
+echo "$search_native"
+echo "$search_wasm"
+native_rate="$(sed -n 's/^native search: \([0-9]*\) .*/\1/p' <<<"$search_native")"
+one_worker="$(sed -n 's/^wasm search, 1 worker: \([0-9]*\) .*/\1/p' <<<"$search_wasm")"
+awk -v n="$native_rate" -v w="$one_worker" 'BEGIN {
+  printf "search plans/s: native one core %d (goal >= 100000), one wasm worker %d; native/wasm = %.2fx (goal <= 1.5x)\n", n, w, n / w
+}'
+
+echo
+echo "== playback: the same release build, tests/e2e/playback.bench.ts alone (one worker)"
 npx playwright test -c tests/e2e/bench.config.ts
 echo "playback figures (artifacts/perf/playback.json):"
 cat artifacts/perf/playback.json

@@ -1,6 +1,7 @@
 // Prints every file of a build with its raw, gzip and brotli size, then the first-load
 // total: index.html, what it references, and what those scripts import statically.
-// Files loaded later (engines fetched by dynamic import or on demand) are totalled apart.
+// Files loaded later (engines fetched by dynamic import or on demand) are totalled apart,
+// and the counterexample search's worker (search_worker*, loaded when a search starts) apart again.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
@@ -60,12 +61,17 @@ const files = walk(root)
   .filter((file) => !/\.(br|gz)$/.test(file))
   .sort();
 const initial = firstLoadFiles();
-const totals = { first: { raw: 0, gzip: 0, brotli: 0 }, later: { raw: 0, gzip: 0, brotli: 0 } };
+const totals = {
+  first: { raw: 0, gzip: 0, brotli: 0 },
+  later: { raw: 0, gzip: 0, brotli: 0 },
+  worker: { raw: 0, gzip: 0, brotli: 0 },
+};
+const isSearchWorker = (file) => relative(root, file).startsWith('search_worker');
 
 console.log(`${'file'.padEnd(60)}      raw KB  gzip KB  brotli KB  load`);
 for (const file of files) {
   const s = sizes(file);
-  const bucket = initial.has(normalize(file)) ? 'first' : 'later';
+  const bucket = initial.has(normalize(file)) ? 'first' : isSearchWorker(file) ? 'worker' : 'later';
   for (const key of ['raw', 'gzip', 'brotli']) totals[bucket][key] += s[key];
   const name = relative(root, file);
   console.log(`${name.padEnd(60).slice(0, 60)} ${kb(s.raw)} ${kb(s.gzip)} ${kb(s.brotli)}   ${bucket}`);
@@ -76,4 +82,7 @@ console.log(
 );
 console.log(
   `loaded on demand: ${kb(totals.later.raw).trim()} KB raw, ${kb(totals.later.gzip).trim()} KB gzip, ${kb(totals.later.brotli).trim()} KB brotli`,
+);
+console.log(
+  `search worker (on the first search): ${kb(totals.worker.raw).trim()} KB raw, ${kb(totals.worker.gzip).trim()} KB gzip, ${kb(totals.worker.brotli).trim()} KB brotli`,
 );

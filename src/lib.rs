@@ -11,3 +11,5 @@ pub mod share;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod worker_messages;

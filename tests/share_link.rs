@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use lease_lab::lab::PolicySwitch;
 use lease_lab::model::scenario::LinkOverride;
+use lease_lab::model::search::{FaultKind, SearchSpec, MAX_BUDGET, MAX_PLAN_FAULTS};
 use lease_lab::model::{
     presets, ClientId, Fault, Fraction, NodeId, Scenario, SimDuration, SimTime, TimedFault,
 };
@@ -236,6 +237,22 @@ fn code() -> impl Strategy<Value = Option<String>> {
     )
 }
 
+/// Any valid counterexample search.
+fn search() -> impl Strategy<Value = SearchSpec> {
+    (
+        any::<u64>(),
+        proptest::sample::subsequence(FaultKind::ALL.to_vec(), 1..=FaultKind::ALL.len()),
+        1..=MAX_PLAN_FAULTS,
+        1..=MAX_BUDGET,
+    )
+        .prop_map(|(seed, kinds, max_faults, budget)| SearchSpec {
+            seed,
+            kinds,
+            max_faults,
+            budget,
+        })
+}
+
 fn link_state() -> impl Strategy<Value = LinkState> {
     let lab = proptest::option::of(
         (
@@ -256,13 +273,17 @@ fn link_state() -> impl Strategy<Value = LinkState> {
         proptest::option::of("[A-Za-z0-9._:-]{1,64}"),
         code(),
         code(),
+        proptest::option::of(search()),
     )
-        .prop_map(|(tab, lab, selection, python, typescript)| LinkState {
-            tab: Tab::ALL[tab],
-            lab,
-            selection,
-            snippets: SnippetCode { python, typescript },
-        })
+        .prop_map(
+            |(tab, lab, selection, python, typescript, search)| LinkState {
+                tab: Tab::ALL[tab],
+                lab,
+                selection,
+                snippets: SnippetCode { python, typescript },
+                search,
+            },
+        )
 }
 
 proptest! {

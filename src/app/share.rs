@@ -58,6 +58,22 @@ fn initial_snippets() -> SnippetCode {
     LINK.with(|link| link.borrow().snippets.clone())
 }
 
+/// The counterexample search the link carried.
+pub fn initial_search() -> Option<crate::model::search::SearchSpec> {
+    LINK.with(|link| link.borrow().search.clone())
+}
+
+/// Records the search the learner started, so the page's link carries it.
+pub fn record_search(spec: crate::model::search::SearchSpec) {
+    LINK.with(|link| link.borrow_mut().search = Some(spec));
+    write_address(History::Replace);
+}
+
+/// The full address of `state` on this page.
+pub fn address_of(state: &LinkState) -> String {
+    format!("{}{}", page_address(), encode(state))
+}
+
 /// The diagram part the link selected.
 pub fn initial_selection() -> Option<String> {
     LINK.with(|link| link.borrow().selection.clone())

@@ -8,7 +8,9 @@
 pub mod fault_form;
 pub mod pitfall;
 mod playback;
+pub mod search;
 mod sequence;
+pub mod story;
 mod switches;
 
 use std::rc::Rc;

@@ -3,7 +3,19 @@
 use core::fmt;
 
 /// A lock client, numbered from 0; client 0 is "A", client 1 is "B", and so on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct ClientId(pub u8);
 
 impl ClientId {
@@ -29,7 +41,9 @@ impl fmt::Display for ClientId {
 }
 
 /// A participant: the lock service, the storage, or a client.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum NodeId {
     /// The authoritative lock service (etcd, Redis, Consul, Chubby…).
     Service,

@@ -37,6 +37,7 @@ mod queue;
 pub mod rng;
 pub mod run;
 pub mod scenario;
+pub mod search;
 pub mod service;
 pub mod storage;
 pub mod time;

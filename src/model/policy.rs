@@ -6,7 +6,7 @@ use super::time::ClockKind;
 /// Every policy switch. [`Policy::prefer`] (the default) is the lesson's advice: monotonic
 /// timers, renew at T × fraction, retry inside the budget, fail closed, fencing at storage.
 /// Each `bool` turns on one mistake; they can be combined.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Policy {
     /// Alternative: schedule renewals, retries and the deadline on the wall clock, and
     /// measure the lease on it too ("wall-clock sleep"). NTP steps then move the schedule.

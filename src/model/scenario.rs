@@ -9,7 +9,7 @@ use super::time::SimDuration;
 use core::fmt;
 
 /// The renewal period as a fraction of the TTL (the lesson's T/3 is `1/3`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Fraction {
     /// Numerator.
     pub num: u32,
@@ -27,7 +27,7 @@ impl Fraction {
 }
 
 /// One link with its own network parameters (e.g. a client in a far region).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct LinkOverride {
     /// One end.
     pub a: NodeId,
@@ -43,7 +43,7 @@ pub struct LinkOverride {
 
 /// Everything that defines one simulation. [`Scenario::default`] holds the sandbox's default
 /// parameters; presets start from it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Scenario {
     /// The one seed of the run; child seeds feed the network and the fault generator.
     pub seed: u64,

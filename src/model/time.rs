@@ -10,11 +10,35 @@ use core::fmt;
 use core::ops::{Add, AddAssign, Sub};
 
 /// A point in real simulation time, in microseconds since the scenario started.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct SimTime(pub u64);
 
 /// A length of time in microseconds (real simulation time, or on one node's clock).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct SimDuration(pub u64);
 
 impl SimDuration {
@@ -186,7 +210,19 @@ impl fmt::Display for LocalTime {
 }
 
 /// Which of a node's two clocks something is measured on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub enum ClockKind {
     /// The monotonic clock: never jumps, may drift. The right clock for intervals.
     #[default]

@@ -20,6 +20,7 @@
 //!   `links=none` drops the base's.
 //! - `t=17.5s` is the playback time; `compare=<switch slug>` the comparison run.
 //! - `sel=<id>` a diagram node or edge; `py=` and `ts=` edited snippet code in base64url.
+//! - `search=<seed>/<kinds>/<max faults>/<plans>` the counterexample search (see [`search`]).
 //! - Times read `17.5s`, `250ms`, `20us`, or a bare number of seconds.
 //! - `embed`, `theme`, `controls` and `diagram` belong to embed mode ([`embed`]).
 //!
@@ -32,6 +33,7 @@
 
 pub mod embed;
 pub mod links;
+pub mod search;
 pub mod values;
 
 use crate::lab::{Lab, LabAction, PolicySwitch};
@@ -40,6 +42,7 @@ use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
 use crate::model::faults::text as faults;
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::presets::{self, preset};
+use crate::model::search::SearchSpec;
 use crate::model::{Scenario, SimTime};
 use crate::route::Tab;
 use values::{
@@ -73,6 +76,8 @@ pub struct LinkState {
     pub selection: Option<String>,
     /// Edited snippet code.
     pub snippets: SnippetCode,
+    /// The counterexample search, so that its result reproduces.
+    pub search: Option<SearchSpec>,
 }
 
 impl Default for LinkState {
@@ -82,6 +87,7 @@ impl Default for LinkState {
             lab: None,
             selection: None,
             snippets: SnippetCode::default(),
+            search: None,
         }
     }
 }
@@ -243,6 +249,9 @@ pub fn encode(state: &LinkState) -> String {
     if let Some(selection) = &state.selection {
         pairs.push(("sel", selection.clone()));
     }
+    if let Some(spec) = &state.search {
+        pairs.push(("search", search::print_search(spec)));
+    }
     for (key, code) in [
         ("py", &state.snippets.python),
         ("ts", &state.snippets.typescript),
@@ -335,8 +344,8 @@ fn base_name(preset: Option<&str>) -> String {
 }
 
 /// Keys this version knows besides the scenario fields and switch slugs.
-const LINK_KEYS: [&str; 11] = [
-    "v", "preset", "t", "compare", "sel", "py", "ts", "faults", "fault", "links", "link",
+const LINK_KEYS: [&str; 12] = [
+    "v", "preset", "t", "compare", "sel", "py", "ts", "faults", "fault", "links", "link", "search",
 ];
 
 fn is_known_key(key: &str) -> bool {
@@ -386,6 +395,9 @@ pub fn decode(fragment: &str) -> Decoded {
         .single("sel")
         .and_then(|selection| read_selection(selection, &mut problems));
     read_snippets(&fields, &mut state.snippets, &mut problems);
+    state.search = fields
+        .single("search")
+        .and_then(|text| read_search(text, &mut problems));
     Decoded {
         state,
         problems: problems.finish(),
@@ -480,7 +492,7 @@ impl Fields {
     fn has_lab(&self) -> bool {
         self.singles
             .iter()
-            .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts"))
+            .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts" | "search"))
             || self.clear_faults
             || self.clear_links
             || !self.faults.is_empty()
@@ -518,6 +530,20 @@ fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
         return None;
     }
     Some(selection.to_owned())
+}
+
+/// The counterexample search's settings; a bad one is named and the search starts from
+/// its usual settings.
+fn read_search(text: &str, problems: &mut Problems) -> Option<SearchSpec> {
+    search::parse_search(text)
+        .map_err(|e| {
+            problems.push(format!(
+                "This link's search ({}) {}; the search starts from its usual settings instead.",
+                quote(text),
+                e.describe()
+            ))
+        })
+        .ok()
 }
 
 /// Edited snippet code, base64url within [`MAX_SNIPPET_BYTES`].

@@ -250,6 +250,7 @@ fn snippets_and_selection_are_carried_as_text() {
             python: Some(code.to_owned()),
             typescript: None,
         },
+        search: None,
     };
     let link = encode(&state);
     assert!(!link.contains(['<', '>', '\'', ' ']), "{link}");
@@ -317,4 +318,19 @@ fn a_selection_that_names_no_part_of_a_diagram_is_named() {
         assert_eq!(decoded.problems, Vec::<String>::new(), "{id}");
         assert_eq!(decoded.state.selection.as_deref(), Some(id));
     }
+}
+
+#[test]
+fn a_search_rides_along_with_the_lab_and_a_bad_one_leaves_the_lab_alone() {
+    let link = "#/sandbox?v=1&preset=2-unfenced&t=20.14s&search=7/pause.pause-write/2/20000";
+    let decoded = decode(link);
+    assert_eq!(decoded.problems, Vec::<String>::new());
+    let spec = decoded.state.search.clone().expect("the search");
+    assert_eq!((spec.seed, spec.max_faults, spec.budget), (7, 2, 20_000));
+    assert_eq!(decode(&encode(&decoded.state)).state, decoded.state);
+    let (lab, _) = lab_of("#/sandbox?v=1&preset=2-unfenced&search=7/wobble/2/20000");
+    assert_eq!(lab.preset, Some("2-unfenced"));
+    let problem = only_problem("#/sandbox?v=1&preset=2-unfenced&search=7/wobble/2/20000");
+    assert!(problem.contains("search"), "{problem}");
+    assert_eq!(decode("#/sandbox?v=1&search=7/pause/2/10").state.lab, None);
 }

@@ -10,6 +10,7 @@ mod faults;
 mod live;
 mod log;
 mod pitfall;
+mod search;
 mod storage;
 mod timeline;
 
@@ -214,8 +215,9 @@ pub fn Laboratory() -> Html {
             <div class="lab-settings">
                 <faults::FaultsPanel ..setup.clone() />
                 <controls::PolicyPanel ..setup.clone() />
-                <controls::ParametersPanel ..setup />
+                <controls::ParametersPanel ..setup.clone() />
             </div>
+            <search::SearchPanel ..setup />
             <log::EventLog ..step />
             <p class="trace-id">
                 {format!("Trace hash {:016x} · seed {} · {} events",

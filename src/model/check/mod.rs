@@ -11,7 +11,9 @@ use super::ids::{ClientId, FencingToken, RequestId};
 use super::time::{SimDuration, SimTime};
 
 /// The four checks of the lesson.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum CheckId {
     /// The service never has two unexpired holders.
     SingleHolder,

@@ -15,7 +15,7 @@ use super::time::{SimDuration, SimTime, MAX_DRIFT_PPM};
 pub use random::RandomFaults;
 
 /// One thing that goes wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Fault {
     /// A stop-the-world pause (GC, swap, VM migration): the client is frozen for `duration`;
     /// its clocks keep running and its timers fire late when it wakes. With
@@ -291,7 +291,7 @@ impl Fault {
 }
 
 /// A fault that happens at a given simulation time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct TimedFault {
     /// When it happens.
     pub at: SimTime,
@@ -301,7 +301,7 @@ pub struct TimedFault {
 
 /// A fault plan: the faults of one scenario. The world applies them in time order (ties in
 /// plan order).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FaultPlan(pub Vec<TimedFault>);
 
 impl FaultPlan {

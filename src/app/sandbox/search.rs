@@ -1,0 +1,213 @@
+//! The Sandbox's "Find a counterexample" region: seeded random fault plans against the lab's
+//! scenario and policy, run off the main thread in Web Workers ([`pool`]), the winner shrunk
+//! and told as a story ([`view`]), ready to load into the lab or share.
+
+mod pool;
+mod view;
+
+use yew::prelude::*;
+
+use super::SetupProps;
+use crate::lab::search::{default_spec, words, worker_count};
+use crate::lab::LabAction;
+use crate::model::search::{with_plan, Counterexample, FaultKind, SearchSpec};
+use crate::model::Scenario;
+
+/// Where a search stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    /// Nothing started yet.
+    Idle,
+    /// The settings cannot run, and why.
+    Problem(String),
+    /// Workers are running plans.
+    Running {
+        tried: u64,
+        budget: u64,
+        elapsed_ms: f64,
+        workers: u32,
+    },
+    /// A counterexample was found; a worker is shrinking it.
+    Shrinking {
+        found: Counterexample,
+        tried: u64,
+        elapsed_ms: f64,
+    },
+    /// The shrunk counterexample, with what is needed to replay and share it.
+    Found(Box<Finding>),
+    /// The whole budget ran and no check broke.
+    NoneFound { plans: u64, seed: u64 },
+    /// The learner cancelled.
+    Cancelled { tried: u64, seed: u64 },
+    /// A worker failed or could not be believed.
+    Failed(&'static str),
+}
+
+/// A shrunk counterexample of `base` found by `spec` (`original` before shrinking).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub base: Scenario,
+    pub spec: SearchSpec,
+    pub original: Counterexample,
+    pub shrunk: Counterexample,
+}
+
+/// The form's values as typed; they are read when Start is pressed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub kinds: Vec<FaultKind>,
+    pub max_faults: String,
+    pub budget: String,
+    pub seed: String,
+}
+
+impl Settings {
+    fn of(spec: &SearchSpec) -> Settings {
+        Settings {
+            kinds: spec.kinds.clone(),
+            max_faults: spec.max_faults.to_string(),
+            budget: spec.budget.to_string(),
+            seed: spec.seed.to_string(),
+        }
+    }
+
+    /// The search these settings ask for, or why they cannot run.
+    fn spec(&self) -> Result<SearchSpec, String> {
+        use crate::model::search::{MAX_BUDGET, MAX_PLAN_FAULTS};
+        let bad = |field: &str| words::fill(words::SEARCH_BAD_SETTINGS, &[("why", field)]);
+        let mut kinds = self.kinds.clone();
+        kinds.sort();
+        kinds.dedup();
+        if kinds.is_empty() {
+            return Err(words::SEARCH_NO_KIND.to_owned());
+        }
+        let seed = self
+            .seed
+            .trim()
+            .parse()
+            .map_err(|_| bad(words::SEARCH_SEED))?;
+        let max_faults = self.max_faults.trim().parse().ok();
+        let max_faults = max_faults
+            .filter(|n| (1..=MAX_PLAN_FAULTS).contains(n))
+            .ok_or_else(|| bad(words::SEARCH_MAX_FAULTS))?;
+        let budget = self.budget.trim().parse().ok();
+        let budget = budget
+            .filter(|n| (1..=MAX_BUDGET).contains(n))
+            .ok_or_else(|| bad(words::SEARCH_BUDGET))?;
+        Ok(SearchSpec {
+            seed,
+            kinds,
+            max_faults,
+            budget,
+        })
+    }
+}
+
+/// The search the link carried, or the usual one with a fresh seed to show.
+fn initial_settings() -> Settings {
+    let fresh = || default_spec((js_sys::Math::random() * 4_294_967_296.0) as u64);
+    Settings::of(&crate::app::share::initial_search().unwrap_or_else(fresh))
+}
+
+fn workers_available() -> bool {
+    js_sys::Reflect::has(&gloo::utils::window(), &"Worker".into()).unwrap_or(false)
+}
+
+/// A search's phase, and the callbacks that start it (from settings) and cancel it.
+struct Search {
+    phase: UseStateHandle<Phase>,
+    start: Callback<Settings>,
+    cancel: Callback<()>,
+}
+
+#[hook]
+fn use_search(lab: &UseReducerHandle<super::LabStore>) -> Search {
+    let phase = use_state(|| Phase::Idle);
+    let pool = use_mut_ref(|| None::<pool::Pool>);
+    {
+        let pool = pool.clone();
+        use_effect_with((), move |_| move || drop(pool.borrow_mut().take()));
+    }
+    let start = {
+        let (phase, pool, lab) = (phase.clone(), pool.clone(), lab.clone());
+        Callback::from(move |settings: Settings| {
+            drop(pool.borrow_mut().take());
+            let spec = match settings.spec() {
+                Ok(spec) => spec,
+                Err(why) => return phase.set(Phase::Problem(why)),
+            };
+            crate::app::share::record_search(spec.clone());
+            let cores = gloo::utils::window().navigator().hardware_concurrency() as u32;
+            let workers = worker_count(cores);
+            let budget = spec.budget;
+            let report = phase.setter();
+            let report = Callback::from(move |next| report.set(next));
+            match pool::Pool::start(lab.0.scenario().clone(), spec, workers, report) {
+                Ok(started) => {
+                    *pool.borrow_mut() = Some(started);
+                    phase.set(Phase::Running {
+                        tried: 0,
+                        budget,
+                        elapsed_ms: 0.0,
+                        workers,
+                    });
+                }
+                Err(()) => phase.set(Phase::Failed(words::SEARCH_WORKER_START)),
+            }
+        })
+    };
+    let cancel = {
+        let (phase, pool) = (phase.clone(), pool.clone());
+        Callback::from(move |()| {
+            drop(pool.borrow_mut().take());
+            if let Phase::Running { tried, .. } | Phase::Shrinking { tried, .. } = *phase {
+                let seed = crate::app::share::initial_search().map_or(0, |s| s.seed);
+                phase.set(Phase::Cancelled { tried, seed });
+            }
+        })
+    };
+    Search {
+        phase,
+        start,
+        cancel,
+    }
+}
+
+/// The "Find a counterexample" region.
+#[component]
+pub fn SearchPanel(props: &SetupProps) -> Html {
+    let settings = use_state(initial_settings);
+    let search = use_search(&props.lab);
+    let on_start = {
+        let (settings, start) = (settings.clone(), search.start.clone());
+        Callback::from(move |()| start.emit((*settings).clone()))
+    };
+    let on_load = {
+        let lab = props.lab.clone();
+        Callback::from(move |(base, shrunk): (Scenario, Counterexample)| {
+            let at = shrunk.at;
+            lab.dispatch(LabAction::SetScenario(with_plan(&base, shrunk.plan)));
+            lab.dispatch(LabAction::Seek(at));
+        })
+    };
+    let on_change = {
+        let settings = settings.clone();
+        Callback::from(move |next| settings.set(next))
+    };
+    let phase = (*search.phase).clone();
+    let busy = matches!(phase, Phase::Running { .. } | Phase::Shrinking { .. });
+    html! {
+        <section class="card search-panel" aria-labelledby="search-title">
+            <h4 id="search-title">{words::SEARCH_HEADING}</h4>
+            <p>{words::SEARCH_INTRO}</p>
+            <p class="muted small">{words::SEARCH_CAVEAT}</p>
+            if workers_available() {
+                <view::SearchForm settings={(*settings).clone()} {on_change} {on_start} {busy} />
+                <view::SearchProgress phase={phase.clone()} on_cancel={search.cancel.clone()} />
+                <view::SearchResult {phase} {on_load} />
+            } else {
+                <p class="status-warn" role="status">{words::SEARCH_UNAVAILABLE}</p>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,226 @@
+//! The search's Web Workers: starts them, hands each the next block of plans as it becomes
+//! idle, checks every reply against the page's own re-run ([`Schedule::record`],
+//! [`shrunk_holds`]), has one worker shrink the winner, and reports each phase. Dropping the
+//! pool terminates every worker.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use gloo::events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use yew::Callback;
+
+use super::{Finding, Phase};
+use crate::lab::search::words;
+use crate::lab::search::{shrunk_holds, Reply, Request, Schedule};
+use crate::model::search::{Counterexample, SearchSpec};
+use crate::model::Scenario;
+use crate::worker_messages::{post_request, read_reply};
+
+/// The module worker script Trunk writes for `src/bin/search_worker.rs` (`data-loader-shim`).
+const WORKER_SCRIPT: &str = "./search_worker_loader.js";
+/// Progress is reported at most this often, so the page renders little while searching.
+const REPORT_EVERY_MS: f64 = 100.0;
+
+/// Running workers; see the module comment.
+pub struct Pool {
+    inner: Rc<RefCell<Inner>>,
+}
+
+struct Inner {
+    workers: Vec<Worker>,
+    /// Held only so the handlers live as long as the workers.
+    _listeners: Vec<EventListener>,
+    schedule: Schedule,
+    shrinking: Option<Counterexample>,
+    started_ms: f64,
+    reported_ms: f64,
+    report: Callback<Phase>,
+}
+
+/// The page's clock, in milliseconds (for elapsed time and plans per second only).
+pub fn now_ms() -> f64 {
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+}
+
+impl Pool {
+    /// Starts `count` workers searching `spec` over `base`; phases go to `report`.
+    pub fn start(
+        base: Scenario,
+        spec: SearchSpec,
+        count: u32,
+        report: Callback<Phase>,
+    ) -> Result<Pool, ()> {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let mut workers: Vec<Worker> = Vec::new();
+        for _ in 0..count {
+            match Worker::new_with_options(WORKER_SCRIPT, &options) {
+                Ok(worker) => workers.push(worker),
+                Err(_) => {
+                    workers.iter().for_each(Worker::terminate);
+                    return Err(());
+                }
+            }
+        }
+        let started_ms = now_ms();
+        let inner = Rc::new(RefCell::new(Inner {
+            workers: workers.clone(),
+            _listeners: Vec::new(),
+            schedule: Schedule::new(base, spec, crate::lab::search::BLOCK),
+            shrinking: None,
+            started_ms,
+            reported_ms: started_ms,
+            report,
+        }));
+        let listeners = workers.iter().enumerate().flat_map(|(index, worker)| {
+            let on_message = Rc::downgrade(&inner);
+            let on_error = Rc::downgrade(&inner);
+            [
+                EventListener::new(worker, "message", move |event| {
+                    let data = event
+                        .dyn_ref::<MessageEvent>()
+                        .map_or(JsValue::UNDEFINED, MessageEvent::data);
+                    handle(&on_message, index, read_reply(&data));
+                }),
+                EventListener::new(worker, "error", move |_| {
+                    fail(&on_error, words::SEARCH_WORKER_START)
+                }),
+            ]
+        });
+        let listeners = listeners.collect();
+        inner.borrow_mut()._listeners = listeners;
+        Ok(Pool { inner })
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.inner.borrow_mut().stop();
+    }
+}
+
+impl Inner {
+    /// Terminates every worker; a terminated worker posts nothing more.
+    fn stop(&mut self) {
+        for worker in self.workers.drain(..) {
+            worker.terminate();
+        }
+    }
+
+    fn running(&self, now: f64) -> Phase {
+        Phase::Running {
+            tried: self.schedule.tried(),
+            budget: self.schedule.spec().budget,
+            elapsed_ms: now - self.started_ms,
+            workers: self.workers.len() as u32,
+        }
+    }
+
+    /// What worker `index` should do next, and the phase to report if it changed.
+    fn next_for(&mut self, index: usize) -> Result<Option<Phase>, &'static str> {
+        let worker = self
+            .workers
+            .get(index)
+            .ok_or(words::SEARCH_WORKER_MESSAGE)?
+            .clone();
+        if let Some(request) = self.schedule.next_request() {
+            return post(&worker, &request).map(|_| None);
+        }
+        if !self.schedule.is_finished() || self.shrinking.is_some() {
+            return Ok(None);
+        }
+        let elapsed_ms = now_ms() - self.started_ms;
+        let tried = self.schedule.tried();
+        match self.schedule.best().cloned() {
+            Some(found) => {
+                let request = Request::Shrink {
+                    base: self.schedule.base().clone(),
+                    found: found.clone(),
+                };
+                post(&worker, &request)?;
+                self.shrinking = Some(found.clone());
+                Ok(Some(Phase::Shrinking {
+                    found,
+                    tried,
+                    elapsed_ms,
+                }))
+            }
+            None => {
+                self.stop();
+                Ok(Some(Phase::NoneFound {
+                    plans: tried,
+                    seed: self.schedule.spec().seed,
+                }))
+            }
+        }
+    }
+
+    fn take(&mut self, index: usize, reply: Option<Reply>) -> Result<Option<Phase>, &'static str> {
+        match reply.ok_or(words::SEARCH_WORKER_MESSAGE)? {
+            Reply::Ready => self.next_for(index),
+            Reply::Searched {
+                from,
+                to,
+                tried,
+                found,
+            } => {
+                self.schedule
+                    .record(from, to, tried, found)
+                    .map_err(|_| words::SEARCH_WORKER_WRONG)?;
+                let next = self.next_for(index)?;
+                let now = now_ms();
+                if next.is_some() || now - self.reported_ms < REPORT_EVERY_MS {
+                    return Ok(next);
+                }
+                self.reported_ms = now;
+                Ok(Some(self.running(now)))
+            }
+            Reply::Shrunk { shrunk } => {
+                let original = self.shrinking.take().ok_or(words::SEARCH_WORKER_MESSAGE)?;
+                let base = self.schedule.base().clone();
+                if !shrunk_holds(&base, &original, &shrunk) {
+                    return Err(words::SEARCH_WORKER_WRONG);
+                }
+                self.stop();
+                let spec = self.schedule.spec().clone();
+                Ok(Some(Phase::Found(Box::new(Finding {
+                    base,
+                    spec,
+                    original,
+                    shrunk,
+                }))))
+            }
+            Reply::Refused => Err(words::SEARCH_WORKER_MESSAGE),
+        }
+    }
+}
+
+fn post(worker: &Worker, request: &Request) -> Result<(), &'static str> {
+    post_request(worker, request)
+        .then_some(())
+        .ok_or(words::SEARCH_WORKER_MESSAGE)
+}
+
+/// Takes one reply; the phase is reported after the borrow ends, since a report re-renders.
+fn handle(inner: &Weak<RefCell<Inner>>, index: usize, reply: Option<Reply>) {
+    let Some(inner) = inner.upgrade() else { return };
+    let outcome = inner.borrow_mut().take(index, reply);
+    let report = inner.borrow().report.clone();
+    match outcome {
+        Ok(Some(phase)) => report.emit(phase),
+        Ok(None) => {}
+        Err(why) => {
+            inner.borrow_mut().stop();
+            report.emit(Phase::Failed(why));
+        }
+    }
+}
+
+fn fail(inner: &Weak<RefCell<Inner>>, why: &'static str) {
+    let Some(inner) = inner.upgrade() else { return };
+    inner.borrow_mut().stop();
+    let report = inner.borrow().report.clone();
+    report.emit(Phase::Failed(why));
+}

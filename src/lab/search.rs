@@ -1,0 +1,286 @@
+//! The counterexample search as the page runs it, apart from any view or worker API: the
+//! messages between the page and its search workers, what a worker answers, how the page
+//! hands out blocks of plan indices, and how it checks every answer before believing it.
+//!
+//! Pure and native-tested. The worker binary (`src/bin/search_worker.rs`) and the Sandbox's
+//! search panel are thin shells around [`answer`] and [`Schedule`].
+
+use crate::model::search::{
+    first_broken, random_plan, search_block, shrink, with_plan, Counterexample, FaultKind,
+    SearchSpec,
+};
+use crate::model::{CheckId, Scenario, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// The search's words, from `content/search.toml` (compiled in by `build.rs`).
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/search_words.rs"));
+
+    /// `template` with each `{name}` replaced by its value.
+    pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+        values
+            .iter()
+            .fold(template.to_owned(), |text, (name, value)| {
+                text.replace(&format!("{{{name}}}"), value)
+            })
+    }
+
+    /// The label of a fault kind's checkbox.
+    pub fn kind_label(kind: crate::model::search::FaultKind) -> &'static str {
+        use crate::model::search::FaultKind as K;
+        match kind {
+            K::Pause => KIND_PAUSE,
+            K::PauseInWritePath => KIND_PAUSE_WRITE,
+            K::Partition => KIND_PARTITION,
+            K::DelayedPacket => KIND_DELAY,
+            K::ClockStep => KIND_STEP,
+            K::ClockDrift => KIND_DRIFT,
+            K::Crash => KIND_CRASH,
+            K::Revoke => KIND_REVOKE,
+        }
+    }
+}
+
+/// Most plans in one block: small enough that progress and Cancel feel immediate.
+pub const MAX_BLOCK: u64 = 4_096;
+/// The block size the page hands out: a few milliseconds of work in a worker.
+pub const BLOCK: u64 = 512;
+/// Most search workers, whatever the machine offers.
+pub const MAX_WORKERS: u32 = 4;
+/// Plans a search tries unless the learner asks otherwise.
+pub const DEFAULT_BUDGET: u64 = 20_000;
+
+/// The workers to start on a machine reporting `hardware_concurrency` cores (0 if unknown).
+pub fn worker_count(hardware_concurrency: u32) -> u32 {
+    hardware_concurrency.clamp(1, MAX_WORKERS)
+}
+
+/// The search the learner set up, as a link carries it; the base scenario is the lab's.
+pub fn default_spec(seed: u64) -> SearchSpec {
+    SearchSpec {
+        seed,
+        kinds: vec![FaultKind::Pause, FaultKind::PauseInWritePath],
+        max_faults: 3,
+        budget: DEFAULT_BUDGET,
+    }
+}
+
+/// What the page asks a worker. Messages use serde's default (externally tagged) enum form,
+/// which decodes without buffering: much less code in the page than a `tag` field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Run plans `from..to` of `spec` over `base`; stop at the first that breaks a check.
+    Search {
+        /// The scenario whose faults each plan replaces.
+        base: Scenario,
+        /// The search.
+        spec: SearchSpec,
+        /// First plan index.
+        from: u64,
+        /// One past the last plan index.
+        to: u64,
+    },
+    /// Shrink a counterexample of `base`.
+    Shrink {
+        /// The scenario whose faults the plan replaces.
+        base: Scenario,
+        /// The plan to shrink.
+        found: Counterexample,
+    },
+}
+
+/// What a worker answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reply {
+    /// The worker has loaded and listens.
+    Ready,
+    /// Plans `from..to` ran (`tried` of them, up to and including a counterexample).
+    Searched {
+        /// First plan index of the block.
+        from: u64,
+        /// One past its last.
+        to: u64,
+        /// How many ran.
+        tried: u64,
+        /// The first plan of the block that broke a check.
+        found: Option<Counterexample>,
+    },
+    /// The shrunk counterexample.
+    Shrunk {
+        /// The minimal plan.
+        shrunk: Counterexample,
+    },
+    /// The request could not be read or made no sense.
+    Refused,
+}
+
+/// A worker's answer to one request: the whole of what a worker does.
+pub fn answer(request: Request) -> Reply {
+    match request {
+        Request::Search {
+            base,
+            spec,
+            from,
+            to,
+        } => {
+            let block_ok = from < to && to - from <= MAX_BLOCK && to <= spec.budget;
+            if !block_ok || !spec.is_valid() || base.validate().is_err() {
+                return Reply::Refused;
+            }
+            let (tried, found) = search_block(&base, &spec, from, to);
+            Reply::Searched {
+                from,
+                to,
+                tried,
+                found,
+            }
+        }
+        Request::Shrink { base, found } => {
+            if base.validate().is_err() || confirmed(&base, &found).is_none() {
+                return Reply::Refused;
+            }
+            Reply::Shrunk {
+                shrunk: shrink(&base, &found),
+            }
+        }
+    }
+}
+
+/// `found` re-run on `base`: `Some` only if its plan is valid and really breaks `found.check`
+/// first, at `found.at`. The page believes no worker without this.
+pub fn confirmed(base: &Scenario, found: &Counterexample) -> Option<(CheckId, SimTime)> {
+    let scenario = with_plan(base, found.plan.clone());
+    scenario.validate().ok()?;
+    first_broken(&scenario).filter(|&verdict| verdict == (found.check, found.at))
+}
+
+/// Why the page stopped believing a worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Distrust {
+    /// An answer to a block the page never handed out (or handed out already answered).
+    UnknownBlock,
+    /// A counterexample that is not the plan at its index or does not break what it claims.
+    WrongCounterexample,
+}
+
+/// How the page hands out blocks of plan indices to any number of workers, and decides the
+/// result: the counterexample with the lowest index in `0..budget`, whatever the split.
+///
+/// Blocks go out in index order. Once a counterexample at index `f` is known, no block
+/// starting at or after `f` is handed out, and the search ends when every block handed out
+/// has answered; every index below the winner has then run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    base: Scenario,
+    spec: SearchSpec,
+    block: u64,
+    next: u64,
+    outstanding: Vec<(u64, u64)>,
+    tried: u64,
+    best: Option<Counterexample>,
+}
+
+impl Schedule {
+    /// A new search of `spec` over `base`, handed out in blocks of `block` plans (clamped to
+    /// 1 ..= [`MAX_BLOCK`]).
+    pub fn new(base: Scenario, spec: SearchSpec, block: u64) -> Schedule {
+        Schedule {
+            base,
+            spec,
+            block: block.clamp(1, MAX_BLOCK),
+            next: 0,
+            outstanding: Vec::new(),
+            tried: 0,
+            best: None,
+        }
+    }
+
+    /// The base scenario.
+    pub fn base(&self) -> &Scenario {
+        &self.base
+    }
+    /// The search.
+    pub fn spec(&self) -> &SearchSpec {
+        &self.spec
+    }
+    /// Plans run so far.
+    pub fn tried(&self) -> u64 {
+        self.tried
+    }
+    /// The lowest-index counterexample known so far.
+    pub fn best(&self) -> Option<&Counterexample> {
+        self.best.as_ref()
+    }
+
+    fn limit(&self) -> u64 {
+        self.best.as_ref().map_or(self.spec.budget, |b| b.index)
+    }
+
+    /// The next request for an idle worker, or `None` if no block is left to hand out.
+    pub fn next_request(&mut self) -> Option<Request> {
+        let from = self.next;
+        if from >= self.limit() {
+            return None;
+        }
+        let to = (from + self.block).min(self.spec.budget);
+        self.next = to;
+        self.outstanding.push((from, to));
+        Some(Request::Search {
+            base: self.base.clone(),
+            spec: self.spec.clone(),
+            from,
+            to,
+        })
+    }
+
+    /// Takes a worker's answer to a block, after checking it against the page's own re-run.
+    pub fn record(
+        &mut self,
+        from: u64,
+        to: u64,
+        tried: u64,
+        found: Option<Counterexample>,
+    ) -> Result<(), Distrust> {
+        let Some(slot) = self.outstanding.iter().position(|&b| b == (from, to)) else {
+            return Err(Distrust::UnknownBlock);
+        };
+        if let Some(found) = &found {
+            let in_block = (from..to).contains(&found.index)
+                && tried == found.index - from + 1
+                && found.plan == random_plan(&self.base, &self.spec, found.index);
+            if !in_block || confirmed(&self.base, found).is_none() {
+                return Err(Distrust::WrongCounterexample);
+            }
+        } else if tried != to - from {
+            return Err(Distrust::WrongCounterexample);
+        }
+        self.outstanding.swap_remove(slot);
+        self.tried += tried;
+        if let Some(found) = found {
+            if self
+                .best
+                .as_ref()
+                .is_none_or(|best| found.index < best.index)
+            {
+                self.best = Some(found);
+            }
+        }
+        Ok(())
+    }
+
+    /// True once every block that matters has answered.
+    pub fn is_finished(&self) -> bool {
+        self.outstanding.is_empty() && self.next >= self.limit()
+    }
+}
+
+/// Checks a shrunk counterexample against the one it came from: valid, no more faults, and
+/// re-run it breaks the same check first at the time it claims.
+pub fn shrunk_holds(base: &Scenario, original: &Counterexample, shrunk: &Counterexample) -> bool {
+    shrunk.check == original.check
+        && shrunk.plan.0.len() <= original.plan.0.len()
+        && confirmed(base, shrunk).is_some()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+//! A counterexample search as a link writes it: `seed/kinds/max faults/plans`, e.g.
+//! `search=42/pause.pause-write/3/20000`. Kinds are the fault words of [`super::faults`],
+//! joined by `.`. Opening such a link sets the search up the same way, so pressing Start
+//! reproduces its result exactly (the scenario is the link's own).
+
+use super::values::{parse_whole, ValueError};
+use super::{LabLink, LinkState};
+use crate::lab::{Lab, LabAction};
+use crate::model::search::{
+    with_plan, Counterexample, FaultKind, SearchSpec, MAX_BUDGET, MAX_PLAN_FAULTS,
+};
+use crate::model::Scenario;
+use crate::route::Tab;
+
+/// The lab replaying `found` on `base`, its cursor at the moment the check broke.
+pub fn counterexample_lab(base: &Scenario, found: &Counterexample) -> Lab {
+    let lab = Lab::with_scenario(with_plan(base, found.plan.clone()), None);
+    lab.apply(LabAction::Seek(found.at)).unwrap_or(lab)
+}
+
+/// The link to `found`, replayed on `base` at its violation, carrying the search `spec`.
+pub fn counterexample_link(
+    base: &Scenario,
+    spec: &SearchSpec,
+    found: &Counterexample,
+) -> LinkState {
+    LinkState {
+        tab: Tab::Sandbox,
+        lab: Some(LabLink::of(&counterexample_lab(base, found))),
+        search: Some(spec.clone()),
+        ..LinkState::default()
+    }
+}
+
+/// Why a search could not be read, completing "This link's search …".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// Not four parts separated by `/`.
+    Shape,
+    /// The seed, the fault count or the plan count is not a whole number.
+    Number(&'static str, ValueError),
+    /// A kind that is not a fault word, a repeated kind, or none at all.
+    Kinds,
+    /// The fault count or the plan count is out of range.
+    Range(&'static str),
+}
+
+impl SearchError {
+    /// The phrase after "This link's search ".
+    pub fn describe(&self) -> String {
+        match self {
+            SearchError::Shape => {
+                "should read seed/kinds/faults/plans, as in 42/pause.pause-write/3/20000".to_owned()
+            }
+            SearchError::Number(part, e) => format!("has a {part} that {e}"),
+            SearchError::Kinds => "names no fault kind, an unknown one, or one twice".to_owned(),
+            SearchError::Range(part) => format!("has a {part} out of range"),
+        }
+    }
+}
+
+/// The link text of `spec`.
+pub fn print_search(spec: &SearchSpec) -> String {
+    let kinds: Vec<&str> = spec.kinds.iter().map(|k| k.slug()).collect();
+    format!(
+        "{}/{}/{}/{}",
+        spec.seed,
+        kinds.join("."),
+        spec.max_faults,
+        spec.budget
+    )
+}
+
+/// Reads a search from link text; the result is always a valid [`SearchSpec`].
+pub fn parse_search(text: &str) -> Result<SearchSpec, SearchError> {
+    let parts: Vec<&str> = text.split('/').collect();
+    let [seed, kinds, max_faults, budget] = parts.as_slice() else {
+        return Err(SearchError::Shape);
+    };
+    let number = |part: &'static str, text: &str| {
+        parse_whole(text).map_err(|e| SearchError::Number(part, e))
+    };
+    let seed = number("seed", seed)?;
+    let max_faults = number("fault count", max_faults)?;
+    let budget = number("plan count", budget)?;
+    let mut kinds = kinds
+        .split('.')
+        .map(FaultKind::from_slug)
+        .collect::<Option<Vec<_>>>()
+        .ok_or(SearchError::Kinds)?;
+    let count = kinds.len();
+    kinds.sort();
+    kinds.dedup();
+    if kinds.is_empty() || kinds.len() != count {
+        return Err(SearchError::Kinds);
+    }
+    if !(1..=u64::from(MAX_PLAN_FAULTS)).contains(&max_faults) {
+        return Err(SearchError::Range("fault count"));
+    }
+    if !(1..=MAX_BUDGET).contains(&budget) {
+        return Err(SearchError::Range("plan count"));
+    }
+    Ok(SearchSpec {
+        seed,
+        kinds,
+        max_faults: max_faults as u8,
+        budget,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_reads_back_as_written() {
+        let spec = parse_search("42/pause-write.pause/3/20000").expect("readable");
+        assert_eq!(spec.seed, 42);
+        assert_eq!(
+            spec.kinds,
+            vec![FaultKind::Pause, FaultKind::PauseInWritePath]
+        );
+        assert_eq!((spec.max_faults, spec.budget), (3, 20_000));
+        assert!(spec.is_valid());
+        assert_eq!(print_search(&spec), "42/pause.pause-write/3/20000");
+        assert_eq!(parse_search(&print_search(&spec)), Ok(spec));
+    }
+
+    #[test]
+    fn a_counterexample_link_replays_the_violation_at_its_moment() {
+        use crate::model::search::{search_block, shrink};
+        use crate::model::Policy;
+        let base = Scenario {
+            policy: Policy {
+                fencing: false,
+                ..Policy::prefer()
+            },
+            ..Scenario::default()
+        };
+        let spec = crate::lab::search::default_spec(77);
+        let (_, found) = search_block(&base, &spec, 0, 500);
+        let shrunk = shrink(&base, &found.expect("found"));
+        let link = counterexample_link(&base, &spec, &shrunk);
+        let decoded = super::super::decode(&super::super::encode(&link));
+        assert_eq!(decoded.problems, Vec::<String>::new());
+        assert_eq!(decoded.state.search, Some(spec));
+        let lab = decoded.state.lab.expect("a lab").to_lab();
+        let direct = counterexample_lab(&base, &shrunk);
+        assert_eq!(lab.now(), shrunk.at);
+        assert_eq!(lab.run().trace_hash(), direct.run().trace_hash());
+        assert!(lab.run().check_at(shrunk.check, shrunk.at).is_broken());
+    }
+
+    #[test]
+    fn a_bad_search_is_explained() {
+        for (text, error) in [
+            ("42/pause/3", SearchError::Shape),
+            (
+                "x/pause/3/10",
+                SearchError::Number("seed", ValueError::NotANumber),
+            ),
+            ("1/pause.wobble/3/10", SearchError::Kinds),
+            ("1/pause.pause/3/10", SearchError::Kinds),
+            ("1//3/10", SearchError::Kinds),
+            ("1/pause/0/10", SearchError::Range("fault count")),
+            ("1/pause/3/0", SearchError::Range("plan count")),
+            ("1/pause/3/99999999999", SearchError::Range("plan count")),
+        ] {
+            assert_eq!(parse_search(text), Err(error.clone()), "{text}");
+            assert!(!error.describe().is_empty());
+        }
+    }
+}
