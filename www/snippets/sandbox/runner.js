@@ -70,6 +70,7 @@ const ENGINES = {
   typescript: ["sucrase.js"],
 };
 const OUTPUT_FLUSH_MS = 50;
+const OUTPUT_CAPS = ["totalBytes", "bytesPerSecond", "lines"];
 // The heartbeat: a sandbox that leaves this many pings in a row unanswered is taken for
 // dead (its process crashed, most often out of memory) and replaced.
 const HEARTBEAT_MS = 250;
@@ -207,7 +208,8 @@ function onWorkerMessage(lane, worker, data) {
       if (running) write(run, data.stream === "stderr" ? "stderr" : "stdout", String(data.text ?? ""));
       return;
     case "limit":
-      if (running) endRun(run, { kind: "outputLimitReached", limit: String(data.limit) });
+      // Endings are built here, always well-formed: the app drops what it cannot read.
+      if (running) endRun(run, { kind: "outputLimitReached", limit: OUTPUT_CAPS.includes(data.limit) ? data.limit : "totalBytes" });
       return;
     case "finished":
       if (running) endRun(run, { kind: "finished", millis: elapsedMs(run) });
@@ -216,7 +218,7 @@ function onWorkerMessage(lane, worker, data) {
       if (worker.phase === "ended") return;
       if (!run) return discardWarm(lane, worker);
       write(run, "stderr", String(data.text ?? ""));
-      endRun(run, { kind: "failed", line: Number.isInteger(data.line) && data.line > 0 ? data.line : null });
+      endRun(run, { kind: "failed", line: Number.isInteger(data.line) && data.line > 0 && data.line < 2 ** 31 ? data.line : null });
       return;
   }
 }
