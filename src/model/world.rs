@@ -185,6 +185,13 @@ impl World {
     pub fn events(&self) -> &[Event] {
         &self.events
     }
+    /// Hands each event recorded since the last call to `visit` and forgets it, so a long
+    /// run can stream its trace instead of keeping it (see [`super::recording`]).
+    pub fn drain_events(&mut self, mut visit: impl FnMut(&Event)) {
+        for event in self.events.drain(..) {
+            visit(&event);
+        }
+    }
 
     #[inline]
     fn local(&self, n: NodeId) -> LocalNow {
