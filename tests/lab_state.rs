@@ -174,7 +174,9 @@ fn simulate_all(mut lab: Lab) -> (Lab, usize) {
 fn a_long_run_is_simulated_in_slices_and_gives_the_same_trace() {
     let s = long_scenario();
     let lab = Lab::with_scenario(s.clone(), None);
-    let progress = lab.simulating().expect("still simulating after the first slice");
+    let progress = lab
+        .simulating()
+        .expect("still simulating after the first slice");
     assert!(progress.simulated < progress.end && progress.percent() < 100);
     assert!(
         lab.apply(LabAction::TogglePlay).is_none(),

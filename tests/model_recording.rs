@@ -51,7 +51,11 @@ fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     let events = run.events_until(t);
     let tally = rec.tally_at(t);
     assert_eq!(tally.events, events.len(), "events at {t}");
-    assert_eq!(tally.writes, run.storage_log_until(t).len(), "writes at {t}");
+    assert_eq!(
+        tally.writes,
+        run.storage_log_until(t).len(),
+        "writes at {t}"
+    );
     let losses = count(events, |e| {
         matches!(
             e.kind,
@@ -76,7 +80,11 @@ fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     assert_eq!(shown.items, events[events.len().saturating_sub(60)..]);
     let writes = run.storage_log_until(t);
     let window = rec.writes_before(t, 40);
-    assert_eq!(window.items, writes[writes.len().saturating_sub(40)..], "writes at {t}");
+    assert_eq!(
+        window.items,
+        writes[writes.len().saturating_sub(40)..],
+        "writes at {t}"
+    );
     let sent = run.messages().partition_point(|m| m.sent_at <= t);
     let packets = rec.packets_before(t, 12);
     assert_eq!(packets.total, sent, "packets at {t}");
@@ -99,7 +107,11 @@ fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     assert_eq!(rec.next_event_after(t), next, "next after {t}");
     let before = run.events().partition_point(|e| e.at < t);
     let previous = before.checked_sub(1).map(|i| run.events()[i].at);
-    assert_eq!(rec.previous_event_before(t), previous, "previous before {t}");
+    assert_eq!(
+        rec.previous_event_before(t),
+        previous,
+        "previous before {t}"
+    );
 }
 
 #[test]

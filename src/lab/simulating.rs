@@ -9,7 +9,7 @@ use crate::model::{Recorder, Recording, Scenario, SimTime};
 
 /// Events simulated at once when a scenario changes: a preset finishes within this, a long
 /// run continues in slices the driver asks for.
-pub const FIRST_SLICE_EVENTS: usize = 40_000;
+pub const FIRST_SLICE_EVENTS: usize = 10_000;
 
 /// Which run a recorder is making.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

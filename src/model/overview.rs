@@ -205,7 +205,9 @@ impl Overview {
                 EventKind::Write(w) => {
                     let mark = match w.verdict {
                         WriteVerdict::Accepted { stale_over: None } => Mark::WriteAccepted,
-                        WriteVerdict::Accepted { stale_over: Some(_) } => Mark::WriteStale,
+                        WriteVerdict::Accepted {
+                            stale_over: Some(_),
+                        } => Mark::WriteStale,
                         WriteVerdict::Rejected { .. } => Mark::WriteRejected,
                     };
                     if let Some(lane) = self.clients.get_mut(w.client.index()) {

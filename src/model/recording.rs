@@ -364,10 +364,20 @@ impl Recording {
     /// The status of one check as of `t` (broken only if it broke at or before `t`).
     pub fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
         match self.check(id) {
+            CheckStatus::Broken { first, .. } if first.at <= t => {
+                self.check_as_of(id, t, &self.tally_at(t))
+            }
+            _ => self.check_as_of(id, t, &Tally::new(0)),
+        }
+    }
+
+    /// The status of one check as of `t`, given the tally at `t` (saves a replay).
+    pub fn check_as_of(&self, id: CheckId, t: SimTime, tally: &Tally) -> CheckStatus {
+        match self.check(id) {
             CheckStatus::Broken { first, .. } if first.at > t => CheckStatus::Holding,
             CheckStatus::Broken { first, .. } => CheckStatus::Broken {
                 first,
-                count: self.tally_at(t).broken[id.index()],
+                count: tally.broken[id.index()],
             },
             s => s,
         }
@@ -432,7 +442,7 @@ impl Recording {
             writes_so_far: tally.writes,
             broken: CheckId::ALL
                 .into_iter()
-                .filter(|&c| self.check_at(c, t).is_broken())
+                .filter(|&c| self.check_as_of(c, t, &tally).is_broken())
                 .collect(),
         }
     }
@@ -543,7 +553,12 @@ impl Recording {
 
     /// The index of the checkpoint at or before `t` whose tally had seen at most `first`
     /// items.
-    fn checkpoint_holding(&self, first: usize, count: impl Fn(&Tally) -> usize, t: SimTime) -> usize {
+    fn checkpoint_holding(
+        &self,
+        first: usize,
+        count: impl Fn(&Tally) -> usize,
+        t: SimTime,
+    ) -> usize {
         let holding = self
             .checkpoints
             .partition_point(|c| count(&c.tally) <= first)

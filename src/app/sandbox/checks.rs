@@ -5,84 +5,59 @@ use yew::prelude::*;
 
 use super::StepProps;
 use crate::lab::LabAction;
-use crate::model::{
-    CheckId, CheckStatus, ClientId, EventKind, Lifecycle, Message, Run, SimTime, WriteVerdict,
-};
+use crate::model::{CheckId, CheckStatus, Lifecycle, Recording, SimTime, Tally};
 
-/// The counts a learner compares between runs, as of time `now`.
-fn counts_at(run: &Run, now: SimTime) -> Vec<(&'static str, String)> {
-    let events = run.events_until(now);
-    // A renew dropped at the moment it was sent (link down) still counts as an attempt.
-    let renews = events
-        .iter()
-        .filter(|e| match e.kind {
-            EventKind::Sent {
-                msg: Message::Renew { .. },
-                ..
-            } => true,
-            EventKind::Dropped {
-                msg: Message::Renew { .. },
-                sent_at,
-                ..
-            } => sent_at == e.at,
-            _ => false,
-        })
-        .count();
-    let renew_ok = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::Delivered {
-                    msg: Message::RenewOk { .. },
-                    ..
-                }
-            )
-        })
-        .count();
-    let writes = run.storage_log_until(now);
-    let accepted = writes.iter().filter(|w| w.verdict.accepted()).count();
-    let stale = writes
-        .iter()
-        .filter(|w| {
-            matches!(
-                w.verdict,
-                WriteVerdict::Accepted {
-                    stale_over: Some(_)
-                }
-            )
-        })
-        .count();
-    let losses = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::Lifecycle {
-                    to: Lifecycle::Lost(_),
-                    ..
-                }
-            )
-        })
-        .count();
+/// At most this many lost-flag moments are listed; the rest are counted.
+const SHOWN_LOSSES: usize = 6;
+
+/// The counts a learner compares between runs, as of the tally at the cursor.
+fn counts_at(run: &Recording, tally: &Tally) -> Vec<(&'static str, String)> {
     let metrics = run.metrics();
     let failover = match metrics.max_failover {
         Some(d) => d.to_string(),
         None => "none".to_owned(),
     };
     vec![
-        ("Renewals sent", renews.to_string()),
-        ("Renewals answered OK", renew_ok.to_string()),
-        ("Leases lost", losses.to_string()),
-        ("Writes accepted by storage", accepted.to_string()),
+        ("Renewals sent", tally.renews_sent.to_string()),
+        ("Renewals answered OK", tally.renews_ok.to_string()),
+        ("Leases lost", tally.losses.to_string()),
+        (
+            "Writes accepted by storage",
+            tally.writes_accepted.to_string(),
+        ),
         (
             "Writes rejected by the fence",
-            (writes.len() - accepted).to_string(),
+            tally.writes_rejected().to_string(),
         ),
-        ("Stale writes accepted", stale.to_string()),
+        ("Stale writes accepted", tally.writes_stale.to_string()),
         ("False losses (whole run)", metrics.false_losses.to_string()),
         ("Longest failover (whole run)", failover),
     ]
+}
+
+/// The latest moments a client went Lost, up to `now`, and a count of the earlier ones.
+fn losses_list(run: &Recording, now: SimTime) -> Html {
+    let window = run.losses_before(now, SHOWN_LOSSES);
+    if window.total == 0 {
+        return Html::default();
+    }
+    let earlier = window.total - window.items.len();
+    html! {
+        <ul class="losses">
+            if earlier > 0 {
+                <li class="muted">{format!("{earlier} earlier losses; the latest {} follow.", window.items.len())}</li>
+            }
+            { for window.items.iter().map(|(client, point)| {
+                let reason = match point.state {
+                    Lifecycle::Lost(reason) => reason.describe(),
+                    _ => "",
+                };
+                html! {
+                    <li>{format!("Client {client} went Lost at t = {}: {reason}; it stopped writing.", point.from)}</li>
+                }
+            }) }
+        </ul>
+    }
 }
 
 fn status_text(status: &CheckStatus) -> String {
@@ -106,27 +81,13 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let run = lab.run();
     let now = props.at;
-    let losses: Vec<Html> = (0..run.scenario().clients)
-        .flat_map(|c| {
-            let client = ClientId(c);
-            run.lifecycle_history(client)
-                .iter()
-                .filter(move |p| p.from <= now)
-                .filter_map(move |p| match p.state {
-                    Lifecycle::Lost(reason) => Some(html! {
-                        <li>{format!("Client {client} went Lost at t = {}: {}; it stopped writing.", p.from, reason.describe())}</li>
-                    }),
-                    _ => None,
-                })
-        })
-        .collect();
-
+    let tally = run.tally_at(now);
     html! {
         <section class="card checks-panel" aria-labelledby="checks-title">
             <h4 id="checks-title">{"Checks"}</h4>
             <ul class="checks" aria-live="polite">
                 { for CheckId::ALL.into_iter().map(|id| {
-                    let status = run.check_at(id, now);
+                    let status = run.check_as_of(id, now, &tally);
                     let class = match status {
                         CheckStatus::Holding => "check status-ok",
                         CheckStatus::NotApplicable => "check check-na",
@@ -151,9 +112,7 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
                     }
                 }) }
             </ul>
-            if !losses.is_empty() {
-                <ul class="losses">{ for losses }</ul>
-            }
+            { losses_list(run, now) }
             <Comparison ..props.clone() />
         </section>
     }
@@ -174,7 +133,8 @@ fn not_applicable_reason(id: CheckId) -> &'static str {
 fn Comparison(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let now = props.at;
-    let mine = counts_at(lab.run(), now);
+    let tally = lab.run().tally_at(now);
+    let mine = counts_at(lab.run(), &tally);
     let Some(compare) = lab.compare() else {
         return html! {
             <table class="counts">
@@ -197,10 +157,13 @@ fn Comparison(props: &StepProps) -> Html {
         },
         compare.switch.label().to_lowercase()
     );
-    let theirs = counts_at(&compare.run, now);
+    let their_tally = compare.run.tally_at(now);
+    let theirs = counts_at(&compare.run, &their_tally);
+    let mine_status = |id| lab.run().check_as_of(id, now, &tally);
+    let their_status = |id| compare.run.check_as_of(id, now, &their_tally);
     let mut differences = Vec::new();
     for id in CheckId::ALL {
-        let (a, b) = (lab.run().check_at(id, now), compare.run.check_at(id, now));
+        let (a, b) = (mine_status(id), their_status(id));
         if a.is_broken() != b.is_broken() {
             let broken_in = if a.is_broken() {
                 "only in this run"
@@ -239,8 +202,8 @@ fn Comparison(props: &StepProps) -> Html {
                     { for CheckId::ALL.into_iter().map(|id| html! {
                         <tr>
                             <th scope="row">{id.title()}</th>
-                            <td>{status_text(&lab.run().check_at(id, now))}</td>
-                            <td>{status_text(&compare.run.check_at(id, now))}</td>
+                            <td>{status_text(&mine_status(id))}</td>
+                            <td>{status_text(&their_status(id))}</td>
                         </tr>
                     }) }
                     { for mine.into_iter().zip(theirs).map(|((label, a), (_, b))| html! {

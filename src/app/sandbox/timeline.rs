@@ -6,7 +6,8 @@ use yew::prelude::*;
 
 use super::{LabStore, StepProps};
 use crate::lab::LabAction;
-use crate::model::{ClientId, EventKind, Fault, Lifecycle, Message, NodeId, SimTime, WriteVerdict};
+use crate::model::overview::{ClientLane, Mark, MarkGroup, Overview, Span, Spans};
+use crate::model::{ClientId, Fault, NodeId, SimTime};
 
 const WIDTH: f64 = 1000.0;
 const GUTTER: f64 = 96.0;
@@ -59,157 +60,214 @@ fn client_lane(c: ClientId) -> f64 {
     TOP + LANE * (2.0 + f64::from(c.0))
 }
 
+/// Titled marks of one kind on one lane are drawn one by one up to this many; beyond it
+/// they are drawn as one shape, so the page stays small however long the run.
+const TITLED_MARKS: usize = 12;
+
+fn circle_path(d: &mut String, cx: f64, cy: f64, r: f64) {
+    d.push_str(&format!(
+        "M{:.1},{cy:.1}a{r},{r} 0 1,0 {},0a{r},{r} 0 1,0 -{},0",
+        cx - r,
+        2.0 * r,
+        2.0 * r
+    ));
+}
+
+fn rect_path(d: &mut String, from: f64, to: f64, y: f64, height: f64, min_width: f64) {
+    d.push_str(&format!(
+        "M{from:.1},{y:.1}h{:.1}v{height}h-{:.1}z",
+        (to - from).max(min_width),
+        (to - from).max(min_width)
+    ));
+}
+
+/// The spans that started by `now`, cut at `now`, as (from, to) in view coordinates.
+fn spans_until(
+    spans: &Spans,
+    now: SimTime,
+    end: SimTime,
+) -> impl Iterator<Item = (&Span, f64, f64)> {
+    spans
+        .all()
+        .iter()
+        .filter(move |s| s.from <= now)
+        .map(move |s| {
+            (
+                s,
+                x_of(s.from, end),
+                x_of(s.until.unwrap_or(end).min(now), end),
+            )
+        })
+}
+
+/// The lease holders at the service: one shape per client, a label where there is room.
+fn tenure_shapes(view: &Overview, clients: u8, now: SimTime, end: SimTime) -> Html {
+    let y = TOP + LANE + 6.0;
+    let mut paths = vec![String::new(); usize::from(clients)];
+    let mut labels = Vec::new();
+    for (span, from, to) in spans_until(&view.tenures, now, end) {
+        if let Some(d) = paths.get_mut(span.client.index()) {
+            rect_path(d, from, to, y, 18.0, 1.0);
+        }
+        if let (true, Some(token)) = (to - from > 44.0, span.token) {
+            labels.push(html! {
+                <text x={format!("{:.1}", from + 4.0)} y={(y + 13.0).to_string()} class="bar-label">
+                    {format!("{} · {token}", span.client)}
+                </text>
+            });
+        }
+    }
+    html! {
+        <>
+            { for paths.into_iter().enumerate().filter(|(_, d)| !d.is_empty()).map(|(c, d)| html! {
+                <g class={format!("tenure client-{c}")}><path {d} /></g>
+            }) }
+            { for labels }
+        </>
+    }
+}
+
+/// Point marks of one kind on a lane, as (class, where it sits on the lane).
+fn mark_style(mark: Mark) -> (&'static str, f64) {
+    match mark {
+        Mark::RenewSent => ("renew-dot", 29.0),
+        Mark::RenewDropped => ("renew-dot renew-lost", 29.0),
+        Mark::RenewOk => ("renew-dot renew-ok", 29.0),
+        Mark::RenewRefused => ("renew-dot renew-refused", 29.0),
+        Mark::WriteAccepted => ("write accepted", 3.0),
+        Mark::WriteStale => ("write stale", 3.0),
+        Mark::WriteRejected => ("write rejected", 3.0),
+        Mark::Lost => ("lost-marker", 7.0),
+    }
+}
+
+fn mark_title(mark: Mark, client: ClientId, group: &MarkGroup) -> String {
+    let more = if group.count > 1 {
+        " (and more close by)"
+    } else {
+        ""
+    };
+    let token = group.token.map(|t| t.to_string()).unwrap_or_default();
+    match mark {
+        Mark::Lost => format!("Client {client} lost the lease at {}{more}", group.first),
+        _ => format!("Write with token {token} at {}{more}", group.first),
+    }
+}
+
+/// Adds one mark's outline at `px` on the lane line `y`.
+fn mark_path(d: &mut String, mark: Mark, px: f64, y: f64) {
+    match mark {
+        Mark::Lost => d.push_str(&format!("M{px:.1},{y:.1}l6,8l-6,8l-6,-8z")),
+        Mark::WriteAccepted => d.push_str(&format!("M{px:.1},{:.1}V{:.1}", y - 1.0, y + 5.0)),
+        Mark::WriteStale | Mark::WriteRejected => {
+            d.push_str(&format!("M{px:.1},{:.1}V{:.1}", y - 1.0, y + 5.0));
+            circle_path(d, px, y, 4.0);
+        }
+        _ => circle_path(d, px, y, 2.5),
+    }
+}
+
+/// One kind of mark on one client's lane, up to `now`.
+fn mark_shapes(
+    lane: &ClientLane,
+    client: ClientId,
+    mark: Mark,
+    now: SimTime,
+    end: SimTime,
+) -> Html {
+    let (class, dy) = mark_style(mark);
+    let y = client_lane(client) + dy;
+    let groups: Vec<&MarkGroup> = lane.marks(mark).filter(|g| g.first <= now).collect();
+    if groups.is_empty() {
+        return Html::default();
+    }
+    let titled = matches!(mark, Mark::Lost | Mark::WriteStale | Mark::WriteRejected);
+    if titled && groups.len() <= TITLED_MARKS {
+        return html! {
+            { for groups.iter().map(|g| {
+                let mut d = String::new();
+                mark_path(&mut d, mark, x_of(g.first, end), y);
+                html! { <path class={class} {d}><title>{mark_title(mark, client, g)}</title></path> }
+            }) }
+        };
+    }
+    let mut d = String::new();
+    for g in &groups {
+        mark_path(&mut d, mark, x_of(g.first, end), y);
+    }
+    let title = titled.then(|| {
+        let count: u32 = groups.iter().map(|g| g.count).sum();
+        match mark {
+            Mark::Lost => format!("Client {client}: lost flag set about {count} times"),
+            _ => format!("Client {client}: {count} writes like this"),
+        }
+    });
+    html! {
+        <path class={classes!(class, "marks")} {d}>
+            if let Some(title) = title { <title>{title}</title> }
+        </path>
+    }
+}
+
+/// One client's lane up to `now`: beliefs, pauses, crash, renewals, writes and losses.
+fn client_shapes(lane: &ClientLane, client: ClientId, now: SimTime, end: SimTime) -> Html {
+    let y = client_lane(client);
+    let mut believed = String::new();
+    for (_, from, to) in spans_until(&lane.believed, now, end) {
+        rect_path(&mut believed, from, to, y + 8.0, 14.0, 1.0);
+    }
+    let mut paused = String::new();
+    for (_, from, to) in spans_until(&lane.paused, now, end) {
+        rect_path(&mut paused, from, to, y + 4.0, 22.0, 2.0);
+    }
+    let crash = lane.crashed_at.filter(|&t| t <= now).map(|at| html! {
+        <text class="crash-marker" x={format!("{:.1}", x_of(at, end))} y={(y + 20.0).to_string()} text-anchor="middle">{"✕"}</text>
+    });
+    html! {
+        <>
+            if !believed.is_empty() {
+                <path class={format!("believed client-{}", client.0)} d={believed} />
+            }
+            if !paused.is_empty() { <path class="pause" d={paused} /> }
+            { for Mark::ALL.into_iter().map(|mark| mark_shapes(lane, client, mark, now, end)) }
+            { crash.unwrap_or_default() }
+        </>
+    }
+}
+
 /// Everything drawn on the lanes up to the latest event: it changes only when an event
-/// happens, so playback between events redraws just the cursor.
+/// happens, so playback between events redraws just the cursor. Drawn from the run's
+/// overview, so its size does not grow with the run.
 #[component]
 fn TimelineLanes(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let run = lab.run();
     let end = run.end().max(SimTime(1));
     let now = props.at;
-    let clients = run.scenario().clients;
-    let x = move |t: SimTime| x_of(t, end);
-    let mut shapes: Vec<Html> = Vec::new();
+    let view = run.overview();
     let lane_y = |node: NodeId| match node {
         NodeId::Service | NodeId::Storage => TOP + LANE,
         NodeId::Client(c) => client_lane(c),
     };
-
-    for tenure in run.holder_intervals().iter().filter(|t| t.span.from <= now) {
-        let from = x(tenure.span.from);
-        let to = x(tenure.span.until.unwrap_or(end).min(now));
-        let y = TOP + LANE + 6.0;
-        shapes.push(html! {
-            <g class={format!("tenure client-{}", tenure.client.0)}>
-                <rect x={from.to_string()} y={y.to_string()} width={(to - from).max(1.0).to_string()} height="18" rx="3" />
-                if to - from > 44.0 {
-                    <text x={(from + 4.0).to_string()} y={(y + 13.0).to_string()} class="bar-label">
-                        {format!("{} · {}", tenure.client, tenure.token)}
-                    </text>
-                }
-            </g>
-        });
-    }
-
-    for c in 0..clients {
-        let client = ClientId(c);
-        let y = client_lane(client);
-        for span in run
-            .believed_intervals(client)
-            .into_iter()
-            .filter(|i| i.from <= now)
-        {
-            let from = x(span.from);
-            let to = x(span.until.unwrap_or(end).min(now));
-            shapes.push(html! {
-                <rect class={format!("believed client-{c}")} x={from.to_string()} y={(y + 8.0).to_string()}
-                    width={(to - from).max(1.0).to_string()} height="14" rx="3" />
-            });
-        }
-        for pause in run.pauses(client).filter(|i| i.from <= now) {
-            let from = x(pause.from);
-            let to = x(pause.until.unwrap_or(end).min(now));
-            shapes.push(html! {
-                <rect class="pause" x={from.to_string()} y={(y + 4.0).to_string()}
-                    width={(to - from).max(2.0).to_string()} height="22" />
-            });
-        }
-        for point in run
-            .lifecycle_history(client)
-            .iter()
-            .filter(|p| p.from <= now)
-        {
-            if let Lifecycle::Lost(_) = point.state {
-                let px = x(point.from);
-                shapes.push(html! {
-                    <path class="lost-marker" d={format!("M{px},{} l6,8 l-6,8 l-6,-8 z", y + 7.0)}>
-                        <title>{format!("Client {client} lost the lease at {}", point.from)}</title>
-                    </path>
-                });
-            }
-        }
-        if let Some(at) = run.crashed_at(client).filter(|&t| t <= now) {
-            let px = x(at);
-            shapes.push(html! {
-                <text class="crash-marker" x={px.to_string()} y={(y + 20.0).to_string()} text-anchor="middle">{"✕"}</text>
-            });
-        }
-    }
-
-    // Renew attempts on the client's lane, coloured by what became of them.
-    for event in run.events_until(now) {
-        let (class, client) = match (&event.kind, event.node) {
-            (
-                EventKind::Sent {
-                    msg: Message::Renew { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot", c),
-            (
-                EventKind::Dropped {
-                    msg: Message::Renew { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-lost", c),
-            (
-                EventKind::Delivered {
-                    msg: Message::RenewOk { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-ok", c),
-            (
-                EventKind::Delivered {
-                    msg: Message::NotOwner { .. },
-                    ..
-                },
-                NodeId::Client(c),
-            ) => ("renew-dot renew-refused", c),
-            _ => continue,
-        };
-        shapes.push(html! {
-            <circle class={class} cx={x(event.at).to_string()} cy={(client_lane(client) + 29.0).to_string()} r="2.5" />
-        });
-    }
-
-    for write in run.storage_log_until(now) {
-        let px = x(write.at);
-        let y = client_lane(write.client);
-        let class = match write.verdict {
-            WriteVerdict::Accepted { stale_over: None } => "write accepted",
-            WriteVerdict::Accepted {
-                stale_over: Some(_),
-            } => "write stale",
-            WriteVerdict::Rejected { .. } => "write rejected",
-        };
-        shapes.push(html! {
-            <line class={class} x1={px.to_string()} x2={px.to_string()} y1={(y + 2.0).to_string()} y2={(y + 8.0).to_string()} />
-        });
-        if !matches!(write.verdict, WriteVerdict::Accepted { stale_over: None }) {
-            shapes.push(html! {
-                <circle class={class} cx={px.to_string()} cy={(y + 3.0).to_string()} r="4">
-                    <title>{format!("Write with token {} at {}", write.token, write.at)}</title>
-                </circle>
-            });
-        }
-    }
-
-    for planned in &run.scenario().faults.0 {
-        let px = x(planned.at);
+    let faults = run.scenario().faults.0.iter().map(|planned| {
+        let px = x_of(planned.at, end);
         let node_y = fault_node(&planned.fault).map_or(TOP + LANE, lane_y);
-        shapes.push(html! {
+        html! {
             <g class="fault-marker">
                 <line x1={px.to_string()} x2={px.to_string()} y1={(TOP + 20.0).to_string()} y2={(node_y + 26.0).to_string()} />
                 <path d={format!("M{px},{} l-5,-9 h10 z", TOP + 20.0)}>
                     <title>{format!("{} at {}", super::faults::describe(&planned.fault), planned.at)}</title>
                 </path>
             </g>
-        });
+        }
+    });
+    html! {
+        <g class="lanes">
+            { tenure_shapes(view, run.scenario().clients, now, end) }
+            { for view.clients.iter().enumerate().map(|(c, lane)| client_shapes(lane, ClientId(c as u8), now, end)) }
+            { for faults }
+        </g>
     }
-
-    html! { <g class="lanes">{ for shapes }</g> }
 }
 
 /// The cursor every frame, and the lanes as of the step the other panels show.
