@@ -11,7 +11,7 @@ use super::time::SimTime;
 use super::trace::{Event, EventKind};
 
 /// How many buckets the run is cut into: finer than the timeline can draw.
-pub const BUCKETS: u64 = 500;
+pub const BUCKETS: u64 = 320;
 
 /// Kinds of point marks on a client's lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -20,6 +20,7 @@ use super::storage::{WriteRecord, WriteVerdict};
 use super::time::{SimDuration, SimTime};
 use super::trace::{Event, EventKind, TraceHasher};
 use super::world::World;
+use std::cell::RefCell;
 
 /// Events between two checkpoints: a view's replay costs at most about this many steps.
 pub const CHECKPOINT_EVENTS: usize = 4096;
@@ -292,8 +293,21 @@ impl Recorder {
             events: self.tally.events,
             checkpoints: self.checkpoints,
             overview: self.overview,
+            moment: RefCell::new(None),
         }
     }
+}
+
+/// The latest moment a view asked about, replayed from its checkpoint: the panels of one
+/// render ask about the same moment, and playback moves forward from it.
+#[derive(Clone, Debug)]
+struct Moment {
+    checkpoint: usize,
+    at: SimTime,
+    world: World,
+    tally: Tally,
+    /// The events from the checkpoint up to `at`.
+    events: Vec<Event>,
 }
 
 /// A finished run: its hash, checks and metrics, and exact answers about any moment.
@@ -307,6 +321,7 @@ pub struct Recording {
     events: usize,
     checkpoints: Vec<Checkpoint>,
     overview: Overview,
+    moment: RefCell<Option<Moment>>,
 }
 
 /// The last few items of some kind at or before a time, and how many there were in all.
@@ -385,12 +400,12 @@ impl Recording {
 
     /// The counts and state as of `t` (every event at or before `t`).
     pub fn tally_at(&self, t: SimTime) -> Tally {
-        self.replay_to(t, |_, _| {}).1
+        self.with_moment(t, |m| m.tally.clone())
     }
 
     /// The time of the first event after `t`.
     pub fn next_event_after(&self, t: SimTime) -> Option<SimTime> {
-        let (mut world, _) = self.replay_to(t, |_, _| {});
+        let mut world = self.with_moment(t, |m| m.world.clone());
         let mut next = None;
         while next.is_none() && world.step() {
             world.drain_events(|e| {
@@ -410,7 +425,10 @@ impl Recording {
     /// Everything a view draws at `t`, as [`super::Run::state_at`] gives it (except that an
     /// in-flight packet's fate is not known yet: it reads [`MessageFate::InFlight`]).
     pub fn state_at(&self, t: SimTime) -> Snapshot {
-        let (world, tally) = self.replay_to(t, |_, _| {});
+        self.with_moment(t, |m| self.snapshot(t, &m.world, &m.tally))
+    }
+
+    fn snapshot(&self, t: SimTime, world: &World, tally: &Tally) -> Snapshot {
         let clients = tally
             .lifecycles
             .iter()
@@ -425,7 +443,7 @@ impl Recording {
                     lost_flag: matches!(p.state, Lifecycle::Lost(_)),
                     paused: !crashed && tally.paused_until[i].is_some_and(|u| u > t),
                     crashed,
-                    clock: world.clock(NodeId::Client(id)),
+                    clock: world.clock_at(NodeId::Client(id), t),
                 }
             })
             .collect();
@@ -433,7 +451,7 @@ impl Recording {
             at: t,
             clients,
             holder: tally.leases.first().copied(),
-            service_clock: world.clock(NodeId::Service),
+            service_clock: world.clock_at(NodeId::Service, t),
             in_flight: tally
                 .in_flight
                 .iter()
@@ -442,7 +460,7 @@ impl Recording {
             writes_so_far: tally.writes,
             broken: CheckId::ALL
                 .into_iter()
-                .filter(|&c| self.check_as_of(c, t, &tally).is_broken())
+                .filter(|&c| self.check_as_of(c, t, tally).is_broken())
                 .collect(),
         }
     }
@@ -498,7 +516,7 @@ impl Recording {
         let start = self.checkpoint_holding(first, |tally| tally.packets, t);
         let mut seen = self.checkpoints[start].tally.packets;
         let mut items: Vec<MessageRecord> = Vec::new();
-        self.replay_from(start, t, |e, tally| {
+        let mut visit = |e: &Event, tally: &Tally| {
             if tally.packets > seen {
                 seen = tally.packets;
                 if seen > first {
@@ -514,7 +532,10 @@ impl Recording {
             if let Some(m) = items.iter_mut().find(|m| m.id == id) {
                 m.fate = fate;
             }
-        });
+        };
+        for i in start..=self.checkpoint_before(t) {
+            self.visit_stretch(i, t, &mut visit);
+        }
         Window { items, total }
     }
 
@@ -534,14 +555,14 @@ impl Recording {
         let mut items = Vec::new();
         for i in self.checkpoint_holding(first, &count, t)..=last {
             let begin = count(&self.checkpoints[i].tally).max(first);
-            let (until, limit) = match self.checkpoints.get(i + 1).filter(|_| i < last) {
-                Some(next) => (next.world.now(), count(&next.tally)),
-                None => (t, total),
+            let limit = match self.checkpoints.get(i + 1).filter(|_| i < last) {
+                Some(next) => count(&next.tally),
+                None => total,
             };
             if limit <= begin {
                 continue;
             }
-            self.replay_from(i, until, |e, tally| {
+            self.visit_stretch(i, t, &mut |e, tally| {
                 let index = count(tally);
                 if index > begin && index <= limit {
                     items.extend(pick(e, tally));
@@ -572,25 +593,80 @@ impl Recording {
             .saturating_sub(1)
     }
 
-    /// Restores the checkpoint before `t` and replays every event up to `t`.
-    fn replay_to(&self, t: SimTime, visit: impl FnMut(&Event, &Tally)) -> (World, Tally) {
-        self.replay_from(self.checkpoint_before(t), t, visit)
-    }
-
-    fn replay_from(
-        &self,
-        checkpoint: usize,
-        t: SimTime,
-        mut visit: impl FnMut(&Event, &Tally),
-    ) -> (World, Tally) {
-        let Checkpoint { world, tally } = &self.checkpoints[checkpoint];
-        let (mut world, mut tally) = (world.clone(), tally.clone());
+    /// Reads the moment `t`: the world and tally after every event at or before `t`, and
+    /// the events since their checkpoint. The last moment asked about serves when no event
+    /// lies between it and `t` (the world may then stand a little after `t`: read its clocks
+    /// at `t`); it is continued when it is earlier in the same stretch; otherwise the
+    /// checkpoint is replayed.
+    fn with_moment<R>(&self, t: SimTime, read: impl FnOnce(&Moment) -> R) -> R {
+        let checkpoint = self.checkpoint_before(t);
+        let mut cache = self.moment.borrow_mut();
+        if let Some(m) = cache.as_ref() {
+            let nothing_between = m.tally.latest.is_none_or(|latest| latest <= t) && t <= m.at;
+            if m.checkpoint == checkpoint && nothing_between {
+                return read(m);
+            }
+        }
+        let moment = match cache.take() {
+            Some(m) if m.checkpoint == checkpoint && m.at <= t => m,
+            _ => {
+                let Checkpoint { world, tally } = &self.checkpoints[checkpoint];
+                Moment {
+                    checkpoint,
+                    at: world.now(),
+                    world: world.clone(),
+                    tally: tally.clone(),
+                    events: Vec::new(),
+                }
+            }
+        };
+        let Moment {
+            mut world,
+            mut tally,
+            mut events,
+            ..
+        } = moment;
         world.run_until(t);
         world.drain_events(|e| {
             tally.add(e);
-            visit(e, &tally);
+            events.push(*e);
         });
-        (world, tally)
+        let moment = cache.insert(Moment {
+            checkpoint,
+            at: t,
+            world,
+            tally,
+            events,
+        });
+        read(moment)
+    }
+
+    /// Visits, in order and with the tally after each, the events after checkpoint `i` up
+    /// to the next checkpoint, or up to `t` when `i` is the last checkpoint before `t`.
+    fn visit_stretch(&self, i: usize, t: SimTime, visit: &mut impl FnMut(&Event, &Tally)) {
+        let Some(from) = self.checkpoints.get(i) else {
+            return;
+        };
+        let mut tally = from.tally.clone();
+        if i == self.checkpoint_before(t) {
+            return self.with_moment(t, |m| {
+                for e in &m.events {
+                    tally.add(e);
+                    visit(e, &tally);
+                }
+            });
+        }
+        let Some(next) = self.checkpoints.get(i + 1) else {
+            return;
+        };
+        let mut world = from.world.clone();
+        world.run_until(next.world.now());
+        world.drain_events(|e| {
+            if tally.events < next.tally.events {
+                tally.add(e);
+                visit(e, &tally);
+            }
+        });
     }
 }
 

@@ -173,6 +173,10 @@ impl World {
     pub fn clock(&self, n: NodeId) -> LocalNow {
         self.clocks[n.index()].now(self.now)
     }
+    /// What node `n`'s clocks read at `t`, a time no earlier than the last step.
+    pub fn clock_at(&self, n: NodeId, t: SimTime) -> LocalNow {
+        self.clocks[n.index()].now(t)
+    }
     /// Measurements so far.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
