@@ -59,7 +59,15 @@ impl Draw {
             13 => format!("seed={}", self.next()),
             14 => format!(
                 "fault={}:{}@{}s+{}s",
-                self.pick(&["pause", "partition", "crash", "step", "drift", "delay", "revoke"]),
+                self.pick(&[
+                    "pause",
+                    "partition",
+                    "crash",
+                    "step",
+                    "drift",
+                    "delay",
+                    "revoke"
+                ]),
                 self.pick(&["A", "B", "C", "H", "service", "storage"]),
                 self.below(3_600),
                 self.below(60)
@@ -83,13 +91,20 @@ fn open(link: &str) -> bool {
     let Some(lab_link) = decode(link).state.lab else {
         return false;
     };
-    assert!(lab_link.scenario.validate().is_ok(), "{link}: an invalid lab");
+    assert!(
+        lab_link.scenario.validate().is_ok(),
+        "{link}: an invalid lab"
+    );
     let lab = lab_link.to_lab();
     let long = lab.simulating().is_some();
     if let Some(progress) = lab.simulating() {
         // The main run and the comparison, a slice each, and at most a step's events more.
         let bound = 2 * FIRST_SLICE_EVENTS + 64;
-        assert!(progress.events <= bound, "{link}: {} events at once", progress.events);
+        assert!(
+            progress.events <= bound,
+            "{link}: {} events at once",
+            progress.events
+        );
     }
     let lab = lab
         .apply(LabAction::Simulate { max_events: 10_000 })

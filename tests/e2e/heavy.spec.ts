@@ -166,28 +166,45 @@ test('while a long run is simulated, progress shows and Stop here ends the run w
   expect(Math.max(0, ...(await longTasks(page)))).toBeLessThan(MAX_TASK_MS);
 });
 
-test('Jump to end on an hour-long run does not freeze, and Play then Pause answers at once', async ({ page }) => {
+async function forgetLongTasks(page: Page) {
+  await page.evaluate(() => {
+    (window as unknown as { __longTasks: number[] }).__longTasks.length = 0;
+  });
+}
+
+test('Play then Pause on an hour-long run with eight clients and a comparison answers at once', async ({ page }) => {
   test.setTimeout(180_000);
   const { task: MAX_TASK_MS, response: TAB_RESPONSE_MS } = await calibrate(page);
   await page.goto('./#/sandbox?v=1&clients=8&dur=3600s&slice=10ms&t=3000s&compare=redlock&jitter=3ms');
   await simulated(page, '3600.000 s');
+  await forgetLongTasks(page);
   await playback(page).getByRole('button', { name: 'Play', exact: true }).click();
   await page.waitForTimeout(1_500);
-  let started = Date.now();
+  const started = Date.now();
   await playback(page).getByRole('button', { name: 'Pause', exact: true }).click();
   await expect(playback(page).getByRole('button', { name: 'Play', exact: true })).toBeVisible({ timeout: 5_000 });
   const pause = Date.now() - started;
+  await expect(clock(page)).not.toContainText('t = 3000.000 s');
+  const tasks = await longTasks(page);
+  console.log(`pause answered in ${pause} ms; longest task while playing ${Math.round(Math.max(0, ...tasks))} ms`);
+  expect(pause, 'Pause answers, ms').toBeLessThan(TAB_RESPONSE_MS);
+  expect(Math.max(0, ...tasks), 'the longest task while playing, ms').toBeLessThan(MAX_TASK_MS);
+});
 
+test('Jump to end on an hour-long run with a comparison does not freeze', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { task: MAX_TASK_MS, response: TAB_RESPONSE_MS } = await calibrate(page);
   await page.goto('./#/sandbox?v=1&clients=2&dur=3100s&slice=10ms&compare=fencing');
   await simulated(page, '3100.000 s');
-  started = Date.now();
+  await forgetLongTasks(page);
+  const started = Date.now();
   await playback(page).getByRole('button', { name: 'Jump to end' }).click();
   await expect(clock(page)).toContainText('t = 3100.000 s', { timeout: 5_000 });
   const jump = Date.now() - started;
-  await expect(page.getByRole('region', { name: /^Storage/ }).getByRole('row').nth(1)).toContainText(/^3099\.\d+ s|^3100\.000 s/);
+  const newest = page.getByRole('region', { name: /^Storage/ }).getByRole('row').nth(1);
+  await expect(newest).toContainText(/^(3099\.\d+|3100\.000) s/);
   const tasks = await longTasks(page);
-  console.log(`pause answered in ${pause} ms, jump to end in ${jump} ms, longest task ${Math.round(Math.max(0, ...tasks))} ms`);
-  expect(pause, 'Pause answers, ms').toBeLessThan(TAB_RESPONSE_MS);
+  console.log(`jump to end in ${jump} ms, longest task ${Math.round(Math.max(0, ...tasks))} ms`);
   expect(jump, 'Jump to end answers, ms').toBeLessThan(TAB_RESPONSE_MS);
   expect(Math.max(0, ...tasks), 'the longest task, ms').toBeLessThan(MAX_TASK_MS);
 });

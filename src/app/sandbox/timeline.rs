@@ -167,36 +167,79 @@ fn mark_path(d: &mut String, mark: Mark, px: f64, y: f64) {
     }
 }
 
+/// One kind of mark on one lane, outlined once per run: a prefix of `d` draws the marks
+/// up to any time, so moving the cursor formats no numbers.
+#[derive(PartialEq)]
+struct MarkPath {
+    /// Each group's first time, in order.
+    firsts: Vec<SimTime>,
+    /// Where each group's outline ends in `d`.
+    ends: Vec<usize>,
+    /// How many marks the groups so far hold.
+    counts: Vec<u32>,
+    d: String,
+}
+
+/// Every lane's marks, `[client][mark]`.
+fn mark_paths(view: &Overview, end: SimTime) -> Vec<Vec<MarkPath>> {
+    view.clients
+        .iter()
+        .enumerate()
+        .map(|(c, lane)| {
+            let client = ClientId(c as u8);
+            Mark::ALL
+                .into_iter()
+                .map(|mark| {
+                    let y = client_lane(client) + mark_style(mark).1;
+                    let mut path = MarkPath {
+                        firsts: Vec::new(),
+                        ends: Vec::new(),
+                        counts: Vec::new(),
+                        d: String::new(),
+                    };
+                    let mut count = 0;
+                    for g in lane.marks(mark) {
+                        mark_path(&mut path.d, mark, x_of(g.first, end), y);
+                        count += g.count;
+                        path.firsts.push(g.first);
+                        path.ends.push(path.d.len());
+                        path.counts.push(count);
+                    }
+                    path
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// One kind of mark on one client's lane, up to `now`.
 fn mark_shapes(
     lane: &ClientLane,
+    path: &MarkPath,
     client: ClientId,
     mark: Mark,
     now: SimTime,
     end: SimTime,
 ) -> Html {
     let (class, dy) = mark_style(mark);
-    let y = client_lane(client) + dy;
-    let groups: Vec<&MarkGroup> = lane.marks(mark).filter(|g| g.first <= now).collect();
-    if groups.is_empty() {
+    let shown = path.firsts.partition_point(|&t| t <= now);
+    if shown == 0 {
         return Html::default();
     }
     let titled = matches!(mark, Mark::Lost | Mark::WriteStale | Mark::WriteRejected);
-    if titled && groups.len() <= TITLED_MARKS {
+    if titled && shown <= TITLED_MARKS {
+        let y = client_lane(client) + dy;
         return html! {
-            { for groups.iter().map(|g| {
+            { for lane.marks(mark).take(shown).map(|g| {
                 let mut d = String::new();
                 mark_path(&mut d, mark, x_of(g.first, end), y);
                 html! { <path class={class} {d}><title>{mark_title(mark, client, g)}</title></path> }
             }) }
         };
     }
-    let mut d = String::new();
-    for g in &groups {
-        mark_path(&mut d, mark, x_of(g.first, end), y);
-    }
+    let d = path.d[..path.ends[shown - 1]].to_owned();
     let title = titled.then(|| {
-        let count: u32 = groups.iter().map(|g| g.count).sum();
+        let count = path.counts[shown - 1];
         match mark {
             Mark::Lost => format!("Client {client}: lost flag set about {count} times"),
             _ => format!("Client {client}: {count} writes like this"),
@@ -210,7 +253,13 @@ fn mark_shapes(
 }
 
 /// One client's lane up to `now`: beliefs, pauses, crash, renewals, writes and losses.
-fn client_shapes(lane: &ClientLane, client: ClientId, now: SimTime, end: SimTime) -> Html {
+fn client_shapes(
+    lane: &ClientLane,
+    paths: &[MarkPath],
+    client: ClientId,
+    now: SimTime,
+    end: SimTime,
+) -> Html {
     let y = client_lane(client);
     let mut believed = String::new();
     for (_, from, to) in spans_until(&lane.believed, now, end) {
@@ -229,7 +278,7 @@ fn client_shapes(lane: &ClientLane, client: ClientId, now: SimTime, end: SimTime
                 <path class={format!("believed client-{}", client.0)} d={believed} />
             }
             if !paused.is_empty() { <path class="pause" d={paused} /> }
-            { for Mark::ALL.into_iter().map(|mark| mark_shapes(lane, client, mark, now, end)) }
+            { for Mark::ALL.into_iter().zip(paths).map(|(mark, path)| mark_shapes(lane, path, client, mark, now, end)) }
             { crash.unwrap_or_default() }
         </>
     }
@@ -245,6 +294,12 @@ fn TimelineLanes(props: &StepProps) -> Html {
     let end = run.end().max(SimTime(1));
     let now = props.at;
     let view = run.overview();
+    let marks = {
+        let run = run.clone();
+        use_memo(props.setup.clone(), move |_| {
+            mark_paths(run.overview(), run.end().max(SimTime(1)))
+        })
+    };
     let lane_y = |node: NodeId| match node {
         NodeId::Service | NodeId::Storage => TOP + LANE,
         NodeId::Client(c) => client_lane(c),
@@ -264,7 +319,7 @@ fn TimelineLanes(props: &StepProps) -> Html {
     html! {
         <g class="lanes">
             { tenure_shapes(view, run.scenario().clients, now, end) }
-            { for view.clients.iter().enumerate().map(|(c, lane)| client_shapes(lane, ClientId(c as u8), now, end)) }
+            { for view.clients.iter().zip(marks.iter()).enumerate().map(|(c, (lane, paths))| client_shapes(lane, paths, ClientId(c as u8), now, end)) }
             { for faults }
         </g>
     }
