@@ -17,7 +17,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 export CARGO_TERM_COLOR := never
 
-.PHONY: help setup setup-test serve build test size bench fuzz tool-versions clean
+.PHONY: help setup setup-test serve build test size bench fuzz fuzz-heavy tool-versions clean
 
 help:
 	@echo "make serve   build the release bundle and serve it at http://127.0.0.1:$(PORT)/"
@@ -85,6 +85,14 @@ bench: setup-test
 fuzz:
 	SHARE_FUZZ_CASES=$${SHARE_FUZZ_CASES:-3000000} SHARE_FUZZ_SEED=$${SHARE_FUZZ_SEED:-$$(date +%s)} \
 		cargo test --profile bench --test share_link decoding_any_text -- --nocapture
+
+# Heavy links (hour-long runs, 10 ms slices, many clients, comparisons) through decode,
+# validation, the lab's first bounded simulation and the first render's questions: a
+# million by default (tens of minutes); HEAVY_FUZZ_CASES and HEAVY_FUZZ_SEED change the run.
+# Reports the worst time per link; the figure means something on a quiet machine only.
+fuzz-heavy:
+	HEAVY_FUZZ_CASES=$${HEAVY_FUZZ_CASES:-1000000} HEAVY_FUZZ_SEED=$${HEAVY_FUZZ_SEED:-$$(date +%s)} \
+		cargo test --profile bench --test heavy_links -- --nocapture
 
 clean:
 	cargo clean

@@ -2,7 +2,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use lease_lab::lab::{Lab, LabAction, PolicySwitch, Speed};
-use lease_lab::model::{presets, CheckId, ClientId, Fault, SimDuration, SimTime, TimedFault};
+use lease_lab::model::{
+    presets, CheckId, ClientId, Fault, SimDuration, SimTime, Simulation, TimedFault,
+};
 
 fn apply(lab: &Lab, action: LabAction) -> Lab {
     lab.apply(action).expect("the action changes the lab")
@@ -36,7 +38,8 @@ fn playing_advances_time_by_wall_time_times_speed_and_stops_at_the_end() {
 #[test]
 fn stepping_lands_exactly_on_the_neighbouring_events() {
     let lab = Lab::from_preset("1").unwrap();
-    let times: Vec<SimTime> = lab.run().events().iter().map(|e| e.at).collect();
+    let whole = Simulation::run(lab.scenario());
+    let times: Vec<SimTime> = whole.events().iter().map(|e| e.at).collect();
     let first_after_zero = *times.iter().find(|&&t| t > SimTime::ZERO).unwrap();
     let stepped = apply(&lab, LabAction::StepForward);
     assert_eq!(stepped.now(), first_after_zero);
@@ -147,4 +150,69 @@ fn the_defaults_of_a_real_system_change_the_lease() {
     }
     let unknown = apply(&lab, LabAction::UseDefaultsOf("ZooKeeper?".into()));
     assert!(unknown.problem().is_some());
+}
+
+/// A long run: many writes, more events than the lab simulates at once.
+fn long_scenario() -> lease_lab::model::Scenario {
+    let mut s = presets::preset("2").unwrap().scenario.clone();
+    s.duration = SimDuration::from_secs(900);
+    s.work_slice = SimDuration::from_millis(20);
+    s.validate().expect("a valid long scenario");
+    s
+}
+
+fn simulate_all(mut lab: Lab) -> (Lab, usize) {
+    let mut slices = 0;
+    while lab.simulating().is_some() {
+        lab = apply(&lab, LabAction::Simulate { max_events: 25_000 });
+        slices += 1;
+    }
+    (lab, slices)
+}
+
+#[test]
+fn a_long_run_is_simulated_in_slices_and_gives_the_same_trace() {
+    let s = long_scenario();
+    let lab = Lab::with_scenario(s.clone(), None);
+    let progress = lab
+        .simulating()
+        .expect("still simulating after the first slice");
+    assert!(progress.simulated < progress.end && progress.percent() < 100);
+    assert!(
+        lab.apply(LabAction::TogglePlay).is_none(),
+        "no playback before the run exists"
+    );
+    let lab = apply(&lab, LabAction::Seek(SimTime::from_secs(800)));
+    let lab = apply(&lab, LabAction::SetCompare(Some(PolicySwitch::Fencing)));
+    let (lab, slices) = simulate_all(lab);
+    assert!(slices > 3, "{slices} slices");
+    assert_eq!(lab.now(), SimTime::from_secs(800), "the cursor waited");
+    assert_eq!(lab.run().trace_hash(), Simulation::run(&s).trace_hash());
+    let flipped = PolicySwitch::Fencing.flipped(&s);
+    assert_eq!(
+        lab.compare().map(|c| c.run.trace_hash()),
+        Some(Simulation::run(&flipped).trace_hash())
+    );
+}
+
+#[test]
+fn stopping_a_simulation_ends_the_run_where_it_got() {
+    let s = long_scenario();
+    let lab = Lab::with_scenario(s.clone(), None);
+    let lab = apply(&lab, LabAction::SetCompare(Some(PolicySwitch::Fencing)));
+    let lab = apply(&lab, LabAction::Simulate { max_events: 30_000 });
+    let reached = lab.simulating().unwrap().simulated;
+    let lab = apply(&lab, LabAction::StopSimulating);
+    assert!(lab.simulating().is_none());
+    let end = lab.run().end();
+    assert!(end >= reached && end < SimTime::from_secs(900));
+    assert_eq!(lab.scenario().duration, SimDuration(end.0));
+    assert_eq!(
+        lab.run().trace_hash(),
+        Simulation::run(lab.scenario()).trace_hash()
+    );
+    let compared = lab.compare().expect("the comparison is cut too");
+    assert_eq!(compared.run.end(), end);
+    let played = apply(&lab, LabAction::JumpToEnd);
+    assert_eq!(played.now(), end);
 }

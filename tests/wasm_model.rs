@@ -2,7 +2,7 @@
 //! natively (tests/model_presets.rs asserts the same constants), byte for byte.
 #![cfg(target_arch = "wasm32")]
 
-use lease_lab::model::{presets, CheckId, Scenario, Simulation};
+use lease_lab::model::{presets, CheckId, Recording, Scenario, Simulation};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -20,6 +20,8 @@ fn every_preset_has_its_committed_trace_hash_in_wasm() {
             .expect("committed");
         let got = Simulation::run(&p.scenario).trace_hash();
         assert_eq!(got, *want, "preset {} hashes {got:#018x} in wasm", p.id);
+        let streamed = Recording::of(&p.scenario).trace_hash();
+        assert_eq!(streamed, *want, "preset {} recorded in wasm", p.id);
     }
 }
 

@@ -27,6 +27,9 @@ thread_local! {
     /// While a back/forward step is replayed into the lab: the address it restores and
     /// when (ms). Writes wait until the lab matches it, for at most [`REPLAY_LIMIT_MS`].
     static REPLAYING: RefCell<Option<(String, f64)>> = const { RefCell::new(None) };
+    /// The laboratory as it last was, so coming back to the Sandbox tab does not simulate
+    /// the same run again (a long one takes a while).
+    static LAST_LAB: RefCell<Option<Lab>> = const { RefCell::new(None) };
 }
 
 /// Reads the page's address once, at start: the link state for the views to start from,
@@ -49,8 +52,14 @@ pub fn restore_from_location() -> EmbedOptions {
 
 /// The lab the sandbox starts with: the link's, or the default one.
 pub fn initial_lab() -> Lab {
-    LINK.with(|link| link.borrow().lab.as_ref().map(LabLink::to_lab))
-        .unwrap_or_default()
+    let link = LINK.with(|link| link.borrow().lab.clone());
+    let last = LAST_LAB.with(|last| last.borrow().clone());
+    if let (Some(last), Some(link)) = (last, &link) {
+        if LabLink::of(&last) == *link {
+            return last.apply(LabAction::Pause).unwrap_or(last);
+        }
+    }
+    link.map(|link| link.to_lab()).unwrap_or_default()
 }
 
 /// Snippet code the link carried (shown, never run unasked).
@@ -216,6 +225,7 @@ pub fn use_lab_link(lab: &Lab, dispatch: Callback<LabAction>) {
         lab.playing(),
     );
     let lab = lab.clone();
+    LAST_LAB.with(|last| *last.borrow_mut() = Some(lab.clone()));
     use_effect_with(key, move |&(run, _, compare, playing)| {
         let now_ms = now_ms();
         let previous = *written.borrow();

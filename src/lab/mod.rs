@@ -1,15 +1,17 @@
 //! The sandbox's state and every change a learner can make to it, apart from any view.
 //!
 //! Pure and native-tested: the Yew sandbox wraps [`Lab`] in a reducer, and the driver feeds
-//! it wall-clock frame gaps. A change to the scenario re-runs the model (milliseconds), and
-//! playback only moves the cursor `now` through that deterministic run, so seeking and
-//! stepping back are exact.
+//! it wall-clock frame gaps. A change to the scenario re-runs the model: a short run at
+//! once, a long one in slices the driver asks for ([`LabAction::Simulate`]) while the lab
+//! shows its progress. Playback only moves the cursor `now` through that deterministic run,
+//! kept as checkpoints ([`Recording`]), so seeking and stepping back are exact.
 
 pub mod fault_form;
 pub mod pitfall;
 mod playback;
 pub mod search;
 mod sequence;
+mod simulating;
 pub mod story;
 mod switches;
 
@@ -17,24 +19,27 @@ use std::rc::Rc;
 
 pub use playback::{Speed, MAX_FRAME_GAP_MS};
 pub use sequence::{RunArrow, RunSequence};
+pub use simulating::{Progress, FIRST_SLICE_EVENTS};
 pub use switches::PolicySwitch;
 
 use crate::lesson::content::SANDBOX;
 use crate::model::fields;
-use crate::model::{presets, Fault, Run, Scenario, SimTime, Simulation, TimedFault};
+use crate::model::{presets, Fault, Recorder, Recording, Scenario, SimTime, TimedFault};
+use simulating::{Jobs, Role};
 
 /// The sandbox: a scenario, its run, an optional comparison run, and playback.
 #[derive(Clone, Debug)]
 pub struct Lab {
     scenario: Scenario,
     preset: Option<&'static str>,
-    run: Rc<Run>,
+    run: Rc<Recording>,
     compare: Option<Comparison>,
     now: SimTime,
     playing: bool,
     speed: Speed,
     problem: Option<String>,
     generation: u64,
+    jobs: Jobs,
 }
 
 /// The same scenario run again with one policy switch flipped, at the same time cursor.
@@ -43,7 +48,7 @@ pub struct Comparison {
     /// The switch flipped relative to the main run.
     pub switch: PolicySwitch,
     /// The flipped run.
-    pub run: Rc<Run>,
+    pub run: Rc<Recording>,
 }
 
 /// Everything a learner (or the driver) can do to the sandbox.
@@ -86,6 +91,14 @@ pub enum LabAction {
     SetCompare(Option<PolicySwitch>),
     /// Apply the TTL and renew defaults of a real system (by name).
     UseDefaultsOf(String),
+    /// Simulate about this many more events of the runs still being simulated.
+    Simulate {
+        /// How many events, at most about.
+        max_events: usize,
+    },
+    /// Stop simulating: the run ends where the simulation has got (its length is cut to
+    /// that time), or, when only the comparison is left, stop comparing.
+    StopSimulating,
 }
 
 impl Default for Lab {
@@ -104,20 +117,23 @@ impl Lab {
         Some(Lab::with_scenario(preset.scenario.clone(), Some(preset.id)))
     }
 
-    /// A lab for an arbitrary scenario; it must already be valid.
+    /// A lab for an arbitrary scenario; it must already be valid. A long run is still
+    /// being simulated when this returns (see [`Lab::simulating`]).
     pub fn with_scenario(scenario: Scenario, preset: Option<&'static str>) -> Lab {
-        let run = Rc::new(Simulation::run(&scenario));
-        Lab {
-            scenario,
+        let mut lab = Lab {
+            run: Rc::new(Recorder::new(&scenario).cut(SimTime::ZERO)),
+            scenario: scenario.clone(),
             preset,
-            run,
             compare: None,
             now: SimTime::ZERO,
             playing: false,
             speed: Speed::default(),
             problem: None,
             generation: 0,
-        }
+            jobs: Jobs::default(),
+        };
+        lab.simulate(scenario, [Role::Main]);
+        lab
     }
 
     /// The scenario being run.
@@ -128,9 +144,18 @@ impl Lab {
     pub fn preset(&self) -> Option<&'static str> {
         self.preset
     }
-    /// The main run.
-    pub fn run(&self) -> &Rc<Run> {
+    /// The main run. While a new one is being simulated, the last finished one (at first,
+    /// the new run's first millisecond).
+    pub fn run(&self) -> &Rc<Recording> {
         &self.run
+    }
+    /// How far the runs still being simulated have got, or `None` when they are ready.
+    pub fn simulating(&self) -> Option<Progress> {
+        self.jobs.progress()
+    }
+    /// Where the scenario ends (also while it is being simulated).
+    fn end(&self) -> SimTime {
+        SimTime(self.scenario.duration.0)
     }
     /// The comparison run, if comparing.
     pub fn compare(&self) -> Option<&Comparison> {
@@ -174,6 +199,11 @@ impl Lab {
     }
 
     fn change(&self, action: LabAction) -> Option<Lab> {
+        if self.simulating().is_some() {
+            if let Some(next) = self.apply_while_simulating(&action) {
+                return next;
+            }
+        }
         match action {
             LabAction::Tick { .. }
             | LabAction::TogglePlay
@@ -291,11 +321,13 @@ impl Lab {
                 next.replace_scenario(scenario);
             }
             LabAction::SetCompare(switch) => {
-                next.compare = switch.map(|switch| Comparison {
-                    switch,
-                    run: Rc::new(Simulation::run(&switch.flipped(&self.scenario))),
-                });
+                next.jobs.drop_comparisons();
+                next.compare = None;
+                if let Some(switch) = switch {
+                    next.simulate(self.scenario.clone(), [Role::Compare(switch)]);
+                }
             }
+            LabAction::Simulate { .. } | LabAction::StopSimulating => return None,
             LabAction::UseDefaultsOf(system) => {
                 let Some(defaults) = presets::system_defaults()
                     .into_iter()
@@ -322,31 +354,90 @@ impl Lab {
             self.problem = Some(error.to_string());
             return;
         }
-        self.run = Rc::new(Simulation::run(&scenario));
-        if let Some(compare) = &self.compare {
-            let switch = compare.switch;
-            self.compare = Some(Comparison {
-                switch,
-                run: Rc::new(Simulation::run(&switch.flipped(&scenario))),
-            });
-        }
-        self.now = self.now.min(self.run.end());
+        let compare = self.compare.as_ref().map(|c| c.switch).or_else(|| {
+            PolicySwitch::ALL
+                .into_iter()
+                .find(|&s| self.jobs.has(Role::Compare(s)))
+        });
         self.preset = self
             .preset
             .filter(|id| presets::preset(id).is_some_and(|p| p.scenario == scenario));
-        self.scenario = scenario;
         self.problem = None;
+        self.compare = None;
+        self.playing = false;
+        self.jobs = Jobs::default();
+        let roles = std::iter::once(Role::Main).chain(compare.map(Role::Compare));
+        self.simulate(scenario, roles);
+    }
+
+    /// Starts simulating `scenario` in each role; what finishes in the first slice is ready
+    /// at once, the rest continues on [`LabAction::Simulate`].
+    fn simulate(&mut self, scenario: Scenario, roles: impl IntoIterator<Item = Role>) {
+        self.scenario = scenario;
+        let started = Jobs::start(&self.scenario, roles);
+        let ready = started.advance(FIRST_SLICE_EVENTS);
+        if self.jobs.is_empty() {
+            self.jobs = started;
+        } else {
+            self.jobs.merge(started);
+        }
+        self.install(ready);
+        self.now = self.now.min(self.end());
+    }
+
+    /// Puts finished runs in place.
+    fn install(&mut self, ready: Vec<(Role, Recording)>) {
+        for (role, recording) in ready {
+            match role {
+                Role::Main => {
+                    self.scenario = recording.scenario().clone();
+                    self.run = Rc::new(recording);
+                }
+                Role::Compare(switch) => {
+                    self.compare = Some(Comparison {
+                        switch,
+                        run: Rc::new(recording),
+                    })
+                }
+            }
+        }
+        self.now = self.now.min(self.end());
+    }
+
+    /// The actions that act differently while runs are being simulated: `Some(result)` for
+    /// those, `None` for the ones that act as usual (a new scenario replaces the simulation).
+    fn apply_while_simulating(&self, action: &LabAction) -> Option<Option<Lab>> {
+        let mut next = self.clone();
+        match *action {
+            LabAction::Simulate { max_events } => {
+                let ready = next.jobs.advance(max_events);
+                next.install(ready);
+            }
+            LabAction::StopSimulating if self.jobs.has(Role::Main) => {
+                let ready = next.jobs.cut();
+                next.compare = None;
+                next.preset = None;
+                next.install(ready);
+            }
+            LabAction::StopSimulating => next.jobs.drop_comparisons(),
+            LabAction::Seek(t) => next.now = t.min(self.end()),
+            LabAction::JumpToEnd => next.now = self.end(),
+            LabAction::SetSpeed(speed) => next.speed = speed,
+            LabAction::Tick { .. }
+            | LabAction::TogglePlay
+            | LabAction::Pause
+            | LabAction::StepForward
+            | LabAction::StepBack => return Some(None),
+            _ => return None,
+        }
+        Some(Some(next))
     }
 
     fn next_event_after(&self, t: SimTime) -> Option<SimTime> {
-        let events = self.run.events();
-        let index = events.partition_point(|e| e.at <= t);
-        events.get(index).map(|e| e.at)
+        self.run.next_event_after(t)
     }
 
     fn previous_event_before(&self, t: SimTime) -> Option<SimTime> {
-        let events = self.run.events();
-        let index = events.partition_point(|e| e.at < t);
-        index.checked_sub(1).map(|i| events[i].at)
+        self.run.previous_event_before(t)
     }
 }

@@ -2,7 +2,7 @@
 //! draw or to export as Mermaid.
 
 use crate::lesson::mermaid::{sequence_diagram, SequenceArrow};
-use crate::model::{Message, MessageFate, NodeId, Run, SimTime};
+use crate::model::{Message, MessageFate, NodeId, Recording, SimTime};
 
 /// One arrow of the run's sequence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ fn label(message: &Message, fate: MessageFate, now: SimTime) -> String {
 
 impl RunSequence {
     /// The last `max` messages sent at or before `now`.
-    pub fn before(run: &Run, now: SimTime, max: usize) -> RunSequence {
+    pub fn before(run: &Recording, now: SimTime, max: usize) -> RunSequence {
         let clients = run.scenario().clients;
         let mut participants: Vec<(String, String)> = (0..clients)
             .map(|c| {
@@ -59,8 +59,9 @@ impl RunSequence {
             .collect();
         participants.push(("S".to_owned(), "Lock service".to_owned()));
         participants.push(("D".to_owned(), "Storage".to_owned()));
-        let sent = run.messages().partition_point(|m| m.sent_at <= now);
-        let arrows = run.messages()[sent.saturating_sub(max)..sent]
+        let arrows = run
+            .packets_before(now, max)
+            .items
             .iter()
             .map(|m| RunArrow {
                 from: lifeline(m.from, clients),
@@ -98,11 +99,11 @@ impl RunSequence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{presets, Simulation};
+    use crate::model::presets;
 
     #[test]
     fn the_zombie_runs_sequence_shows_the_fenced_write_and_exports_as_mermaid() {
-        let run = Simulation::run(&presets::preset("2").unwrap().scenario);
+        let run = Recording::of(&presets::preset("2").unwrap().scenario);
         let at_17_5 = SimTime::from_millis(17_500);
         let sequence = RunSequence::before(&run, at_17_5, 400);
         assert_eq!(sequence.participants.len(), 4);

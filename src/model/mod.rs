@@ -29,11 +29,13 @@ pub mod ids;
 pub mod msg;
 pub mod net;
 pub mod notation;
+pub mod overview;
 #[cfg(test)]
 mod planted;
 pub mod policy;
 pub mod presets;
 mod queue;
+pub mod recording;
 pub mod rng;
 pub mod run;
 pub mod scenario;
@@ -60,6 +62,7 @@ pub use msg::Message;
 pub use net::{DropReason, LinkConfig, Network};
 pub use policy::Policy;
 pub use presets::{Preset, SystemDefaults};
+pub use recording::{Recorder, Recording, Tally, Window};
 pub use rng::SimRng;
 pub use run::{
     ClientSnapshot, Interval, LifecyclePoint, MessageFate, MessageRecord, Run, Snapshot, Tenure,

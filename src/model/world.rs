@@ -179,6 +179,10 @@ impl World {
     pub fn clock(&self, n: NodeId) -> LocalNow {
         self.clocks[n.index()].now(self.now)
     }
+    /// What node `n`'s clocks read at `t`, a time no earlier than the last step.
+    pub fn clock_at(&self, n: NodeId, t: SimTime) -> LocalNow {
+        self.clocks[n.index()].now(t)
+    }
     /// Measurements so far.
     pub fn metrics(&self) -> Metrics {
         self.observer.metrics()
@@ -190,6 +194,13 @@ impl World {
     /// The events recorded so far (empty without recording).
     pub fn events(&self) -> &[Event] {
         &self.events
+    }
+    /// Hands each event recorded since the last call to `visit` and forgets it, so a long
+    /// run can stream its trace instead of keeping it (see [`super::recording`]).
+    pub fn drain_events(&mut self, mut visit: impl FnMut(&Event)) {
+        for event in self.events.drain(..) {
+            visit(&event);
+        }
     }
 
     #[inline]

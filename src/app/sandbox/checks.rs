@@ -7,11 +7,14 @@ use yew::prelude::*;
 use super::StepProps;
 use crate::lab::LabAction;
 use crate::lesson::checks::{fill, CheckWords, ViolationWords, CHECK_TEXTS};
-use crate::model::{CheckId, CheckStatus, ClientId, Lifecycle, Metrics, SimTime};
+use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, Recording, SimTime};
+
+/// At most this many lost-flag moments are listed; the rest are counted.
+const SHOWN_LOSSES: usize = 6;
 
 /// The figures a learner compares between runs, by label, from one set of measurements.
-/// Every figure comes from the model's observer (`Run::metrics_at` as of the step shown and
-/// `Run::metrics` for the whole run), so the two columns never count by different rules.
+/// Every figure comes from the model's observer (`Recording::metrics_at` as of the step shown and
+/// `Recording::metrics` for the whole run), so the two columns never count by different rules.
 fn figures(m: &Metrics) -> [(&'static str, String); 11] {
     let l = &CHECK_TEXTS.counts;
     let failover = match m.max_failover {
@@ -36,6 +39,31 @@ fn figures(m: &Metrics) -> [(&'static str, String); 11] {
 /// A panel template with the time shown filled in.
 fn at_now(template: &str, now: SimTime) -> String {
     fill(template, &[("now", now.to_string())])
+}
+
+/// The latest moments a client went Lost, up to `now`, and a count of the earlier ones.
+fn losses_list(run: &Recording, now: SimTime) -> Html {
+    let window = run.losses_before(now, SHOWN_LOSSES);
+    if window.total == 0 {
+        return Html::default();
+    }
+    let earlier = window.total - window.items.len();
+    html! {
+        <ul class="losses">
+            if earlier > 0 {
+                <li class="muted">{format!("{earlier} earlier losses; the latest {} follow.", window.items.len())}</li>
+            }
+            { for window.items.iter().map(|(client, point)| {
+                let reason = match point.state {
+                    Lifecycle::Lost(reason) => reason.describe(),
+                    _ => "",
+                };
+                html! {
+                    <li>{format!("Client {client} went Lost at t = {}: {reason}; it stopped writing.", point.from)}</li>
+                }
+            }) }
+        </ul>
+    }
 }
 
 fn status_text(status: &CheckStatus) -> String {
@@ -63,27 +91,13 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let run = lab.run();
     let now = props.at;
-    let losses: Vec<Html> = (0..run.scenario().clients)
-        .flat_map(|c| {
-            let client = ClientId(c);
-            run.lifecycle_history(client)
-                .iter()
-                .filter(move |p| p.from <= now)
-                .filter_map(move |p| match p.state {
-                    Lifecycle::Lost(reason) => Some(html! {
-                        <li>{format!("Client {client} went Lost at t = {}: {}; it stopped writing.", p.from, reason.describe())}</li>
-                    }),
-                    _ => None,
-                })
-        })
-        .collect();
-
+    let tally = run.tally_at(now);
     html! {
         <section class="card checks-panel" aria-labelledby="checks-title">
             <h4 id="checks-title">{"Checks"}</h4>
             <ul class="checks" aria-live="polite">
                 { for CheckId::ALL.into_iter().map(|id| {
-                    let status = run.check_at(id, now);
+                    let status = run.check_as_of(id, now, &tally);
                     let class = match status {
                         CheckStatus::Holding => "check status-ok",
                         CheckStatus::NotApplicable => "check check-na",
@@ -108,9 +122,7 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
                     }
                 }) }
             </ul>
-            if !losses.is_empty() {
-                <ul class="losses">{ for losses }</ul>
-            }
+            { losses_list(run, now) }
             <Comparison ..props.clone() />
         </section>
     }
@@ -150,9 +162,11 @@ fn Comparison(props: &StepProps) -> Html {
         compare.switch.label().to_ascii_lowercase()
     );
     let theirs = figures(&compare.run.metrics_at(now));
+    let mine_status = |id| lab.run().check_at(id, now);
+    let their_status = |id| compare.run.check_at(id, now);
     let mut differences = Vec::new();
     for id in CheckId::ALL {
-        let (a, b) = (lab.run().check_at(id, now), compare.run.check_at(id, now));
+        let (a, b) = (mine_status(id), their_status(id));
         if a.is_broken() != b.is_broken() {
             let broken_in = if a.is_broken() {
                 "only in this run"
@@ -191,8 +205,8 @@ fn Comparison(props: &StepProps) -> Html {
                     { for CheckId::ALL.into_iter().map(|id| html! {
                         <tr>
                             <th scope="row">{id.title()}</th>
-                            <td>{status_text(&lab.run().check_at(id, now))}</td>
-                            <td>{status_text(&compare.run.check_at(id, now))}</td>
+                            <td>{status_text(&mine_status(id))}</td>
+                            <td>{status_text(&their_status(id))}</td>
                         </tr>
                     }) }
                     { for mine.into_iter().zip(theirs).map(|((label, a), (_, b))| html! {

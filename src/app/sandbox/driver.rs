@@ -1,5 +1,6 @@
 //! The thin driver: a `requestAnimationFrame` loop that reads `performance.now()` and tells
 //! the lab how much wall time passed. It runs only while playing and is dropped on cleanup.
+//! While a long run is being simulated, it asks for one slice per task.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -67,6 +68,32 @@ pub fn use_playback(playing: bool, dispatch: Callback<LabAction>) {
                 frames.frame.borrow_mut().take();
             }
         }
+    });
+}
+
+/// A simulation slice aims at this long, well under the 50 ms of a long task.
+const SLICE_TARGET_MS: f64 = 12.0;
+/// The first slice's size in events; later ones follow from how long slices take.
+const FIRST_SLICE_EVENTS: f64 = 10_000.0;
+
+/// While runs are being simulated (`events` is how many so far), asks the lab for one slice
+/// at a time, each in its own task so the page answers in between. The slice size adapts
+/// so that a slice takes about [`SLICE_TARGET_MS`].
+#[hook]
+pub fn use_simulation(events: Option<usize>, dispatch: Callback<LabAction>) {
+    let slice = use_mut_ref(|| FIRST_SLICE_EVENTS);
+    use_effect_with(events, move |events| {
+        let pending = events.map(|_| {
+            gloo::timers::callback::Timeout::new(0, move || {
+                let max_events = *slice.borrow() as usize;
+                let started = performance_now();
+                dispatch.emit(LabAction::Simulate { max_events });
+                let took = (performance_now() - started).max(0.5);
+                let next = *slice.borrow() * (SLICE_TARGET_MS / took).clamp(0.5, 2.0);
+                *slice.borrow_mut() = next.clamp(1_000.0, 200_000.0);
+            })
+        });
+        move || drop(pending)
     });
 }
 

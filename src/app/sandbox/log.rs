@@ -1,4 +1,5 @@
 //! The event log: the run as text, up to the cursor, for reading and for screen readers.
+//! Only the latest events are rendered, however long the run: the cursor moves the window.
 
 use yew::prelude::*;
 
@@ -12,20 +13,22 @@ const SHOWN_EVENTS: usize = 60;
 #[component]
 pub fn EventLog(props: &StepProps) -> Html {
     let lab = &props.lab.0;
-    let events = lab.run().events_until(props.at);
-    let shown = &events[events.len().saturating_sub(SHOWN_EVENTS)..];
+    let window = lab.run().events_before(props.at, SHOWN_EVENTS);
+    let total = window.total;
+    let first = total - window.items.len() + 1;
     html! {
         <details class="card event-log">
-            <summary>{format!("Event log ({} events so far)", events.len())}</summary>
+            <summary>{format!("Event log ({total} events so far)")}</summary>
             <div role="log" aria-label="Event log" class="log-lines" tabindex="0">
-                <ol>
-                    { for shown.iter().map(|event| html! {
+                <ol start={first.to_string()}>
+                    { for window.items.iter().map(|event| html! {
                         <li><span class="log-time">{event.at.to_string()}</span>{" "}{line(event)}</li>
                     }) }
                 </ol>
             </div>
-            if events.len() > SHOWN_EVENTS {
-                <p class="muted small">{format!("Showing the last {SHOWN_EVENTS} events; step back or scrub to read earlier ones.")}</p>
+            if total > SHOWN_EVENTS {
+                <p class="muted small">{format!("Showing events {first} to {total} of the {total} so far (the run has {} in all); \
+                    step back or scrub to read earlier ones.", lab.run().event_count())}</p>
             }
         </details>
     }

@@ -10,6 +10,7 @@ mod faults;
 mod live;
 mod log;
 mod pitfall;
+mod progress;
 mod search;
 mod storage;
 mod timeline;
@@ -35,6 +36,7 @@ impl PartialEq for LabStore {
             && a.playing() == b.playing()
             && a.speed() == b.speed()
             && a.problem() == b.problem()
+            && a.simulating() == b.simulating()
     }
 }
 
@@ -76,6 +78,7 @@ fn send<T: 'static>(
 pub struct SetupKey {
     generation: u64,
     problem: Option<String>,
+    simulating: bool,
 }
 
 impl SetupKey {
@@ -83,6 +86,7 @@ impl SetupKey {
         SetupKey {
             generation: lab.generation(),
             problem: lab.problem().map(str::to_owned),
+            simulating: lab.simulating().is_some(),
         }
     }
 }
@@ -154,6 +158,7 @@ pub fn Laboratory() -> Html {
         Callback::from(move |action: LabAction| store.dispatch(action))
     };
     driver::use_playback(store.0.playing(), dispatch.clone());
+    driver::use_simulation(store.0.simulating().map(|p| p.events), dispatch.clone());
     crate::app::share::use_lab_link(&store.0, dispatch.clone());
 
     let onkeydown = {
@@ -176,11 +181,29 @@ pub fn Laboratory() -> Html {
     let shown_step = use_mut_ref(driver::ShownStep::default);
     let props = LabProps { lab: store.clone() };
     let lab = &store.0;
+    if let Some(progress) = lab.simulating() {
+        let setup = SetupProps {
+            lab: store.clone(),
+            setup: SetupKey::of(lab),
+        };
+        return html! {
+            <section class="lab" aria-labelledby="lab-title" {onkeydown}>
+                <h3 id="lab-title">{"Lease laboratory"}</h3>
+                <controls::PresetPicker ..setup.clone() />
+                <progress::SimulationProgress {progress} lab={store.clone()} />
+                <div class="lab-settings">
+                    <faults::FaultsPanel ..setup.clone() />
+                    <controls::PolicyPanel ..setup.clone() />
+                    <controls::ParametersPanel ..setup />
+                </div>
+            </section>
+        };
+    }
     let latest_event = lab
         .run()
-        .events_until(lab.now())
-        .last()
-        .map_or(SimTime::ZERO, |event| event.at);
+        .tally_at(lab.now())
+        .latest
+        .unwrap_or(SimTime::ZERO);
     let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
     let setup_key = SetupKey::of(lab);
     let step = StepProps {
@@ -221,7 +244,7 @@ pub fn Laboratory() -> Html {
             <log::EventLog ..step />
             <p class="trace-id">
                 {format!("Trace hash {:016x} · seed {} · {} events",
-                    lab.run().trace_hash(), lab.scenario().seed, lab.run().events().len())}
+                    lab.run().trace_hash(), lab.scenario().seed, lab.run().event_count())}
             </p>
         </section>
     }

@@ -1,20 +1,55 @@
-//! The storage panel: every write that reached storage up to the cursor, with its verdict.
+//! The storage panel: the writes that reached storage up to the cursor, newest first, with
+//! their verdicts. Rejected and stale writes are marked in words as well as in colour. Only
+//! the latest writes are rendered, however long the run.
 
 use yew::prelude::*;
 
 use super::StepProps;
-use crate::model::WriteVerdict;
+use crate::model::{WriteRecord, WriteVerdict};
 
 const SHOWN_WRITES: usize = 40;
 
-/// The storage log as a table, newest last.
+/// The row's class, whether it stands out, and the verdict in words.
+fn verdict(write: &WriteRecord) -> (&'static str, bool, String) {
+    match write.verdict {
+        WriteVerdict::Accepted { stale_over: None } => ("status-ok", false, "Accepted".to_owned()),
+        WriteVerdict::Accepted {
+            stale_over: Some(highest),
+        } => (
+            "status-bad",
+            true,
+            format!("Accepted although token {highest} was already stored: stale write"),
+        ),
+        WriteVerdict::Rejected { highest } => (
+            "status-warn",
+            true,
+            format!("Rejected: token {} is below {highest}", write.token),
+        ),
+    }
+}
+
+fn row(write: &WriteRecord) -> Html {
+    let (class, stands_out, verdict) = verdict(write);
+    html! {
+        <tr class={classes!(class, stands_out.then_some("stands-out"))}>
+            <td>{write.at.to_string()}</td>
+            <td>{write.client.to_string()}</td>
+            <td>{write.token.to_string()}</td>
+            <td>
+                if stands_out { <strong>{verdict}</strong> } else { {verdict} }
+            </td>
+        </tr>
+    }
+}
+
+/// The storage log as a table, newest first.
 #[component]
 pub fn StoragePanel(props: &StepProps) -> Html {
     let lab = &props.lab.0;
-    let log = lab.run().storage_log_until(props.at);
+    let tally = lab.run().tally_at(props.at);
+    let window = lab.run().writes_before(props.at, SHOWN_WRITES);
     let fencing = lab.scenario().policy.fencing;
-    let shown = &log[log.len().saturating_sub(SHOWN_WRITES)..];
-    let rejected = log.iter().filter(|w| !w.verdict.accepted()).count();
+    let (total, rejected, stale) = (tally.writes, tally.writes_rejected(), tally.writes_stale);
     html! {
         <section class="card storage-panel" aria-labelledby="storage-title">
             <h4 id="storage-title">
@@ -22,15 +57,18 @@ pub fn StoragePanel(props: &StepProps) -> Html {
                 <span class="badge">{ if fencing { "fenced" } else { "not fenced" } }</span>
             </h4>
             <p class="muted">
-                {format!("{} writes arrived so far: {} accepted, {} rejected by the fence.",
-                    log.len(), log.len() - rejected, rejected)}
+                {format!("{total} writes arrived so far: {} accepted ({stale} of them stale), {rejected} rejected by the fence.",
+                    total - rejected)}
             </p>
-            if log.is_empty() {
+            if total == 0 {
                 <p class="muted">{"No write has reached storage yet."}</p>
             } else {
                 <div class="table-wrap storage-scroll" tabindex="0" role="group" aria-label="Storage log, scrollable">
                     <table>
-                        <caption class="visually-hidden">{"Writes that reached storage"}</caption>
+                        <caption class="visually-hidden">{"Writes that reached storage, newest first"}</caption>
+                        <colgroup>
+                            <col class="col-time" /><col class="col-client" /><col class="col-token" /><col />
+                        </colgroup>
                         <thead>
                             <tr>
                                 <th scope="col">{"Time"}</th>
@@ -40,32 +78,13 @@ pub fn StoragePanel(props: &StepProps) -> Html {
                             </tr>
                         </thead>
                         <tbody>
-                            { for shown.iter().map(|write| {
-                                let (class, verdict) = match write.verdict {
-                                    WriteVerdict::Accepted { stale_over: None } => ("status-ok", "Accepted".to_owned()),
-                                    WriteVerdict::Accepted { stale_over: Some(highest) } => (
-                                        "status-bad",
-                                        format!("Accepted although token {highest} was already stored: stale write"),
-                                    ),
-                                    WriteVerdict::Rejected { highest } => (
-                                        "status-warn",
-                                        format!("Rejected: token {} is below {highest}", write.token),
-                                    ),
-                                };
-                                html! {
-                                    <tr class={class}>
-                                        <td>{write.at.to_string()}</td>
-                                        <td>{write.client.to_string()}</td>
-                                        <td>{write.token.to_string()}</td>
-                                        <td>{verdict}</td>
-                                    </tr>
-                                }
-                            }) }
+                            { for window.items.iter().rev().map(row) }
                         </tbody>
                     </table>
                 </div>
-                if log.len() > SHOWN_WRITES {
-                    <p class="muted small">{format!("Showing the last {SHOWN_WRITES} of {} writes.", log.len())}</p>
+                if total > SHOWN_WRITES {
+                    <p class="muted small">{format!("Showing the newest {SHOWN_WRITES} of {total} writes so far; \
+                        step back or scrub to see earlier ones.")}</p>
                 }
             }
         </section>

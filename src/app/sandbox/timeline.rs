@@ -6,7 +6,8 @@ use yew::prelude::*;
 
 use super::{LabStore, StepProps};
 use crate::lab::LabAction;
-use crate::model::{ClientId, Lifecycle, NodeId, RenewOutcome, Run, SimTime, WriteVerdict};
+use crate::model::overview::{ClientLane, Mark, MarkGroup, Overview, Span, Spans};
+use crate::model::{ClientId, NodeId, Scenario, SimTime};
 
 /// The drawing's width (CSS pixels, so text keeps its size) before the figure is measured.
 const DEFAULT_WIDTH: u32 = 1000;
@@ -108,9 +109,229 @@ fn lane_y(node: NodeId) -> f64 {
     }
 }
 
-/// A bar from `from` to `until` (the cursor if it has not ended yet).
-fn bar_ends(plot: &Plot, now: SimTime, from: SimTime, until: Option<SimTime>) -> (f64, f64) {
-    (plot.x(from), plot.x(until.unwrap_or(plot.end).min(now)))
+/// Titled marks of one kind on one lane are drawn one by one up to this many; beyond it
+/// they are drawn as one shape, so the page stays small however long the run.
+const TITLED_MARKS: usize = 12;
+
+fn circle_path(d: &mut String, cx: f64, cy: f64, r: f64) {
+    d.push_str(&format!(
+        "M{:.1},{cy:.1}a{r},{r} 0 1,0 {},0a{r},{r} 0 1,0 -{},0",
+        cx - r,
+        2.0 * r,
+        2.0 * r
+    ));
+}
+
+fn rect_path(d: &mut String, from: f64, to: f64, y: f64, height: f64, min_width: f64) {
+    d.push_str(&format!(
+        "M{from:.1},{y:.1}h{:.1}v{height}h-{:.1}z",
+        (to - from).max(min_width),
+        (to - from).max(min_width)
+    ));
+}
+
+/// The spans that started by `now`, cut at `now`, as (from, to) in view coordinates.
+fn spans_until<'a>(
+    spans: &'a Spans,
+    now: SimTime,
+    plot: &Plot,
+) -> impl Iterator<Item = (&'a Span, f64, f64)> + 'a {
+    let plot = *plot;
+    spans
+        .all()
+        .iter()
+        .filter(move |s| s.from <= now)
+        .map(move |s| {
+            (
+                s,
+                plot.x(s.from),
+                plot.x(s.until.unwrap_or(plot.end).min(now)),
+            )
+        })
+}
+
+/// The lease holders at the service: one shape per client, a label where there is room.
+fn tenure_shapes(view: &Overview, clients: u8, now: SimTime, plot: &Plot) -> Html {
+    let y = TOP + LANE + 6.0;
+    let mut paths = vec![String::new(); usize::from(clients)];
+    let mut labels = Vec::new();
+    for (span, from, to) in spans_until(&view.tenures, now, plot) {
+        if let Some(d) = paths.get_mut(span.client.index()) {
+            rect_path(d, from, to, y, 18.0, 1.0);
+        }
+        if let (true, Some(token)) = (to - from > 44.0, span.token) {
+            labels.push(html! {
+                <text x={format!("{:.1}", from + 4.0)} y={(y + 13.0).to_string()} class="bar-label">
+                    {format!("{} · {token}", span.client)}
+                </text>
+            });
+        }
+    }
+    html! {
+        <>
+            { for paths.into_iter().enumerate().filter(|(_, d)| !d.is_empty()).map(|(c, d)| html! {
+                <g class={format!("tenure client-{c}")}><path {d} /></g>
+            }) }
+            { for labels }
+        </>
+    }
+}
+
+/// Point marks of one kind on a lane, as (class, where it sits on the lane).
+fn mark_style(mark: Mark) -> (&'static str, f64) {
+    match mark {
+        Mark::RenewSent => ("renew-dot", 29.0),
+        Mark::RenewDropped => ("renew-dot renew-lost", 29.0),
+        Mark::RenewOk => ("renew-dot renew-ok", 29.0),
+        Mark::RenewRefused => ("renew-dot renew-refused", 29.0),
+        Mark::WriteAccepted => ("write accepted", 3.0),
+        Mark::WriteStale => ("write stale", 3.0),
+        Mark::WriteRejected => ("write rejected", 3.0),
+        Mark::Lost => ("lost-marker", 7.0),
+    }
+}
+
+fn mark_title(mark: Mark, client: ClientId, group: &MarkGroup) -> String {
+    let more = if group.count > 1 {
+        " (and more close by)"
+    } else {
+        ""
+    };
+    let token = group.token.map(|t| t.to_string()).unwrap_or_default();
+    match mark {
+        Mark::Lost => format!("Client {client} lost the lease at {}{more}", group.first),
+        _ => format!("Write with token {token} at {}{more}", group.first),
+    }
+}
+
+/// Adds one mark's outline at `px` on the lane line `y`.
+fn mark_path(d: &mut String, mark: Mark, px: f64, y: f64) {
+    match mark {
+        Mark::Lost => d.push_str(&format!("M{px:.1},{y:.1}l6,8l-6,8l-6,-8z")),
+        Mark::WriteAccepted => d.push_str(&format!("M{px:.1},{:.1}V{:.1}", y - 1.0, y + 5.0)),
+        Mark::WriteStale | Mark::WriteRejected => {
+            d.push_str(&format!("M{px:.1},{:.1}V{:.1}", y - 1.0, y + 5.0));
+            circle_path(d, px, y, 4.0);
+        }
+        _ => circle_path(d, px, y, 2.5),
+    }
+}
+
+/// One kind of mark on one lane, outlined once per run: a prefix of `d` draws the marks
+/// up to any time, so moving the cursor formats no numbers.
+#[derive(PartialEq)]
+struct MarkPath {
+    /// Each group's first time, in order.
+    firsts: Vec<SimTime>,
+    /// Where each group's outline ends in `d`.
+    ends: Vec<usize>,
+    /// How many marks the groups so far hold.
+    counts: Vec<u32>,
+    d: String,
+}
+
+/// Every lane's marks, `[client][mark]`.
+fn mark_paths(view: &Overview, plot: &Plot) -> Vec<Vec<MarkPath>> {
+    view.clients
+        .iter()
+        .enumerate()
+        .map(|(c, lane)| {
+            let client = ClientId(c as u8);
+            Mark::ALL
+                .into_iter()
+                .map(|mark| {
+                    let y = client_lane(client) + mark_style(mark).1;
+                    let mut path = MarkPath {
+                        firsts: Vec::new(),
+                        ends: Vec::new(),
+                        counts: Vec::new(),
+                        d: String::new(),
+                    };
+                    let mut count = 0;
+                    for g in lane.marks(mark) {
+                        mark_path(&mut path.d, mark, plot.x(g.first), y);
+                        count += g.count;
+                        path.firsts.push(g.first);
+                        path.ends.push(path.d.len());
+                        path.counts.push(count);
+                    }
+                    path
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// One kind of mark on one client's lane, up to `now`.
+fn mark_shapes(
+    lane: &ClientLane,
+    path: &MarkPath,
+    client: ClientId,
+    mark: Mark,
+    now: SimTime,
+    plot: &Plot,
+) -> Html {
+    let (class, dy) = mark_style(mark);
+    let shown = path.firsts.partition_point(|&t| t <= now);
+    if shown == 0 {
+        return Html::default();
+    }
+    let titled = matches!(mark, Mark::Lost | Mark::WriteStale | Mark::WriteRejected);
+    if titled && shown <= TITLED_MARKS {
+        let y = client_lane(client) + dy;
+        return html! {
+            { for lane.marks(mark).take(shown).map(|g| {
+                let mut d = String::new();
+                mark_path(&mut d, mark, plot.x(g.first), y);
+                html! { <path class={class} {d}><title>{mark_title(mark, client, g)}</title></path> }
+            }) }
+        };
+    }
+    let d = path.d[..path.ends[shown - 1]].to_owned();
+    let title = titled.then(|| {
+        let count = path.counts[shown - 1];
+        match mark {
+            Mark::Lost => format!("Client {client}: lost flag set about {count} times"),
+            _ => format!("Client {client}: {count} writes like this"),
+        }
+    });
+    html! {
+        <path class={classes!(class, "marks")} {d}>
+            if let Some(title) = title { <title>{title}</title> }
+        </path>
+    }
+}
+
+/// One client's lane up to `now`: beliefs, pauses, crash, renewals, writes and losses.
+fn client_shapes(
+    lane: &ClientLane,
+    paths: &[MarkPath],
+    client: ClientId,
+    now: SimTime,
+    plot: &Plot,
+) -> Html {
+    let y = client_lane(client);
+    let mut believed = String::new();
+    for (_, from, to) in spans_until(&lane.believed, now, plot) {
+        rect_path(&mut believed, from, to, y + 8.0, 14.0, 1.0);
+    }
+    let mut paused = String::new();
+    for (_, from, to) in spans_until(&lane.paused, now, plot) {
+        rect_path(&mut paused, from, to, y + 4.0, 22.0, 2.0);
+    }
+    let crash = lane.crashed_at.filter(|&t| t <= now).map(|at| html! {
+        <text class="crash-marker" x={format!("{:.1}", plot.x(at))} y={(y + 20.0).to_string()} text-anchor="middle">{"✕"}</text>
+    });
+    html! {
+        <>
+            if !believed.is_empty() {
+                <path class={format!("believed client-{}", client.0)} d={believed} />
+            }
+            if !paused.is_empty() { <path class="pause" d={paused} /> }
+            { for Mark::ALL.into_iter().zip(paths).map(|(mark, path)| mark_shapes(lane, path, client, mark, now, plot)) }
+            { crash.unwrap_or_default() }
+        </>
+    }
 }
 
 /// Props of [`TimelineLanes`]: the step the other panels show, and the drawing's width.
@@ -121,155 +342,33 @@ struct LanesProps {
 }
 
 /// Everything drawn on the lanes up to the latest event: it changes only when an event
-/// happens, so playback between events redraws just the cursor.
+/// happens, so playback between events redraws just the cursor. Drawn from the run's
+/// overview, so its size does not grow with the run.
 #[component]
 fn TimelineLanes(props: &LanesProps) -> Html {
     let run = props.step.lab.0.run();
     let plot = Plot::new(props.width, run.end());
     let now = props.step.at;
+    let view = run.overview();
+    let marks = {
+        let run = run.clone();
+        use_memo(
+            (props.step.setup.clone(), props.width),
+            move |(_, width)| mark_paths(run.overview(), &Plot::new(*width, run.end())),
+        )
+    };
     html! {
         <g class="lanes">
-            { for tenure_bars(run, &plot, now) }
-            { for failover_lines(run, &plot, now) }
-            { for (0..run.scenario().clients).map(|c| client_lane_shapes(run, &plot, now, ClientId(c))) }
-            { for renew_dots(run, &plot, now) }
-            { for write_marks(run, &plot, now) }
-            { for fault_markers(run, &plot) }
+            { tenure_shapes(view, run.scenario().clients, now, &plot) }
+            { for view.clients.iter().zip(marks.iter()).enumerate().map(|(c, (lane, paths))| client_shapes(lane, paths, ClientId(c as u8), now, &plot)) }
+            { for fault_markers(run.scenario(), &plot) }
         </g>
     }
 }
 
-/// The service lane: who holds the lease, with its token where the bar has room.
-fn tenure_bars<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<Item = Html> + 'a {
-    run.holder_intervals()
-        .iter()
-        .filter(move |t| t.span.from <= now)
-        .map(move |tenure| {
-            let (from, to) = bar_ends(plot, now, tenure.span.from, tenure.span.until);
-            let y = TOP + LANE + 6.0;
-            html! {
-                <g class={format!("tenure client-{}", tenure.client.0)}>
-                    <rect x={from.to_string()} y={y.to_string()} width={(to - from).max(1.0).to_string()} height="18" rx="3" />
-                    if to - from > 44.0 {
-                        <text x={(from + 4.0).to_string()} y={(y + 13.0).to_string()} class="bar-label">
-                            {format!("{} · {}", tenure.client, tenure.token)}
-                        </text>
-                    }
-                </g>
-            }
-        })
-}
-
-/// One client's lane: when it believes it holds, its pauses, its losses and its crash.
-fn client_lane_shapes(run: &Run, plot: &Plot, now: SimTime, client: ClientId) -> Html {
-    let y = client_lane(client);
-    let believed = run
-        .believed_intervals(client)
-        .into_iter()
-        .filter(|i| i.from <= now)
-        .map(|span| {
-            let (from, to) = bar_ends(plot, now, span.from, span.until);
-            html! {
-                <rect class={format!("believed client-{}", client.0)} x={from.to_string()} y={(y + 8.0).to_string()}
-                    width={(to - from).max(1.0).to_string()} height="14" rx="3" />
-            }
-        });
-    let pauses = run.pauses(client).filter(|i| i.from <= now).map(|pause| {
-        let (from, to) = bar_ends(plot, now, pause.from, pause.until);
-        html! {
-            <rect class="pause" x={from.to_string()} y={(y + 4.0).to_string()}
-                width={(to - from).max(2.0).to_string()} height="22" />
-        }
-    });
-    let losses = run
-        .lifecycle_history(client)
-        .iter()
-        .filter(|p| p.from <= now && matches!(p.state, Lifecycle::Lost(_)))
-        .map(|point| {
-            let px = plot.x(point.from);
-            html! {
-                <path class="lost-marker" d={format!("M{px},{} l6,8 l-6,8 l-6,-8 z", y + 7.0)}>
-                    <title>{format!("Client {client} lost the lease at {}", point.from)}</title>
-                </path>
-            }
-        });
-    let crash = run.crashed_at(client).filter(|&t| t <= now).map(|at| {
-        html! {
-            <text class="crash-marker" x={plot.x(at).to_string()} y={(y + 20.0).to_string()} text-anchor="middle">{"✕"}</text>
-        }
-    });
-    html! { <>{ for believed }{ for pauses }{ for losses }{ for crash }</> }
-}
-
-/// Renew attempts on the client's lane: a dot when sent, and one coloured by what became
-/// of it when the client learned it (the observer's per-renew record, as the counts use).
-fn renew_dots<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<Item = Html> + 'a {
-    run.renews().iter().filter(move |r| r.sent_at <= now).map(move |renew| {
-        let cy = (client_lane(renew.client) + 29.0).to_string();
-        let answer = match renew.outcome {
-            RenewOutcome::Ok(t) => Some(("renew-dot renew-ok", t)),
-            RenewOutcome::NotOwner(t) => Some(("renew-dot renew-refused", t)),
-            RenewOutcome::TimedOut(t) => Some(("renew-dot renew-lost", t)),
-            RenewOutcome::Unanswered => None,
-        }
-        .filter(|&(_, at)| at <= now);
-        html! {
-            <>
-                <circle class="renew-dot" cx={plot.x(renew.sent_at).to_string()} cy={cy.clone()} r="2.5" />
-                if let Some((class, at)) = answer {
-                    <circle class={class} cx={plot.x(at).to_string()} cy={cy} r="2.5" />
-                }
-            </>
-        }
-    })
-}
-
-/// Each failover on the service lane, from the old holder's last renewal to the next grant.
-fn failover_lines<'a>(
-    run: &'a Run,
-    plot: &'a Plot,
-    now: SimTime,
-) -> impl Iterator<Item = Html> + 'a {
-    run.failovers().iter().filter(move |f| f.last_effective <= now).map(move |failover| {
-        let from = plot.x(failover.last_effective);
-        let to = plot.x(failover.granted_at.min(now));
-        let y = (TOP + LANE + 28.0).to_string();
-        html! {
-            <line class="failover" x1={from.to_string()} x2={to.max(from + 1.0).to_string()} y1={y.clone()} y2={y}>
-                <title>{format!("Failover from {} to {}: {}", failover.from, failover.to, failover.duration())}</title>
-            </line>
-        }
-    })
-}
-
-/// Each write on its client's lane: a tick if accepted, a dot too if rejected or stale.
-fn write_marks<'a>(run: &'a Run, plot: &'a Plot, now: SimTime) -> impl Iterator<Item = Html> + 'a {
-    run.storage_log_until(now).iter().map(move |write| {
-        let px = plot.x(write.at);
-        let y = client_lane(write.client);
-        let (class, flagged) = match write.verdict {
-            WriteVerdict::Accepted { stale_over: None } => ("write accepted", false),
-            WriteVerdict::Accepted {
-                stale_over: Some(_),
-            } => ("write stale", true),
-            WriteVerdict::Rejected { .. } => ("write rejected", true),
-        };
-        html! {
-            <>
-                <line class={class} x1={px.to_string()} x2={px.to_string()} y1={(y + 2.0).to_string()} y2={(y + 8.0).to_string()} />
-                if flagged {
-                    <circle class={class} cx={px.to_string()} cy={(y + 3.0).to_string()} r="4">
-                        <title>{format!("Write with token {} at {}", write.token, write.at)}</title>
-                    </circle>
-                }
-            </>
-        }
-    })
-}
-
 /// Every planned fault: a marker on the faults lane and a line down to the node it hits.
-fn fault_markers<'a>(run: &'a Run, plot: &'a Plot) -> impl Iterator<Item = Html> + 'a {
-    run.scenario().faults.0.iter().map(move |planned| {
+fn fault_markers<'a>(scenario: &'a Scenario, plot: &'a Plot) -> impl Iterator<Item = Html> + 'a {
+    scenario.faults.0.iter().map(move |planned| {
         let px = plot.x(planned.at);
         let node_y = lane_y(planned.fault.target());
         html! {
@@ -382,8 +481,7 @@ fn legend() -> Html {
             <span><i class="swatch renew-swatch"></i>{"renew sent"}</span>
             <span><i class="swatch renew-ok-swatch"></i>{"renew OK"}</span>
             <span><i class="swatch renew-refused-swatch"></i>{"NOT_OWNER"}</span>
-            <span><i class="swatch renew-lost-swatch"></i>{"renew timed out"}</span>
-            <span><i class="swatch failover-swatch"></i>{"failover: last renewal to next grant"}</span>
+            <span><i class="swatch renew-lost-swatch"></i>{"renew dropped"}</span>
             <span>{"▼ fault"}</span>
         </figcaption>
     }

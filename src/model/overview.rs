@@ -1,0 +1,264 @@
+//! The whole run at the timeline's resolution: what a lane shows, kept in a fixed number of
+//! time buckets so its size does not grow with the run. Marks falling in one bucket are
+//! merged (their first time is kept), and spans closer than a bucket are joined.
+
+use super::client::Lifecycle;
+use super::ids::{ClientId, FencingToken, NodeId};
+use super::msg::Message;
+use super::service::ServiceEvent;
+use super::storage::WriteVerdict;
+use super::time::SimTime;
+use super::trace::{Event, EventKind};
+
+/// How many buckets the run is cut into: finer than the timeline can draw.
+pub const BUCKETS: u64 = 320;
+
+/// Kinds of point marks on a client's lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// A renew left the client.
+    RenewSent,
+    /// A renew was dropped.
+    RenewDropped,
+    /// A RenewOk reached the client.
+    RenewOk,
+    /// A NotOwner reached the client.
+    RenewRefused,
+    /// Storage accepted one of its writes.
+    WriteAccepted,
+    /// Storage accepted one of its writes although a higher token was stored.
+    WriteStale,
+    /// The fence rejected one of its writes.
+    WriteRejected,
+    /// The client's lost flag was set.
+    Lost,
+}
+
+impl Mark {
+    /// Every kind, in drawing order.
+    pub const ALL: [Mark; 8] = [
+        Mark::RenewSent,
+        Mark::RenewDropped,
+        Mark::RenewOk,
+        Mark::RenewRefused,
+        Mark::WriteAccepted,
+        Mark::WriteStale,
+        Mark::WriteRejected,
+        Mark::Lost,
+    ];
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Marks of one kind that fell in one bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MarkGroup {
+    /// The first one's time.
+    pub first: SimTime,
+    /// How many fell in this bucket (over the whole run).
+    pub count: u32,
+    /// The first one's token, where the mark has one.
+    pub token: Option<FencingToken>,
+}
+
+/// A stretch of time on a lane (a lease at the service, a belief, a pause).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// Whose.
+    pub client: ClientId,
+    /// The token, for a lease at the service.
+    pub token: Option<FencingToken>,
+    /// Start.
+    pub from: SimTime,
+    /// End, if it ended.
+    pub until: Option<SimTime>,
+}
+
+/// Spans of one lane, joined when closer than a bucket.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spans {
+    spans: Vec<Span>,
+}
+
+impl Spans {
+    /// The spans, in start order.
+    pub fn all(&self) -> &[Span] {
+        &self.spans
+    }
+    fn open(&mut self, width: u64, client: ClientId, token: Option<FencingToken>, at: SimTime) {
+        if let Some(last) = self.spans.last_mut() {
+            if let Some(until) = last.until {
+                let near = at.saturating_since(until).0 < width;
+                let short = until.saturating_since(last.from).0 < width;
+                if near && (last.client == client || short) {
+                    *last = Span {
+                        client,
+                        token: last.token.filter(|_| last.client == client).or(token),
+                        from: last.from,
+                        until: None,
+                    };
+                    return;
+                }
+            }
+        }
+        self.spans.push(Span {
+            client,
+            token,
+            from: at,
+            until: None,
+        });
+    }
+    /// Ends the latest open span carrying `token` (or, failing that, the earliest open one).
+    fn close(&mut self, token: Option<FencingToken>, at: SimTime) {
+        let open = |s: &&mut Span| s.until.is_none();
+        let found = match self
+            .spans
+            .iter_mut()
+            .rev()
+            .filter(open)
+            .find(|s| token.is_none() || s.token == token)
+        {
+            Some(span) => Some(span),
+            None => self.spans.iter_mut().find(|s| s.until.is_none()),
+        };
+        if let Some(span) = found {
+            span.until = Some(at.max(span.from));
+        }
+    }
+    /// Cuts every span that runs past `at` (a crash ends a pause).
+    fn cut(&mut self, at: SimTime) {
+        for span in self.spans.iter_mut().rev().take(2) {
+            if span.from <= at && span.until.is_none_or(|u| u > at) {
+                span.until = Some(at);
+            }
+        }
+    }
+}
+
+/// One client's lane.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientLane {
+    /// When it believed it held the lease.
+    pub believed: Spans,
+    /// When it was paused.
+    pub paused: Spans,
+    /// When it crashed, if it did.
+    pub crashed_at: Option<SimTime>,
+    marks: [Vec<(u64, MarkGroup)>; 8],
+    believes: bool,
+}
+
+impl ClientLane {
+    /// The groups of one mark kind, in time order.
+    pub fn marks(&self, mark: Mark) -> impl Iterator<Item = &MarkGroup> {
+        self.marks[mark.index()].iter().map(|(_, group)| group)
+    }
+    fn mark(&mut self, bucket: u64, mark: Mark, at: SimTime, token: Option<FencingToken>) {
+        let groups = &mut self.marks[mark.index()];
+        match groups.last_mut() {
+            Some((b, group)) if *b == bucket => group.count += 1,
+            _ => groups.push((
+                bucket,
+                MarkGroup {
+                    first: at,
+                    count: 1,
+                    token,
+                },
+            )),
+        }
+    }
+}
+
+/// The whole run's lanes at bucket resolution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overview {
+    width: u64,
+    /// Who held the lease at the service, and with which token.
+    pub tenures: Spans,
+    /// One lane per client.
+    pub clients: Vec<ClientLane>,
+}
+
+impl Overview {
+    /// An empty overview of a run of `clients` clients ending at `end`.
+    pub fn new(clients: u8, end: SimTime) -> Overview {
+        Overview {
+            width: (end.0 / BUCKETS).max(1),
+            tenures: Spans::default(),
+            clients: vec![ClientLane::default(); usize::from(clients)],
+        }
+    }
+
+    /// Adds one event of the trace.
+    pub fn add(&mut self, e: &Event) {
+        let width = self.width;
+        let bucket = e.at.0 / width;
+        let NodeId::Client(c) = e.node else {
+            match e.kind {
+                EventKind::Service(ServiceEvent::Granted { client, token, .. }) => {
+                    self.tenures.open(width, client, Some(token), e.at)
+                }
+                EventKind::Service(ServiceEvent::Ended { token, .. }) => {
+                    self.tenures.close(Some(token), e.at)
+                }
+                EventKind::Write(w) => {
+                    let mark = match w.verdict {
+                        WriteVerdict::Accepted { stale_over: None } => Mark::WriteAccepted,
+                        WriteVerdict::Accepted {
+                            stale_over: Some(_),
+                        } => Mark::WriteStale,
+                        WriteVerdict::Rejected { .. } => Mark::WriteRejected,
+                    };
+                    if let Some(lane) = self.clients.get_mut(w.client.index()) {
+                        lane.mark(bucket, mark, e.at, Some(w.token));
+                    }
+                }
+                _ => {}
+            }
+            return;
+        };
+        let Some(lane) = self.clients.get_mut(c.index()) else {
+            return;
+        };
+        match e.kind {
+            EventKind::Sent {
+                msg: Message::Renew { token, .. },
+                ..
+            } => lane.mark(bucket, Mark::RenewSent, e.at, Some(token)),
+            EventKind::Dropped {
+                msg: Message::Renew { token, .. },
+                ..
+            } => lane.mark(bucket, Mark::RenewDropped, e.at, Some(token)),
+            EventKind::Delivered {
+                msg: Message::RenewOk { token, .. },
+                ..
+            } => lane.mark(bucket, Mark::RenewOk, e.at, Some(token)),
+            EventKind::Delivered {
+                msg: Message::NotOwner { token, .. },
+                ..
+            } => lane.mark(bucket, Mark::RenewRefused, e.at, Some(token)),
+            EventKind::Lifecycle { to, token } => {
+                if let Lifecycle::Lost(_) = to {
+                    lane.mark(bucket, Mark::Lost, e.at, token);
+                }
+                let believes = to.believes_holding();
+                if believes && !lane.believes {
+                    lane.believed.open(width, c, None, e.at);
+                } else if !believes && lane.believes {
+                    lane.believed.close(None, e.at);
+                }
+                lane.believes = believes;
+            }
+            EventKind::Paused { until, .. } => {
+                lane.paused.open(width, c, None, e.at);
+                lane.paused.close(None, until);
+            }
+            EventKind::Crashed => {
+                lane.paused.cut(e.at);
+                lane.crashed_at.get_or_insert(e.at);
+            }
+            _ => {}
+        }
+    }
+}
