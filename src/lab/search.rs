@@ -16,28 +16,11 @@ use serde::{Deserialize, Serialize};
 pub mod words {
     include!(concat!(env!("OUT_DIR"), "/search_words.rs"));
 
-    /// `template` with each `{name}` replaced by its value.
-    pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
-        values
-            .iter()
-            .fold(template.to_owned(), |text, (name, value)| {
-                text.replace(&format!("{{{name}}}"), value)
-            })
-    }
+    pub use crate::lesson::content::fill;
 
-    /// The label of a fault kind's checkbox.
+    /// The label of a fault kind's checkbox: the Faults form's words for it.
     pub fn kind_label(kind: crate::model::search::FaultKind) -> &'static str {
-        use crate::model::search::FaultKind as K;
-        match kind {
-            K::Pause => KIND_PAUSE,
-            K::PauseInWritePath => KIND_PAUSE_WRITE,
-            K::Partition => KIND_PARTITION,
-            K::DelayedPacket => KIND_DELAY,
-            K::ClockStep => KIND_STEP,
-            K::ClockDrift => KIND_DRIFT,
-            K::Crash => KIND_CRASH,
-            K::Revoke => KIND_REVOKE,
-        }
+        crate::lesson::content::SANDBOX.fault(kind.keyword()).choice
     }
 }
 

@@ -39,7 +39,7 @@ macro_rules! ids {
 include!("schema.rs");
 
 /// Replaces each `{name}` in `template` by its fact (build.rs checks every name is known).
-pub fn fill(template: &str, facts: &[(&str, String)]) -> String {
+pub fn fill<V: AsRef<str>>(template: &str, facts: &[(&str, V)]) -> String {
     let mut out = String::with_capacity(template.len() + 32);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -50,7 +50,7 @@ pub fn fill(template: &str, facts: &[(&str, String)]) -> String {
         };
         let name = &after[..close];
         match facts.iter().find(|(n, _)| *n == name) {
-            Some((_, value)) => out.push_str(value),
+            Some((_, value)) => out.push_str(value.as_ref()),
             None => out.push_str(&rest[open..open + close + 2]),
         }
         rest = &after[close + 1..];

@@ -9,7 +9,7 @@
 //! can run anywhere (a worker takes blocks) and the first failing index, and the plan at it,
 //! are the same however the index space was split.
 
-use super::check::{CheckId, CheckStatus};
+use super::check::CheckId;
 use super::faults::{Fault, FaultPlan, TimedFault};
 use super::ids::{ClientId, NodeId};
 use super::rng::SimRng;
@@ -18,77 +18,8 @@ use super::time::{SimDuration, SimTime};
 use super::Simulation;
 use serde::{Deserialize, Serialize};
 
-/// The kinds of fault a search may draw. The one list of them for the search; its slugs are
-/// the share-link fault words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum FaultKind {
-    /// A stop-the-world pause of a client.
-    Pause,
-    /// A pause between the pre-write check and the write.
-    PauseInWritePath,
-    /// A client's link to the service or storage goes down.
-    Partition,
-    /// A client's next packet to the service or storage is late.
-    DelayedPacket,
-    /// A node's wall clock steps (NTP).
-    ClockStep,
-    /// A node's clocks drift.
-    ClockDrift,
-    /// A client dies.
-    Crash,
-    /// An administrator revokes the lease.
-    Revoke,
-}
-
-impl FaultKind {
-    /// Every kind, in display order.
-    pub const ALL: [FaultKind; 8] = [
-        FaultKind::Pause,
-        FaultKind::PauseInWritePath,
-        FaultKind::Partition,
-        FaultKind::DelayedPacket,
-        FaultKind::ClockStep,
-        FaultKind::ClockDrift,
-        FaultKind::Crash,
-        FaultKind::Revoke,
-    ];
-
-    /// The word a share link uses for this kind (`pause`, `pause-write`, …).
-    pub const fn slug(self) -> &'static str {
-        match self {
-            FaultKind::Pause => "pause",
-            FaultKind::PauseInWritePath => "pause-write",
-            FaultKind::Partition => "partition",
-            FaultKind::DelayedPacket => "delay",
-            FaultKind::ClockStep => "step",
-            FaultKind::ClockDrift => "drift",
-            FaultKind::Crash => "crash",
-            FaultKind::Revoke => "revoke",
-        }
-    }
-
-    /// The kind a slug names.
-    pub fn from_slug(slug: &str) -> Option<FaultKind> {
-        FaultKind::ALL.into_iter().find(|k| k.slug() == slug)
-    }
-
-    /// The kind of a fault.
-    pub const fn of(fault: &Fault) -> FaultKind {
-        match fault {
-            Fault::Pause {
-                in_write_path: true,
-                ..
-            } => FaultKind::PauseInWritePath,
-            Fault::Pause { .. } => FaultKind::Pause,
-            Fault::Partition { .. } => FaultKind::Partition,
-            Fault::DelayNextPacket { .. } => FaultKind::DelayedPacket,
-            Fault::ClockStep { .. } => FaultKind::ClockStep,
-            Fault::ClockDrift { .. } => FaultKind::ClockDrift,
-            Fault::Crash { .. } => FaultKind::Crash,
-            Fault::RevokeLease => FaultKind::Revoke,
-        }
-    }
-}
+/// The kinds of fault a search may draw: the model's one list of them.
+pub use super::faults::FaultKind;
 
 /// Most faults a search plan may hold.
 pub const MAX_PLAN_FAULTS: u8 = 16;
@@ -125,14 +56,9 @@ impl SearchSpec {
 /// The first broken check of a scenario and when it broke, from the trace-less checked path.
 /// The one place the search asks the model for a verdict.
 pub fn first_broken(scenario: &Scenario) -> Option<(CheckId, SimTime)> {
-    Simulation::check(scenario)
-        .checks
-        .iter()
-        .filter_map(|report| match report.status {
-            CheckStatus::Broken { first, .. } => Some((report.check, first.at)),
-            _ => None,
-        })
-        .min_by_key(|&(check, at)| (at, check))
+    Simulation::verdict(scenario)
+        .first_broken
+        .map(|broken| (broken.check, broken.at))
 }
 
 /// The seed of plan `index` of the search seeded `search_seed`: SplitMix64's output at
@@ -175,7 +101,7 @@ fn random_fault(rng: &mut SimRng, base: &Scenario, kind: FaultKind) -> Fault {
             b: far_end(rng),
             duration: length(rng, longest),
         },
-        FaultKind::DelayedPacket => Fault::DelayNextPacket {
+        FaultKind::DelayNextPacket => Fault::DelayNextPacket {
             from: NodeId::Client(client),
             to: far_end(rng),
             extra: length(rng, longest),
@@ -192,7 +118,7 @@ fn random_fault(rng: &mut SimRng, base: &Scenario, kind: FaultKind) -> Fault {
             ppm: rng.between(0, 2 * SEARCH_DRIFT_PPM) as i32 - SEARCH_DRIFT_PPM as i32,
         },
         FaultKind::Crash => Fault::Crash { client },
-        FaultKind::Revoke => Fault::RevokeLease,
+        FaultKind::RevokeLease => Fault::RevokeLease,
     }
 }
 

@@ -61,7 +61,7 @@ impl SearchError {
 
 /// The link text of `spec`.
 pub fn print_search(spec: &SearchSpec) -> String {
-    let kinds: Vec<&str> = spec.kinds.iter().map(|k| k.slug()).collect();
+    let kinds: Vec<&str> = spec.kinds.iter().map(|k| k.keyword()).collect();
     format!(
         "{}/{}/{}/{}",
         spec.seed,
@@ -85,7 +85,7 @@ pub fn parse_search(text: &str) -> Result<SearchSpec, SearchError> {
     let budget = number("plan count", budget)?;
     let mut kinds = kinds
         .split('.')
-        .map(FaultKind::from_slug)
+        .map(FaultKind::from_keyword)
         .collect::<Option<Vec<_>>>()
         .ok_or(SearchError::Kinds)?;
     let count = kinds.len();

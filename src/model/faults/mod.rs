@@ -74,7 +74,9 @@ pub enum Fault {
 }
 
 /// The kinds of fault, each with its keyword in the textual form (`pause`, `step`, …).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum FaultKind {
     /// [`Fault::Pause`] outside the write path.
     Pause,

@@ -32,10 +32,7 @@ fn plans_are_reproducible_and_use_only_allowed_kinds() {
         let plan = random_plan(&base, &spec, index);
         assert_eq!(plan, random_plan(&base, &spec, index));
         assert!((1..=3).contains(&plan.0.len()), "plan {index}: {plan:?}");
-        assert!(plan
-            .0
-            .iter()
-            .all(|f| spec.kinds.contains(&FaultKind::of(&f.fault))));
+        assert!(plan.0.iter().all(|f| spec.kinds.contains(&f.fault.kind())));
         assert!(plan.0.windows(2).all(|w| w[0].at <= w[1].at));
         with_plan(&base, plan).validate().expect("valid plan");
     }
@@ -198,7 +195,7 @@ fn searched_plans_of_up_to_ten_faults_shrink_to_at_most_two() {
     let kinds = [
         FaultKind::PauseInWritePath,
         FaultKind::Partition,
-        FaultKind::DelayedPacket,
+        FaultKind::DelayNextPacket,
         FaultKind::ClockDrift,
     ];
     for seed in [11, 12, 13] {
@@ -269,6 +266,6 @@ fn specs_from_outside_are_checked() {
         assert!(!bad.is_valid(), "{bad:?}");
     }
     for kind in FaultKind::ALL {
-        assert_eq!(FaultKind::from_slug(kind.slug()), Some(kind));
+        assert_eq!(FaultKind::from_keyword(kind.keyword()), Some(kind));
     }
 }
