@@ -200,7 +200,7 @@ pub struct Recorder {
 impl Recorder {
     /// Starts recording `s`, which should have passed [`Scenario::validate`].
     pub fn new(s: &Scenario) -> Recorder {
-        let world = World::new(s, true);
+        let world = World::streaming(s);
         let tally = Tally::new(s.clients);
         Recorder {
             scenario: s.clone(),

@@ -69,6 +69,17 @@ impl World {
     /// only the checks and metrics are computed (fast, for property tests and benchmarks).
     /// The scenario should have passed [`Scenario::validate`].
     pub fn new(s: &Scenario, record: bool) -> Self {
+        Self::build(s, record, record)
+    }
+
+    /// Builds the world for a [`super::Recording`]: every event is streamed for the trace,
+    /// but the observer keeps no per-event history, since checkpoints clone the world and
+    /// any moment is replayed from one.
+    pub fn streaming(s: &Scenario) -> Self {
+        Self::build(s, true, false)
+    }
+
+    fn build(s: &Scenario, record: bool, observe_history: bool) -> Self {
         let n = s.clients as usize;
         let renew_interval = s.renew_interval();
         let slots = (0..n)
@@ -142,7 +153,7 @@ impl World {
                 n,
                 s.policy.fencing,
                 s.policy.client_follows_prefer(),
-                record,
+                observe_history,
             ),
         }
     }

@@ -265,7 +265,9 @@ fn parameter(props: &SetupProps, field: &'static ScenarioField, scenario: &Scena
     html! {
         <div class="field">
             <label for={id.clone()}>{label}</label>
-            <input {id} type="text" {inputmode} value={field.print_form(scenario)} {onchange} />
+            // A number field (a spinbutton) whose text is read exactly, as a string: a seed
+            // above 2^53 survives, which a float would round.
+            <input {id} type="number" step="any" {inputmode} value={field.print_form(scenario)} {onchange} />
             <span class="unit">{field.form.symbol()}</span>
         </div>
     }
