@@ -169,138 +169,25 @@ impl Run {
         metrics: Metrics,
         observed: Observations,
     ) -> Run {
-        let hash = trace_hash(&events);
-        let n = scenario.clients as usize;
-        let mut messages: Vec<MessageRecord> = Vec::new();
-        let mut by_id: Vec<u32> = Vec::new();
-        let mut writes = Vec::new();
-        let mut lifecycles = vec![
-            vec![LifecyclePoint {
-                from: SimTime::ZERO,
-                state: Lifecycle::Idle,
-                token: None
-            }];
-            n
-        ];
-        let mut tenures: Vec<Tenure> = Vec::new();
-        let mut pauses = Vec::new();
-        let mut crashes = Vec::new();
-        let index = |by_id: &mut Vec<u32>, id: MsgId, idx: usize| {
-            if by_id.len() <= id.0 as usize {
-                by_id.resize(id.0 as usize + 1, u32::MAX);
-            }
-            by_id[id.0 as usize] = idx as u32;
-        };
+        let mut index = RunIndex::new(scenario.clients as usize);
         for e in &events {
-            match e.kind {
-                EventKind::Sent {
-                    id,
-                    to,
-                    msg,
-                    deliver_at,
-                } => {
-                    index(&mut by_id, id, messages.len());
-                    messages.push(MessageRecord {
-                        id,
-                        from: e.node,
-                        to,
-                        msg,
-                        sent_at: e.at,
-                        deliver_at,
-                        fate: MessageFate::InFlight,
-                    });
-                }
-                EventKind::Delivered { id, .. } => {
-                    if let Some(&i) = by_id.get(id.0 as usize) {
-                        if let Some(m) = messages.get_mut(i as usize) {
-                            m.fate = MessageFate::Delivered(e.at);
-                        }
-                    }
-                }
-                EventKind::Dropped {
-                    id,
-                    to,
-                    sent_at,
-                    msg,
-                    reason,
-                } => match by_id.get(id.0 as usize).copied().filter(|&i| i != u32::MAX) {
-                    Some(i) => messages[i as usize].fate = MessageFate::Dropped(e.at, reason),
-                    None => {
-                        index(&mut by_id, id, messages.len());
-                        messages.push(MessageRecord {
-                            id,
-                            from: e.node,
-                            to,
-                            msg,
-                            sent_at,
-                            deliver_at: e.at,
-                            fate: MessageFate::Dropped(e.at, reason),
-                        });
-                    }
-                },
-                EventKind::Write(r) => writes.push(r),
-                EventKind::Lifecycle { to, token } => {
-                    if let NodeId::Client(c) = e.node {
-                        lifecycles[c.index()].push(LifecyclePoint {
-                            from: e.at,
-                            state: to,
-                            token,
-                        });
-                    }
-                }
-                EventKind::Service(ServiceEvent::Granted { client, token, .. }) => {
-                    tenures.push(Tenure {
-                        client,
-                        token,
-                        span: Interval {
-                            from: e.at,
-                            until: None,
-                        },
-                        end: None,
-                    })
-                }
-                EventKind::Service(ServiceEvent::Ended { token, how, .. }) => {
-                    if let Some(t) = tenures
-                        .iter_mut()
-                        .rev()
-                        .find(|t| t.token == token && t.end.is_none())
-                    {
-                        t.span.until = Some(e.at);
-                        t.end = Some(how);
-                    }
-                }
-                EventKind::Paused { until, .. } => {
-                    if let NodeId::Client(c) = e.node {
-                        pauses.push((
-                            c,
-                            Interval {
-                                from: e.at,
-                                until: Some(until),
-                            },
-                        ));
-                    }
-                }
-                EventKind::Crashed => {
-                    if let NodeId::Client(c) = e.node {
-                        crashes.push((c, e.at));
-                    }
-                }
-                _ => {}
-            }
+            index.add(e);
         }
-        // A crash ends any pause.
-        for (c, iv) in pauses.iter_mut() {
-            if let Some(&(_, t)) = crashes.iter().find(|(cc, _)| cc == c) {
-                if iv.from <= t && iv.until.is_some_and(|u| u > t) {
-                    iv.until = Some(t);
-                }
-            }
-        }
+        index.end_pauses_at_crashes();
+        let RunIndex {
+            messages,
+            writes,
+            lifecycles,
+            tenures,
+            pauses,
+            crashes,
+            ..
+        } = index;
         Run {
+            hash: trace_hash(&events),
             scenario,
             end,
             events,
-            hash,
             checks,
             metrics,
             observed,
@@ -509,5 +396,157 @@ impl Run {
     /// One plain-English line per event, for a log view or debugging (built on demand).
     pub fn describe(e: &Event) -> String {
         super::describe::event(e)
+    }
+}
+
+/// The per-time views of a run, built in one pass over its events.
+struct RunIndex {
+    messages: Vec<MessageRecord>,
+    /// Each message id's position in `messages` (`u32::MAX`: none yet).
+    by_id: Vec<u32>,
+    writes: Vec<WriteRecord>,
+    lifecycles: Vec<Vec<LifecyclePoint>>,
+    tenures: Vec<Tenure>,
+    pauses: Vec<(ClientId, Interval)>,
+    crashes: Vec<(ClientId, SimTime)>,
+}
+
+impl RunIndex {
+    fn new(clients: usize) -> RunIndex {
+        let idle = LifecyclePoint {
+            from: SimTime::ZERO,
+            state: Lifecycle::Idle,
+            token: None,
+        };
+        RunIndex {
+            messages: Vec::new(),
+            by_id: Vec::new(),
+            writes: Vec::new(),
+            lifecycles: vec![vec![idle]; clients],
+            tenures: Vec::new(),
+            pauses: Vec::new(),
+            crashes: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, e: &Event) {
+        match e.kind {
+            EventKind::Sent {
+                id,
+                to,
+                msg,
+                deliver_at,
+            } => self.push_message(MessageRecord {
+                id,
+                from: e.node,
+                to,
+                msg,
+                sent_at: e.at,
+                deliver_at,
+                fate: MessageFate::InFlight,
+            }),
+            EventKind::Delivered { id, .. } => {
+                if let Some(m) = self.message_mut(id) {
+                    m.fate = MessageFate::Delivered(e.at);
+                }
+            }
+            EventKind::Dropped {
+                id,
+                to,
+                sent_at,
+                msg,
+                reason,
+            } => match self.message_mut(id) {
+                Some(m) => m.fate = MessageFate::Dropped(e.at, reason),
+                // Dropped as it was sent: the drop is its only event.
+                None => self.push_message(MessageRecord {
+                    id,
+                    from: e.node,
+                    to,
+                    msg,
+                    sent_at,
+                    deliver_at: e.at,
+                    fate: MessageFate::Dropped(e.at, reason),
+                }),
+            },
+            EventKind::Write(r) => self.writes.push(r),
+            EventKind::Service(s) => self.service(e.at, s),
+            _ => self.client(e),
+        }
+    }
+
+    fn push_message(&mut self, m: MessageRecord) {
+        let id = m.id.0 as usize;
+        if self.by_id.len() <= id {
+            self.by_id.resize(id + 1, u32::MAX);
+        }
+        self.by_id[id] = self.messages.len() as u32;
+        self.messages.push(m);
+    }
+
+    fn message_mut(&mut self, id: MsgId) -> Option<&mut MessageRecord> {
+        let i = *self.by_id.get(id.0 as usize).filter(|&&i| i != u32::MAX)?;
+        self.messages.get_mut(i as usize)
+    }
+
+    /// Tenures at the service: a grant opens one, a lease end closes it.
+    fn service(&mut self, at: SimTime, s: ServiceEvent) {
+        match s {
+            ServiceEvent::Granted { client, token, .. } => self.tenures.push(Tenure {
+                client,
+                token,
+                span: Interval {
+                    from: at,
+                    until: None,
+                },
+                end: None,
+            }),
+            ServiceEvent::Ended { token, how, .. } => {
+                if let Some(t) = self
+                    .tenures
+                    .iter_mut()
+                    .rev()
+                    .find(|t| t.token == token && t.end.is_none())
+                {
+                    t.span.until = Some(at);
+                    t.end = Some(how);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A client's lifecycle, pauses and crash.
+    fn client(&mut self, e: &Event) {
+        let NodeId::Client(c) = e.node else {
+            return;
+        };
+        match e.kind {
+            EventKind::Lifecycle { to, token } => self.lifecycles[c.index()].push(LifecyclePoint {
+                from: e.at,
+                state: to,
+                token,
+            }),
+            EventKind::Paused { until, .. } => self.pauses.push((
+                c,
+                Interval {
+                    from: e.at,
+                    until: Some(until),
+                },
+            )),
+            EventKind::Crashed => self.crashes.push((c, e.at)),
+            _ => {}
+        }
+    }
+
+    /// A crash ends any pause.
+    fn end_pauses_at_crashes(&mut self) {
+        for (c, iv) in self.pauses.iter_mut() {
+            if let Some(&(_, t)) = self.crashes.iter().find(|(cc, _)| cc == c) {
+                if iv.from <= t && iv.until.is_some_and(|u| u > t) {
+                    iv.until = Some(t);
+                }
+            }
+        }
     }
 }
