@@ -22,14 +22,17 @@ native_line=""
 wasm_line=""
 for round in 1 2 3; do
   # The summary alone (every divan benchmark filtered out), then the wasm harness.
-  line="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null | grep -m1 '^native:')"
+  # Whole output first: grep -m1 on a pipe would close it while the bench still prints.
+  summary="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null)"
+  line="$(grep -m1 '^native:' <<<"$summary")"
   rate="$(sed -n 's/.*wall-clock rate \([0-9]*\)\/s.*/\1/p' <<<"$line")"
   echo "round $round: $line"
   if (( rate > best_native )); then best_native=$rate; native_line=$line; fi
 
   # No -q here: cargo would pass --quiet to wasm-bindgen-test-runner, which refuses it.
-  line="$(cargo test --release --features wasm-bench --target wasm32-unknown-unknown \
-    --test wasm_bench -- --nocapture 2>&1 | grep -m1 '^wasm:')"
+  summary="$(cargo test --release --features wasm-bench --target wasm32-unknown-unknown \
+    --test wasm_bench -- --nocapture 2>&1)"
+  line="$(grep -m1 '^wasm:' <<<"$summary")"
   rate="$(sed -n 's/.*events\/s, \([0-9]*\) checked.*/\1/p' <<<"$line")"
   echo "round $round: $line"
   if (( rate > best_wasm )); then best_wasm=$rate; wasm_line=$line; fi
@@ -48,7 +51,8 @@ awk -v n="$best_native" -v w="$best_wasm" 'BEGIN {
 echo
 echo "== search: checked plans/s (native one core; wasm workers in headless Chromium)"
 trunk build --release >/dev/null
-search_native="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null | grep -m1 '^native search:')"
+summary="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null)"
+search_native="$(grep -m1 '^native search:' <<<"$summary")"
 search_wasm="$(node scripts/search-bench.mjs)"
 echo "$search_native"
 echo "$search_wasm"
