@@ -136,20 +136,7 @@ fn Comparison(props: &StepProps) -> Html {
     let panel = &CHECK_TEXTS.panel;
     let mine = figures(&lab.run().metrics_at(now));
     let Some(compare) = lab.compare() else {
-        let whole = figures(lab.run().metrics());
-        return html! {
-            <table class="counts">
-                <caption>{at_now(panel.counts_caption, now)}</caption>
-                <thead>
-                    <tr><th scope="col">{panel.measure}</th><th scope="col">{at_now(panel.as_of, now)}</th><th scope="col">{panel.whole_run}</th></tr>
-                </thead>
-                <tbody>
-                    { for mine.into_iter().zip(whole).map(|((label, value), (_, total))| html! {
-                        <tr><th scope="row">{label}</th><td>{value}</td><td>{total}</td></tr>
-                    }) }
-                </tbody>
-            </table>
-        };
+        return counts_table(mine, figures(lab.run().metrics()), now);
     };
     let policy = lab.scenario().policy;
     let flipped_name = format!(
@@ -164,35 +151,17 @@ fn Comparison(props: &StepProps) -> Html {
     let theirs = figures(&compare.run.metrics_at(now));
     let mine_status = |id| lab.run().check_at(id, now);
     let their_status = |id| compare.run.check_at(id, now);
-    let mut differences = Vec::new();
-    for id in CheckId::ALL {
-        let (a, b) = (mine_status(id), their_status(id));
-        if a.is_broken() != b.is_broken() {
-            let broken_in = if a.is_broken() {
-                "only in this run"
-            } else {
-                "only with the switch flipped"
-            };
-            differences.push(format!("\u{201c}{}\u{201d} breaks {broken_in}", id.title()));
-        }
-    }
-    for ((label, a), (_, b)) in mine.iter().zip(&theirs) {
-        if a != b {
-            differences.push(format!(
-                "{}: {a} here, {b} {}",
-                label.to_ascii_lowercase(),
-                flipped_name.to_ascii_lowercase()
-            ));
-        }
-    }
-    let summary = if differences.is_empty() {
-        format!(
-            "So far the two runs agree: flipping \u{201c}{}\u{201d} has made no difference yet.",
-            compare.switch.label()
-        )
-    } else {
-        format!("Difference: {}.", differences.join("; "))
-    };
+    let statuses: Vec<_> = CheckId::ALL
+        .into_iter()
+        .map(|id| (id, mine_status(id), their_status(id)))
+        .collect();
+    let summary = difference(
+        &statuses,
+        &mine,
+        &theirs,
+        &flipped_name,
+        compare.switch.label(),
+    );
     html! {
         <div class="comparison">
             <p class="comparison-summary" aria-live="polite">{summary}</p>
@@ -202,11 +171,11 @@ fn Comparison(props: &StepProps) -> Html {
                     <tr><th scope="col">{panel.measure}</th><th scope="col">{panel.this_run}</th><th scope="col">{flipped_name.clone()}</th></tr>
                 </thead>
                 <tbody>
-                    { for CheckId::ALL.into_iter().map(|id| html! {
+                    { for statuses.iter().map(|(id, a, b)| html! {
                         <tr>
                             <th scope="row">{id.title()}</th>
-                            <td>{status_text(&mine_status(id))}</td>
-                            <td>{status_text(&their_status(id))}</td>
+                            <td>{status_text(a)}</td>
+                            <td>{status_text(b)}</td>
                         </tr>
                     }) }
                     { for mine.into_iter().zip(theirs).map(|((label, a), (_, b))| html! {
@@ -215,5 +184,62 @@ fn Comparison(props: &StepProps) -> Html {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// The counts up to the step shown beside the whole run's, when nothing is compared.
+fn counts_table(
+    mine: [(&'static str, String); 11],
+    whole: [(&'static str, String); 11],
+    now: SimTime,
+) -> Html {
+    let panel = &CHECK_TEXTS.panel;
+    html! {
+        <table class="counts">
+            <caption>{at_now(panel.counts_caption, now)}</caption>
+            <thead>
+                <tr><th scope="col">{panel.measure}</th><th scope="col">{at_now(panel.as_of, now)}</th><th scope="col">{panel.whole_run}</th></tr>
+            </thead>
+            <tbody>
+                { for mine.into_iter().zip(whole).map(|((label, value), (_, total))| html! {
+                    <tr><th scope="row">{label}</th><td>{value}</td><td>{total}</td></tr>
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+/// What differs between this run and the one with the switch flipped, as a sentence.
+fn difference(
+    statuses: &[(CheckId, CheckStatus, CheckStatus)],
+    mine: &[(&'static str, String)],
+    theirs: &[(&'static str, String)],
+    flipped_name: &str,
+    switch: &str,
+) -> String {
+    let mut differences = Vec::new();
+    for (id, a, b) in statuses {
+        if a.is_broken() != b.is_broken() {
+            let broken_in = if a.is_broken() {
+                "only in this run"
+            } else {
+                "only with the switch flipped"
+            };
+            differences.push(format!("\u{201c}{}\u{201d} breaks {broken_in}", id.title()));
+        }
+    }
+    for ((label, a), (_, b)) in mine.iter().zip(theirs) {
+        if a != b {
+            differences.push(format!(
+                "{}: {a} here, {b} {}",
+                label.to_ascii_lowercase(),
+                flipped_name.to_ascii_lowercase()
+            ));
+        }
+    }
+    if differences.is_empty() {
+        format!("So far the two runs agree: flipping \u{201c}{switch}\u{201d} has made no difference yet.")
+    } else {
+        format!("Difference: {}.", differences.join("; "))
     }
 }

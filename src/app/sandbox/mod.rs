@@ -160,71 +160,87 @@ pub fn Laboratory() -> Html {
     driver::use_playback(store.0.playing(), dispatch.clone());
     driver::use_simulation(store.0.simulating().map(|p| p.events), dispatch.clone());
     crate::app::share::use_lab_link(&store.0, dispatch.clone());
-
-    let onkeydown = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |event: KeyboardEvent| {
-            if driver::belongs_to_control(&event) {
-                return;
-            }
-            let action = match event.key().as_str() {
-                " " => LabAction::TogglePlay,
-                "ArrowRight" => LabAction::StepForward,
-                "ArrowLeft" => LabAction::StepBack,
-                _ => return,
-            };
-            event.prevent_default();
-            dispatch.emit(action);
-        })
-    };
-
     let shown_step = use_mut_ref(driver::ShownStep::default);
-    let props = LabProps { lab: store.clone() };
+    let onkeydown = lab_keys(dispatch);
     let lab = &store.0;
-    if let Some(progress) = lab.simulating() {
-        let setup = SetupProps {
-            lab: store.clone(),
-            setup: SetupKey::of(lab),
-        };
-        return html! {
-            <section class="lab" aria-labelledby="lab-title" {onkeydown}>
-                <h3 id="lab-title">{"Lease laboratory"}</h3>
-                <controls::PresetPicker ..setup.clone() />
-                <progress::SimulationProgress {progress} lab={store.clone()} />
-                <div class="lab-settings">
-                    <faults::FaultsPanel ..setup.clone() />
-                    <controls::PolicyPanel ..setup.clone() />
-                    <controls::ParametersPanel ..setup />
-                </div>
-            </section>
-        };
-    }
-    let latest_event = lab
-        .run()
-        .tally_at(lab.now())
-        .latest
-        .unwrap_or(SimTime::ZERO);
-    let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
-    let setup_key = SetupKey::of(lab);
-    let step = StepProps {
-        lab: store.clone(),
-        setup: setup_key.clone(),
-        at,
-    };
-    let setup = SetupProps {
-        lab: store.clone(),
-        setup: setup_key,
+    let body = match lab.simulating() {
+        Some(progress) => simulating_view(&store, progress),
+        None => {
+            let latest_event = lab
+                .run()
+                .tally_at(lab.now())
+                .latest
+                .unwrap_or(SimTime::ZERO);
+            let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
+            lab_view(&store, at)
+        }
     };
     html! {
         <section class="lab" aria-labelledby="lab-title" {onkeydown}>
             <h3 id="lab-title">{"Lease laboratory"}</h3>
+            { body }
+        </section>
+    }
+}
+
+/// Space plays or pauses and the arrows step between events, unless a control owns the key.
+fn lab_keys(dispatch: Callback<LabAction>) -> Callback<KeyboardEvent> {
+    Callback::from(move |event: KeyboardEvent| {
+        if driver::belongs_to_control(&event) {
+            return;
+        }
+        let action = match event.key().as_str() {
+            " " => LabAction::TogglePlay,
+            "ArrowRight" => LabAction::StepForward,
+            "ArrowLeft" => LabAction::StepBack,
+            _ => return,
+        };
+        event.prevent_default();
+        dispatch.emit(action);
+    })
+}
+
+/// While a long run is simulated: the preset, the progress and the settings.
+fn simulating_view(store: &UseReducerHandle<LabStore>, progress: crate::lab::Progress) -> Html {
+    let setup = SetupProps {
+        lab: store.clone(),
+        setup: SetupKey::of(&store.0),
+    };
+    html! {
+        <>
+            <controls::PresetPicker ..setup.clone() />
+            <progress::SimulationProgress {progress} lab={store.clone()} />
+            <div class="lab-settings">
+                <faults::FaultsPanel ..setup.clone() />
+                <controls::PolicyPanel ..setup.clone() />
+                <controls::ParametersPanel ..setup />
+            </div>
+        </>
+    }
+}
+
+/// Every panel of the laboratory, the step-driven ones at event time `at`.
+fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime) -> Html {
+    let lab = &store.0;
+    let props = LabProps { lab: store.clone() };
+    let setup = SetupProps {
+        lab: store.clone(),
+        setup: SetupKey::of(lab),
+    };
+    let step = StepProps {
+        lab: store.clone(),
+        setup: setup.setup.clone(),
+        at,
+    };
+    html! {
+        <>
             <controls::PresetPicker ..setup.clone() />
             if let Some(problem) = lab.problem() {
                 <p class="lab-problem status-warn" role="status">{problem}</p>
             }
             <controls::PlaybackBar ..props.clone() />
             <timeline::Timeline lab={store.clone()} lanes={step.clone()} />
-            <live::LiveDiagrams ..props.clone() />
+            <live::LiveDiagrams ..props />
             <div class="lab-grid">
                 <div class="lab-main">
                     <controls::Summary ..step.clone() />
@@ -246,7 +262,7 @@ pub fn Laboratory() -> Html {
                 {format!("Trace hash {:016x} · seed {} · {} events",
                     lab.run().trace_hash(), lab.scenario().seed, lab.run().event_count())}
             </p>
-        </section>
+        </>
     }
 }
 
