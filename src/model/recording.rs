@@ -100,23 +100,10 @@ impl Tally {
         self.events += 1;
         self.latest = Some(e.at);
         match e.kind {
-            EventKind::Sent {
-                id,
-                to,
-                msg,
-                deliver_at,
-            } => {
+            EventKind::Sent { msg, .. } => {
                 self.packets += 1;
                 self.renews_sent += usize::from(matches!(msg, Message::Renew { .. }));
-                self.in_flight.push(MessageRecord {
-                    id,
-                    from: e.node,
-                    to,
-                    msg,
-                    sent_at: e.at,
-                    deliver_at,
-                    fate: MessageFate::InFlight,
-                });
+                self.in_flight.extend(MessageRecord::started_by(e));
             }
             EventKind::Delivered { id, msg, .. } => {
                 self.in_flight.retain(|m| m.id != id);
@@ -526,7 +513,7 @@ impl Recording {
             if tally.packets > seen {
                 seen = tally.packets;
                 if seen > first {
-                    items.extend(packet_record(e));
+                    items.extend(MessageRecord::started_by(e));
                 }
                 return;
             }
@@ -674,41 +661,4 @@ impl Recording {
             }
         });
     }
-}
-
-/// A packet's record from the event that started it: a send, or a drop as it was sent.
-fn packet_record(e: &Event) -> Option<MessageRecord> {
-    let record = match e.kind {
-        EventKind::Sent {
-            id,
-            to,
-            msg,
-            deliver_at,
-        } => MessageRecord {
-            id,
-            from: e.node,
-            to,
-            msg,
-            sent_at: e.at,
-            deliver_at,
-            fate: MessageFate::InFlight,
-        },
-        EventKind::Dropped {
-            id,
-            to,
-            sent_at,
-            msg,
-            reason,
-        } => MessageRecord {
-            id,
-            from: e.node,
-            to,
-            msg,
-            sent_at,
-            deliver_at: e.at,
-            fate: MessageFate::Dropped(e.at, reason),
-        },
-        _ => return None,
-    };
-    Some(record)
 }

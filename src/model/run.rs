@@ -45,6 +45,44 @@ pub struct MessageRecord {
 }
 
 impl MessageRecord {
+    /// The record of the packet an event starts: a send, or a drop as it was sent. For a
+    /// drop it always answers; callers keep it only when no send came first.
+    pub fn started_by(e: &Event) -> Option<MessageRecord> {
+        let record = match e.kind {
+            EventKind::Sent {
+                id,
+                to,
+                msg,
+                deliver_at,
+            } => MessageRecord {
+                id,
+                from: e.node,
+                to,
+                msg,
+                sent_at: e.at,
+                deliver_at,
+                fate: MessageFate::InFlight,
+            },
+            EventKind::Dropped {
+                id,
+                to,
+                sent_at,
+                msg,
+                reason,
+            } => MessageRecord {
+                id,
+                from: e.node,
+                to,
+                msg,
+                sent_at,
+                deliver_at: e.at,
+                fate: MessageFate::Dropped(e.at, reason),
+            },
+            _ => return None,
+        };
+        Some(record)
+    }
+
     /// When the packet stopped being on the wire (arrival or drop), if it did.
     pub fn gone_at(&self) -> Option<SimTime> {
         match self.fate {
@@ -431,43 +469,16 @@ impl RunIndex {
 
     fn add(&mut self, e: &Event) {
         match e.kind {
-            EventKind::Sent {
-                id,
-                to,
-                msg,
-                deliver_at,
-            } => self.push_message(MessageRecord {
-                id,
-                from: e.node,
-                to,
-                msg,
-                sent_at: e.at,
-                deliver_at,
-                fate: MessageFate::InFlight,
-            }),
+            EventKind::Sent { .. } => self.push_message(MessageRecord::started_by(e)),
             EventKind::Delivered { id, .. } => {
                 if let Some(m) = self.message_mut(id) {
                     m.fate = MessageFate::Delivered(e.at);
                 }
             }
-            EventKind::Dropped {
-                id,
-                to,
-                sent_at,
-                msg,
-                reason,
-            } => match self.message_mut(id) {
+            EventKind::Dropped { id, reason, .. } => match self.message_mut(id) {
                 Some(m) => m.fate = MessageFate::Dropped(e.at, reason),
                 // Dropped as it was sent: the drop is its only event.
-                None => self.push_message(MessageRecord {
-                    id,
-                    from: e.node,
-                    to,
-                    msg,
-                    sent_at,
-                    deliver_at: e.at,
-                    fate: MessageFate::Dropped(e.at, reason),
-                }),
+                None => self.push_message(MessageRecord::started_by(e)),
             },
             EventKind::Write(r) => self.writes.push(r),
             EventKind::Service(s) => self.service(e.at, s),
@@ -475,7 +486,10 @@ impl RunIndex {
         }
     }
 
-    fn push_message(&mut self, m: MessageRecord) {
+    fn push_message(&mut self, m: Option<MessageRecord>) {
+        let Some(m) = m else {
+            return;
+        };
         let id = m.id.0 as usize;
         if self.by_id.len() <= id {
             self.by_id.resize(id + 1, u32::MAX);
