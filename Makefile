@@ -17,12 +17,13 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 export CARGO_TERM_COLOR := never
 
-.PHONY: help setup setup-test serve build test size bench fuzz fuzz-heavy tool-versions clean
+.PHONY: help setup setup-test serve build test size load-timing bench fuzz fuzz-heavy tool-versions clean
 
 help:
 	@echo "make serve   build the release bundle and serve it at http://127.0.0.1:$(PORT)/"
 	@echo "make test    run every test layer (formatting, lints, native, wasm, end-to-end)"
-	@echo "make size    print each file's raw, gzip and brotli size and the first-load total"
+	@echo "make size    each file's raw, gzip and brotli size; fails when a first-load budget is exceeded"
+	@echo "make load-timing  time to readable and interactive next to a static page (BASELINE=dir compares)"
 	@echo "make bench   measure the model natively and in wasm, and the playback alone"
 
 # --- installing what is missing (each step is skipped when already done) ---------------
@@ -73,9 +74,14 @@ test: setup-test
 # --- measurements --------------------------------------------------------------------------
 
 size: build
-	node scripts/size.mjs dist
-	@echo
 	node scripts/engine-size.mjs dist
+	@echo
+	node scripts/size.mjs dist
+
+# Alone on the machine, or the figures are noise. BASELINE=<an older dist/> adds the
+# Sandbox-link comparison; RUNS=<n> loads each page n times (default 9).
+load-timing: setup-test build
+	CHROMIUM=$(CHROMIUM) node scripts/load-timing.mjs dist --runs $${RUNS:-9} $${BASELINE:+--baseline $$BASELINE}
 
 bench: setup-test
 	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) scripts/bench.sh

@@ -1,12 +1,20 @@
-// Prints every file of a build with its raw, gzip and brotli size, then the first-load
-// total: index.html, what it references, and what those scripts import statically.
-// Files loaded later (engines fetched by dynamic import or on demand) are totalled apart,
-// and the counterexample search's worker (search_worker*, loaded when a search starts) apart again.
+// Prints every file of a build with its raw, gzip and brotli size, sorted into what loads
+// when, and checks the first-load budgets (exits 1 when one is exceeded):
+// - readable: index.html and the style sheets it links: the pre-rendered lesson is
+//   readable once these have arrived;
+// - interactive: everything index.html references and what those scripts import
+//   statically (HTML, JS, the main wasm, CSS): the lesson's tabs, diagrams, Q&A and voice.
+// Files loaded later are totalled apart: the laboratory module (lab*, imported when the
+// Sandbox opens or at idle), the search worker (search_worker*, on the first search), the
+// live-mode worker (live_worker*, when live mode starts) and the rest (snippet engines
+// and runner, fetched on the first run; `node scripts/engine-size.mjs` details them).
+// KB here means 1024 bytes; gzip is level 9, brotli quality 11 (as tools/precompress.mjs).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 
 const root = process.argv[2] ?? 'dist';
+const BUDGETS_GZIP_KB = { readable: 30, interactive: 150 };
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -24,16 +32,20 @@ function sizes(path) {
   };
 }
 
+const isFile = (path) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** The files a fresh load of index.html fetches before anything is asked for. */
 function firstLoadFiles() {
   const found = new Set();
   const visit = (file) => {
     const path = normalize(file);
-    if (found.has(path)) return;
-    try {
-      if (!statSync(path).isFile()) return;
-    } catch {
-      return;
-    }
+    if (found.has(path) || !isFile(path)) return;
     found.add(path);
     const text = readFileSync(path, 'utf8');
     const references = path.endsWith('.html')
@@ -54,35 +66,74 @@ function firstLoadFiles() {
   return found;
 }
 
-const kb = (n) => (n / 1024).toFixed(1).padStart(8);
+/** index.html and the style sheets it links: what the pre-rendered lesson needs to be read. */
+function readableFiles() {
+  const index = join(root, 'index.html');
+  const html = readFileSync(index, 'utf8');
+  const sheets = [...html.matchAll(/<link\b[^>]*>/g)]
+    .map((m) => m[0])
+    .filter((tag) => /\brel="stylesheet"/.test(tag))
+    .map((tag) => /\bhref="([^"#?]+)"/.exec(tag)?.[1])
+    .filter((href) => href && !/^[a-z]+:/i.test(href))
+    .map((href) => normalize(join(root, href)));
+  return new Set([normalize(index), ...sheets.filter(isFile)]);
+}
+
+const LATER = [
+  ['lab', 'the laboratory module (when the Sandbox opens, a link points into it, or at idle)', /^lab[-_.]/],
+  ['search', 'the search worker (on the first search)', /^search_worker/],
+  ['live', 'the live-mode worker (when live mode starts)', /^live_worker/],
+  ['later', 'the rest, fetched on demand (snippet engines and runner)', /./],
+];
+
+const kb = (n) => (n / 1024).toFixed(1);
+const zero = () => ({ raw: 0, gzip: 0, brotli: 0, files: 0 });
+const add = (total, s) => {
+  for (const key of ['raw', 'gzip', 'brotli']) total[key] += s[key];
+  total.files += 1;
+};
+
 // The .br and .gz copies beside each file (tools/precompress.mjs) are what a server sends,
 // not more files: the table measures the originals.
 const files = walk(root)
   .filter((file) => !/\.(br|gz)$/.test(file))
   .sort();
 const initial = firstLoadFiles();
-const totals = {
-  first: { raw: 0, gzip: 0, brotli: 0 },
-  later: { raw: 0, gzip: 0, brotli: 0 },
-  worker: { raw: 0, gzip: 0, brotli: 0 },
-};
-const isSearchWorker = (file) => relative(root, file).startsWith('search_worker');
+const readable = readableFiles();
+const totals = Object.fromEntries(['readable', 'interactive', ...LATER.map(([key]) => key)].map((key) => [key, zero()]));
 
 console.log(`${'file'.padEnd(60)}      raw KB  gzip KB  brotli KB  load`);
 for (const file of files) {
   const s = sizes(file);
-  const bucket = initial.has(normalize(file)) ? 'first' : isSearchWorker(file) ? 'worker' : 'later';
-  for (const key of ['raw', 'gzip', 'brotli']) totals[bucket][key] += s[key];
   const name = relative(root, file);
-  console.log(`${name.padEnd(60).slice(0, 60)} ${kb(s.raw)} ${kb(s.gzip)} ${kb(s.brotli)}   ${bucket}`);
+  const path = normalize(file);
+  let bucket;
+  if (initial.has(path) || readable.has(path)) {
+    bucket = readable.has(path) ? 'readable' : 'interactive';
+    add(totals.interactive, s);
+    if (readable.has(path)) add(totals.readable, s);
+  } else {
+    bucket = LATER.find(([, , pattern]) => pattern.test(name))[0];
+    add(totals[bucket], s);
+  }
+  console.log(`${name.padEnd(60).slice(0, 60)} ${kb(s.raw).padStart(8)} ${kb(s.gzip).padStart(8)} ${kb(s.brotli).padStart(8)}   ${bucket}`);
 }
+
+const line = (title, t) =>
+  `${title}: ${kb(t.raw)} KB raw, ${kb(t.gzip)} KB gzip, ${kb(t.brotli)} KB brotli (${t.files} files)`;
 console.log('');
-console.log(
-  `first load: ${kb(totals.first.raw).trim()} KB raw, ${kb(totals.first.gzip).trim()} KB gzip, ${kb(totals.first.brotli).trim()} KB brotli (${initial.size} files; budget 250 KB gzip)`,
-);
-console.log(
-  `loaded on demand: ${kb(totals.later.raw).trim()} KB raw, ${kb(totals.later.gzip).trim()} KB gzip, ${kb(totals.later.brotli).trim()} KB brotli`,
-);
-console.log(
-  `search worker (on the first search): ${kb(totals.worker.raw).trim()} KB raw, ${kb(totals.worker.gzip).trim()} KB gzip, ${kb(totals.worker.brotli).trim()} KB brotli`,
-);
+let failed = false;
+for (const [key, title] of [
+  ['readable', 'lesson readable (HTML + CSS)'],
+  ['interactive', 'lesson interactive (HTML + JS + wasm + CSS)'],
+]) {
+  const budget = BUDGETS_GZIP_KB[key];
+  const over = totals[key].gzip > budget * 1024;
+  failed ||= over;
+  console.log(`${line(title, totals[key])}; budget ${budget} KB gzip: ${over ? 'EXCEEDED' : 'within'}`);
+}
+for (const [key, title] of LATER) console.log(line(title, totals[key]));
+if (failed) {
+  console.error('\nsize: a first-load budget is exceeded (see above)');
+  process.exit(1);
+}
