@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::diagrams::LifecycleDiagram;
-use super::share;
+use super::address;
 use crate::lesson::content::{Card, LeaseState};
 use crate::lesson::diagram::LifecycleSelection;
 use crate::lesson::LESSON;
@@ -50,8 +50,8 @@ pub fn GistTab() -> Html {
                 <h2 id="gist-lifecycle">{lifecycle.heading}</h2>
                 <p>{lifecycle.intro}</p>
                 <LifecycleDiagram
-                    initial={share::initial_selection().and_then(|id| LifecycleSelection::from_id(&id))}
-                    on_select={Callback::from(|s: LifecycleSelection| share::record_selection(Some(s.id())))} />
+                    initial={address::initial_selection().and_then(|id| LifecycleSelection::from_id(&id))}
+                    on_select={Callback::from(|s: LifecycleSelection| address::record_selection(Some(s.id())))} />
                 <p class="muted">{lifecycle.summary}</p>
                 <h3>{lifecycle.decisions_heading}</h3>
                 <ol class="decisions">

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::diagrams::{ArchitectureDiagram, MermaidExport, SequenceDiagram, SequenceMessage};
-use super::share;
+use super::address;
 use crate::lesson::content::{ArchNode, Table};
 use crate::lesson::diagram::ArchSelection;
 use crate::lesson::mermaid::{architecture_flowchart, heartbeat_sequence, lifecycle_state_diagram};
@@ -66,8 +66,8 @@ fn architecture_section() -> Html {
         <section aria-labelledby="maps-architecture">
             <h2 id="maps-architecture">{architecture.heading}</h2>
             <ArchitectureDiagram
-                initial={share::initial_selection().and_then(|id| ArchSelection::from_id(&id))}
-                on_select={Callback::from(|s: ArchSelection| share::record_selection(Some(s.id())))} />
+                initial={address::initial_selection().and_then(|id| ArchSelection::from_id(&id))}
+                on_select={Callback::from(|s: ArchSelection| address::record_selection(Some(s.id())))} />
             <MermaidExport title={architecture.heading} text={architecture_flowchart()} file={architecture.file} />
         </section>
     }

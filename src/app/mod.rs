@@ -1,9 +1,17 @@
 //! The Yew views. They render the model's state and trace; they never re-derive model logic.
+//!
+//! Two wasm modules share them: the lesson's (`src/main.rs`, [`start`]: the shell, the
+//! lesson tabs, the diagrams, embed mode) and the laboratory's (`src/bin/lab.rs`,
+//! [`lab_entry`]: the sandbox, the pitfall exercise, the snippets), loaded on demand by
+//! [`lab_loader`]. Each module keeps only the code its entry reaches.
 
+pub mod address;
 pub mod diagrams;
 pub mod embed;
 mod error_panel;
 pub mod gist;
+pub mod lab_entry;
+pub mod lab_loader;
 pub mod maps;
 pub mod qa;
 mod resize;
@@ -24,7 +32,7 @@ pub fn start() {
         show_error_panel("The page has no element with id \"app\" to mount Lease Lab into.");
         return;
     };
-    let options = share::restore_from_location();
+    let options = address::restore_from_location();
     if options.embed {
         yew::Renderer::<embed::EmbedApp>::with_root_and_props(
             root,

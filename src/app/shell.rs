@@ -5,7 +5,7 @@
 use gloo::events::EventListener;
 use yew::prelude::*;
 
-use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::SandboxTab, speech::VoiceReadout};
+use super::{gist::GistTab, lab_loader, maps::MapsTab, qa::QaTab, speech::VoiceReadout};
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
 
@@ -42,6 +42,11 @@ pub fn App() -> Html {
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 route.set(current_route());
             });
+            // The lesson is interactive now: say so, and fetch the laboratory when idle.
+            if let Some(root) = gloo::utils::document().document_element() {
+                let _ = root.set_attribute("data-hydrated", "");
+            }
+            lab_loader::load_when_idle();
             move || drop(listener)
         });
     }
@@ -70,6 +75,8 @@ pub fn App() -> Html {
             </header>
             <main class="panels">
                 <super::share::LinkNotice />
+                // The laboratory's module shows the problems with its part of the link here.
+                <div id="lab-notice"></div>
                 { for Tab::ALL.into_iter().map(|tab| {
                     let selected = tab == active;
                     html! {
@@ -94,7 +101,7 @@ fn panel_content(tab: Tab) -> Html {
         Tab::Gist => html! { <GistTab /> },
         Tab::Maps => html! { <MapsTab /> },
         Tab::Qa => html! { <QaTab /> },
-        Tab::Sandbox => html! { <SandboxTab /> },
+        Tab::Sandbox => html! { <lab_loader::SandboxTab /> },
     }
 }
 
