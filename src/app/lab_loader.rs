@@ -96,6 +96,8 @@ pub struct LabMountProps {
 pub fn LabMount(props: &LabMountProps) -> Html {
     let host = use_node_ref();
     let failed = use_state(|| false);
+    // A hydrating render's mount is replaced at once: only its successor loads the lab.
+    let hydrating = super::hydration::matching_server();
     {
         let host = host.clone();
         let failed = failed.clone();
@@ -103,7 +105,7 @@ pub fn LabMount(props: &LabMountProps) -> Html {
         use_effect_with((), move |_| {
             let alive = Rc::new(Cell::new(true));
             let view = Rc::new(RefCell::new(None::<LabView>));
-            {
+            if !hydrating {
                 let (alive, view) = (alive.clone(), view.clone());
                 wasm_bindgen_futures::spawn_local(async move {
                     let loaded = JsFuture::from(load()).await;

@@ -10,6 +10,7 @@ pub mod diagrams;
 pub mod embed;
 mod error_panel;
 pub mod gist;
+pub mod hydration;
 pub mod lab_entry;
 pub mod lab_loader;
 pub mod maps;
@@ -23,7 +24,8 @@ pub mod speech;
 
 pub use error_panel::show_error_panel;
 
-/// Installs the panic panel and mounts the app into `#app`. Called by `main` in the browser.
+/// Installs the panic panel and starts the app in `#app`: it hydrates the pre-rendered
+/// lesson, or in embed mode renders its one view instead. Called by `main` in the browser.
 pub fn start() {
     yew::set_custom_panic_hook(Box::new(|info| {
         show_error_panel(&info.to_string());
@@ -33,13 +35,26 @@ pub fn start() {
         return;
     };
     let options = address::restore_from_location();
+    let page = gloo::utils::document().document_element();
     if options.embed {
+        // The pre-rendered markup is the whole lesson's: embed mode replaces it.
         yew::Renderer::<embed::EmbedApp>::with_root_and_props(
             root,
             embed::EmbedAppProps { options },
         )
         .render();
     } else {
-        yew::Renderer::<shell::App>::with_root(root).render();
+        // The page's own script hides the lesson when it takes the link for an embed one.
+        if let Some(page) = page {
+            let _ = page.remove_attribute("data-embed");
+        }
+        let prerendered = root.query_selector(".masthead").ok().flatten().is_some();
+        let renderer = yew::Renderer::<shell::App>::with_root(root);
+        if prerendered {
+            hydration::set_hydrating(true);
+            renderer.hydrate();
+        } else {
+            renderer.render();
+        }
     }
 }

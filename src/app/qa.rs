@@ -22,8 +22,12 @@ fn storage() -> Option<web_sys::Storage> {
     gloo::utils::window().local_storage().ok().flatten()
 }
 
-/// The saved grades, or `None` where storage is unavailable.
+/// The saved grades, or `None` where storage is unavailable (or not yet read: the
+/// server's render and the hydrating one know no grades).
 fn load() -> Option<Progress> {
+    if super::hydration::matching_server() {
+        return None;
+    }
     let store = storage()?;
     let saved = store.get_item(STORAGE_KEY).ok()?;
     Some(Progress::decode(

@@ -5,12 +5,13 @@
 use gloo::events::EventListener;
 use yew::prelude::*;
 
+use super::hydration::{self, location_hash, matching_server, on_server};
 use super::{gist::GistTab, lab_loader, maps::MapsTab, qa::QaTab, speech::VoiceReadout};
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
 
 fn current_route() -> Route {
-    Route::parse(&gloo::utils::window().location().hash().unwrap_or_default())
+    Route::parse(&location_hash())
 }
 
 /// Opens `tab` by changing the fragment; the `hashchange` listener then re-renders.
@@ -32,25 +33,38 @@ fn panel_id(tab: Tab) -> String {
     format!("panel-{}", tab.slug())
 }
 
-/// The whole page.
+/// The whole page. Its first render in the browser hydrates the pre-rendered markup, so it
+/// builds every panel, as the server did; then only the open tab's panel has content, as
+/// ever, and what depends on the browser (grades, speech, the link) comes in with it.
 #[component]
 pub fn App() -> Html {
     let route = use_state(current_route);
+    let hydrated = use_state(|| !matching_server());
     {
         let route = route.clone();
+        let hydrated = hydrated.clone();
         use_effect_with((), move |_| {
+            if !*hydrated {
+                hydration::set_hydrating(false);
+                hydrated.set(true);
+            }
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 route.set(current_route());
             });
-            // The lesson is interactive now: say so, and fetch the laboratory when idle.
+            // The lesson is interactive now: say so (the first-paint script's tab choice
+            // gives way to the app's), and fetch the laboratory when idle.
             if let Some(root) = gloo::utils::document().document_element() {
                 let _ = root.set_attribute("data-hydrated", "");
+                let _ = root.remove_attribute("data-tab");
             }
             lab_loader::load_when_idle();
             move || drop(listener)
         });
     }
     let active = route.tab;
+    let hydrated = *hydrated;
+    // Views rendered while hydrating are replaced by fresh ones that know the browser.
+    let phase = if hydrated { "live" } else { "hydrating" };
 
     html! {
         <>
@@ -69,21 +83,25 @@ pub fn App() -> Html {
                 <p class="series">{LESSON.masthead.series}</p>
                 <h1>{LESSON.masthead.title}</h1>
                 <p class="summary">{LESSON.masthead.summary}</p>
-                <VoiceReadout tab={active} />
+                <><VoiceReadout key={phase} tab={active} /></>
                 <TabList {active} />
                 <super::share::ShareBar />
             </header>
             <main class="panels">
-                <super::share::LinkNotice />
+                if hydrated {
+                    <super::share::LinkNotice />
+                }
                 // The laboratory's module shows the problems with its part of the link here.
                 <div id="lab-notice"></div>
                 { for Tab::ALL.into_iter().map(|tab| {
                     let selected = tab == active;
                     html! {
                         // Focusable, as the tabs pattern asks: Tab from the tablist lands here.
+                        // Without JavaScript every panel shows; the page's script and the
+                        // app hide all but the open one.
                         <section id={panel_id(tab)} class="panel" role="tabpanel"
-                            aria-labelledby={tab_id(tab)} tabindex="0" hidden={!selected}>
-                            { if selected { panel_content(tab) } else { Html::default() } }
+                            aria-labelledby={tab_id(tab)} tabindex="0" hidden={!selected && !on_server()}>
+                            { if selected || !hydrated { panel_content(tab, phase) } else { Html::default() } }
                         </section>
                     }
                 }) }
@@ -95,13 +113,13 @@ pub fn App() -> Html {
     }
 }
 
-/// Only the open tab's panel is rendered; the others stay empty and hidden.
-fn panel_content(tab: Tab) -> Html {
+/// A panel's content, keyed by the render's phase (see [`App`]).
+fn panel_content(tab: Tab, phase: &'static str) -> Html {
     match tab {
-        Tab::Gist => html! { <GistTab /> },
-        Tab::Maps => html! { <MapsTab /> },
-        Tab::Qa => html! { <QaTab /> },
-        Tab::Sandbox => html! { <lab_loader::SandboxTab /> },
+        Tab::Gist => html! { <GistTab key={phase} /> },
+        Tab::Maps => html! { <MapsTab key={phase} /> },
+        Tab::Qa => html! { <QaTab key={phase} /> },
+        Tab::Sandbox => html! { <lab_loader::SandboxTab key={phase} /> },
     }
 }
 

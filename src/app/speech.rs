@@ -24,8 +24,12 @@ const READABLE: &str = "h2, h3, h4, p, li, caption, tr, dt, dd";
 const SKIPPED: &str = "svg, [hidden], [aria-hidden='true'], .readout-skip";
 const READING_CLASS: &str = "reading";
 
-/// The browser's speech synthesizer, or `None` where the page cannot speak.
+/// The browser's speech synthesizer, or `None` where the page cannot speak (or does not
+/// know yet: the server's render and the hydrating one).
 pub fn synthesizer() -> Option<SpeechSynthesis> {
+    if super::hydration::matching_server() {
+        return None;
+    }
     let window = gloo::utils::window();
     let has = |name: &str| {
         js_sys::Reflect::get(&window, &JsValue::from_str(name))
