@@ -1,15 +1,19 @@
 // Trunk's post-build step. Trunk starts every hook of a stage at once, so the steps that
 // must run in order live here, one after another, on the staging folder.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withPolicy } from './csp.mjs';
 import { precompress } from './precompress.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR ?? process.argv[2] ?? 'dist';
 
-// The laboratory's stylesheet (the snippets'), loaded with its module by www/shell/lab-loader.js.
-copyFileSync('www/snippets/snippets.css', join(staging, 'lab.css'));
+// The laboratory's stylesheet (its own and the snippets'), loaded with its module by
+// www/shell/lab-loader.js.
+writeFileSync(
+  join(staging, 'lab.css'),
+  ['www/lab.css', 'www/snippets/snippets.css'].map((file) => readFileSync(file, 'utf8')).join('\n'),
+);
 
 // The lesson, pre-rendered by the app's own components (src/bin/prerender.rs), goes into
 // #app; the first-paint script into the head, and links to each panel for readers without

@@ -52,11 +52,8 @@ pub fn opened_with() -> String {
     ADDRESS.with(|address| address.borrow().opened_with.clone())
 }
 
-/// The diagram part the link selected (none in a render that must match the server's).
+/// The diagram part the link selected.
 pub fn initial_selection() -> Option<String> {
-    if super::hydration::matching_server() {
-        return None;
-    }
     ADDRESS.with(|address| address.borrow().selection.clone())
 }
 

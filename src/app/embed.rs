@@ -15,9 +15,9 @@ use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram};
+use super::lab_loader::{LabMount, LabPart};
 use super::resize::ResizeWatch;
 use super::share::{CopyLink, LinkNotice};
-use super::lab_loader::{LabMount, LabPart};
 use super::{gist::GistTab, maps::MapsTab, qa::QaTab};
 use crate::lesson::content::ArchNode;
 use crate::lesson::LESSON;

@@ -1,20 +1,21 @@
 //! The lesson is pre-rendered into `index.html` by the same components (natively, through
 //! Yew's server renderer: `src/bin/prerender.rs`), and the browser's first render hydrates
 //! that markup. Hydration adopts the DOM node by node, so that first render must build the
-//! same tree as the server did: while [`matching_server`] is true, views leave out what
-//! only the browser knows (saved grades, speech, the link's selection and problems). Once
-//! hydrated, the shell renders the page as the browser sees it.
+//! same tree as the server did. The shell provides [`Hydrated`]: while it is false, views
+//! leave out what only the browser knows (saved grades, speech, the link's selection);
+//! once it turns true they take it in, in place.
 
-use std::cell::Cell;
+use yew::prelude::*;
 
-thread_local! {
-    static HYDRATING: Cell<bool> = const { Cell::new(false) };
-}
+/// Whether the page has hydrated, as a context the shell provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hydrated(pub bool);
 
-/// Whether this render must match the server's: always in the prerenderer, and in the
-/// browser during the hydrating render.
-pub fn matching_server() -> bool {
-    cfg!(not(target_arch = "wasm32")) || HYDRATING.with(Cell::get)
+/// Whether the view may use what only the browser knows: false in the server's render and
+/// the browser's hydrating one, true after (and wherever nothing was pre-rendered).
+#[hook]
+pub fn use_hydrated() -> bool {
+    use_context::<Hydrated>().is_none_or(|hydrated| hydrated.0)
 }
 
 /// Whether this is the prerenderer's render (natively): it shows every panel, for readers
@@ -23,16 +24,11 @@ pub fn on_server() -> bool {
     cfg!(not(target_arch = "wasm32"))
 }
 
-/// Marks the start and the end of the browser's hydrating render.
-pub fn set_hydrating(hydrating: bool) {
-    HYDRATING.with(|h| h.set(hydrating));
-}
-
 /// The page's fragment, or none where there is no page (the prerenderer).
 pub fn location_hash() -> String {
-    if cfg!(target_arch = "wasm32") {
-        gloo::utils::window().location().hash().unwrap_or_default()
-    } else {
+    if on_server() {
         String::new()
+    } else {
+        gloo::utils::window().location().hash().unwrap_or_default()
     }
 }

@@ -59,11 +59,8 @@ impl LabPart {
 
 /// Mounts `part` into `host`; the handle unmounts it when the shell takes the host away.
 pub fn mount(host: Element, part: LabPart) -> yew::AppHandle<LabRoot> {
-    yew::Renderer::<LabRoot>::with_root_and_props(
-        host.clone(),
-        LabRootProps { part, host },
-    )
-    .render()
+    yew::Renderer::<LabRoot>::with_root_and_props(host.clone(), LabRootProps { part, host })
+        .render()
 }
 
 #[derive(Properties, PartialEq)]

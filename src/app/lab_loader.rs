@@ -45,7 +45,11 @@ fn load() -> Promise {
             .get_or_insert_with(|| {
                 // The lab sends its fields for as long as the page lives.
                 let on_fields = Closure::<dyn Fn(String, bool)>::new(|fields, push| {
-                    let history = if push { History::Push } else { History::Replace };
+                    let history = if push {
+                        History::Push
+                    } else {
+                        History::Replace
+                    };
                     address::record_lab_fields(fields, history);
                 });
                 let promise = load_lab(&address::opened_with(), &on_fields);
@@ -96,16 +100,17 @@ pub struct LabMountProps {
 pub fn LabMount(props: &LabMountProps) -> Html {
     let host = use_node_ref();
     let failed = use_state(|| false);
-    // A hydrating render's mount is replaced at once: only its successor loads the lab.
-    let hydrating = super::hydration::matching_server();
+    // The lab loads once the page has hydrated: a hydrating render's mount in a closed
+    // panel goes away unloaded.
+    let hydrated = super::hydration::use_hydrated();
     {
         let host = host.clone();
         let failed = failed.clone();
         let part = props.part;
-        use_effect_with((), move |_| {
+        use_effect_with(hydrated, move |&hydrated| {
             let alive = Rc::new(Cell::new(true));
             let view = Rc::new(RefCell::new(None::<LabView>));
-            if !hydrating {
+            if hydrated {
                 let (alive, view) = (alive.clone(), view.clone());
                 wasm_bindgen_futures::spawn_local(async move {
                     let loaded = JsFuture::from(load()).await;

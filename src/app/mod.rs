@@ -49,9 +49,11 @@ pub fn start() {
             let _ = page.remove_attribute("data-embed");
         }
         let prerendered = root.query_selector(".masthead").ok().flatten().is_some();
-        let renderer = yew::Renderer::<shell::App>::with_root(root);
+        let props = shell::AppProps {
+            hydrating: prerendered,
+        };
+        let renderer = yew::Renderer::<shell::App>::with_root_and_props(root, props);
         if prerendered {
-            hydration::set_hydrating(true);
             renderer.hydrate();
         } else {
             renderer.render();

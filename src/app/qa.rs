@@ -22,12 +22,8 @@ fn storage() -> Option<web_sys::Storage> {
     gloo::utils::window().local_storage().ok().flatten()
 }
 
-/// The saved grades, or `None` where storage is unavailable (or not yet read: the
-/// server's render and the hydrating one know no grades).
+/// The saved grades, or `None` where storage is unavailable.
 fn load() -> Option<Progress> {
-    if super::hydration::matching_server() {
-        return None;
-    }
     let store = storage()?;
     let saved = store.get_item(STORAGE_KEY).ok()?;
     Some(Progress::decode(
@@ -45,9 +41,20 @@ fn save(progress: &Progress) -> bool {
 #[component]
 pub fn QaTab() -> Html {
     let qa = &LESSON.qa;
-    let loaded = use_memo((), |_| load());
-    let progress = use_state(|| (*loaded).clone().unwrap_or_default());
-    let storage_ok = use_state(|| loaded.is_some());
+    // The saved grades come in once the page has hydrated (the server knows none).
+    let hydrated = super::hydration::use_hydrated();
+    let loaded = use_memo(hydrated, |&hydrated| hydrated.then(load));
+    let progress = use_state(|| (*loaded).clone().flatten().unwrap_or_default());
+    let storage_ok = use_state(|| !matches!(*loaded, Some(None)));
+    {
+        let (progress, storage_ok) = (progress.clone(), storage_ok.clone());
+        use_effect_with(loaded, move |loaded| {
+            if let Some(saved) = &**loaded {
+                storage_ok.set(saved.is_some());
+                progress.set(saved.clone().unwrap_or_default());
+            }
+        });
+    }
     let order = use_state(|| (0..qa.questions.len()).collect::<Vec<usize>>());
     let revealed = use_state(BTreeSet::<usize>::new);
 

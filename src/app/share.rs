@@ -92,9 +92,9 @@ fn write_address(history: History) {
     let fields = LINK.with(|link| lab_fields(&link.borrow()));
     let replaying = REPLAYING.with(|r| {
         let mut replay = r.borrow_mut();
-        let waiting = replay.as_ref().is_some_and(|(target, since)| {
-            *target != fields && now_ms() - since < REPLAY_LIMIT_MS
-        });
+        let waiting = replay
+            .as_ref()
+            .is_some_and(|(target, since)| *target != fields && now_ms() - since < REPLAY_LIMIT_MS);
         if !waiting {
             *replay = None;
         }

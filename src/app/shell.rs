@@ -5,7 +5,7 @@
 use gloo::events::EventListener;
 use yew::prelude::*;
 
-use super::hydration::{self, location_hash, matching_server, on_server};
+use super::hydration::{location_hash, on_server, Hydrated};
 use super::{gist::GistTab, lab_loader, maps::MapsTab, qa::QaTab, speech::VoiceReadout};
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
@@ -33,19 +33,25 @@ fn panel_id(tab: Tab) -> String {
     format!("panel-{}", tab.slug())
 }
 
-/// The whole page. Its first render in the browser hydrates the pre-rendered markup, so it
-/// builds every panel, as the server did; then only the open tab's panel has content, as
-/// ever, and what depends on the browser (grades, speech, the link) comes in with it.
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// Whether the first render hydrates pre-rendered markup (the prerenderer's too).
+    #[prop_or_default]
+    pub hydrating: bool,
+}
+
+/// The whole page. A hydrating first render builds every panel, as the server did; then
+/// only the open tab's panel keeps content, as ever, and what depends on the browser
+/// (grades, speech, the link) comes in (see [`Hydrated`]).
 #[component]
-pub fn App() -> Html {
+pub fn App(props: &AppProps) -> Html {
     let route = use_state(current_route);
-    let hydrated = use_state(|| !matching_server());
+    let hydrated = use_state(|| !props.hydrating);
     {
         let route = route.clone();
         let hydrated = hydrated.clone();
         use_effect_with((), move |_| {
             if !*hydrated {
-                hydration::set_hydrating(false);
                 hydrated.set(true);
             }
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
@@ -63,11 +69,9 @@ pub fn App() -> Html {
     }
     let active = route.tab;
     let hydrated = *hydrated;
-    // Views rendered while hydrating are replaced by fresh ones that know the browser.
-    let phase = if hydrated { "live" } else { "hydrating" };
 
     html! {
-        <>
+        <ContextProvider<Hydrated> context={Hydrated(hydrated)}>
             <a class="skip-link" href={format!("#{}", panel_id(active))}
                 onclick={Callback::from(move |event: MouseEvent| {
                     event.prevent_default();
@@ -83,7 +87,9 @@ pub fn App() -> Html {
                 <p class="series">{LESSON.masthead.series}</p>
                 <h1>{LESSON.masthead.title}</h1>
                 <p class="summary">{LESSON.masthead.summary}</p>
-                <><VoiceReadout key={phase} tab={active} /></>
+                // The readout cannot speak in the server's render: once hydrated, a fresh
+                // one asks the browser.
+                <><VoiceReadout key={hydrated.to_string()} tab={active} /></>
                 <TabList {active} />
                 <super::share::ShareBar />
             </header>
@@ -101,7 +107,7 @@ pub fn App() -> Html {
                         // app hide all but the open one.
                         <section id={panel_id(tab)} class="panel" role="tabpanel"
                             aria-labelledby={tab_id(tab)} tabindex="0" hidden={!selected && !on_server()}>
-                            { if selected || !hydrated { panel_content(tab, phase) } else { Html::default() } }
+                            { if selected || !hydrated { panel_content(tab) } else { Html::default() } }
                         </section>
                     }
                 }) }
@@ -109,17 +115,17 @@ pub fn App() -> Html {
             <footer class="colophon">
                 <p>{"Lease Lab runs entirely in your browser: the simulation, the diagrams and the code runner make no requests to anyone."}</p>
             </footer>
-        </>
+        </ContextProvider<Hydrated>>
     }
 }
 
-/// A panel's content, keyed by the render's phase (see [`App`]).
-fn panel_content(tab: Tab, phase: &'static str) -> Html {
+/// A panel's content.
+fn panel_content(tab: Tab) -> Html {
     match tab {
-        Tab::Gist => html! { <GistTab key={phase} /> },
-        Tab::Maps => html! { <MapsTab key={phase} /> },
-        Tab::Qa => html! { <QaTab key={phase} /> },
-        Tab::Sandbox => html! { <lab_loader::SandboxTab key={phase} /> },
+        Tab::Gist => html! { <GistTab /> },
+        Tab::Maps => html! { <MapsTab /> },
+        Tab::Qa => html! { <QaTab /> },
+        Tab::Sandbox => html! { <lab_loader::SandboxTab /> },
     }
 }
 

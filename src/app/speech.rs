@@ -14,6 +14,7 @@ use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use web_sys::{Element, SpeechSynthesis, SpeechSynthesisUtterance};
 use yew::prelude::*;
 
+use crate::lesson::number::{parse_decimal, Decimal};
 use crate::lesson::readout::{normalize, row_sentence, sentences};
 use crate::lesson::LESSON;
 use crate::route::Tab;
@@ -24,12 +25,8 @@ const READABLE: &str = "h2, h3, h4, p, li, caption, tr, dt, dd";
 const SKIPPED: &str = "svg, [hidden], [aria-hidden='true'], .readout-skip";
 const READING_CLASS: &str = "reading";
 
-/// The browser's speech synthesizer, or `None` where the page cannot speak (or does not
-/// know yet: the server's render and the hydrating one).
+/// The browser's speech synthesizer, or `None` where the page cannot speak.
 pub fn synthesizer() -> Option<SpeechSynthesis> {
-    if super::hydration::matching_server() {
-        return None;
-    }
     let window = gloo::utils::window();
     let has = |name: &str| {
         js_sys::Reflect::get(&window, &JsValue::from_str(name))
@@ -336,7 +333,9 @@ pub struct VoiceReadoutProps {
 /// The readout's controls: read, pause or resume, stop, speed and voice.
 #[component]
 pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
-    let synth = use_memo((), |_| synthesizer());
+    // The server cannot speak; the shell mounts a fresh readout once hydrated.
+    let hydrated = super::hydration::use_hydrated();
+    let synth = use_memo((), |_| if hydrated { synthesizer() } else { None });
     let status = use_state(|| Status::Idle);
     let rate = use_state(|| 1.0_f32);
     let voice = use_state(String::new);
@@ -421,7 +420,7 @@ fn rate_slider(
         let voice = (**voice).clone();
         Callback::from(move |event: InputEvent| {
             let input: web_sys::HtmlInputElement = event.target_unchecked_into();
-            if let Ok(value) = input.value().parse::<f32>() {
+            if let Some(value) = parse_decimal(&input.value()).map(|v| v as f32) {
                 let value = value.clamp(0.5, 2.0);
                 rate.set(value);
                 speaker.restart(&Reading {
@@ -435,8 +434,8 @@ fn rate_slider(
     html! {
         <label class="readout-rate">
             {LESSON.voice.rate}
-            <input type="range" min="0.5" max="2" step="0.25" value={rate.to_string()} oninput={on_rate} />
-            <span class="rate-value">{format!("{}×", **rate)}</span>
+            <input type="range" min="0.5" max="2" step="0.25" value={Decimal(f64::from(**rate)).to_string()} oninput={on_rate} />
+            <span class="rate-value">{format!("{}×", Decimal(f64::from(**rate)))}</span>
         </label>
     }
 }

@@ -4,6 +4,7 @@
 //! links), then the hydratable HTML of `#app`: the browser's first render adopts it. The
 //! views are the app's own components; `lease_lab::app::hydration` says what they leave out.
 
+use lease_lab::app::shell::{App, AppProps};
 use lease_lab::route::Tab;
 
 fn main() {
@@ -17,7 +18,7 @@ fn main() {
         .expect("a current-thread runtime builds");
     let local = tokio::task::LocalSet::new();
     let html = runtime.block_on(local.run_until(
-        yew::LocalServerRenderer::<lease_lab::app::shell::App>::new().render(),
+        yew::LocalServerRenderer::<App>::with_props(AppProps { hydrating: true }).render(),
     ));
     println!("{html}");
 }

@@ -348,7 +348,11 @@ fn the_shell_and_the_lab_rebuild_a_link_from_their_own_parts() {
     let rebuilt = compose(state.tab, &lab_fields_of(query), selection.as_deref());
     assert_eq!(rebuilt, fragment);
     assert_eq!(lab_fields_of(query), lab_fields(&state));
-    assert!(!lab_fields(&state).contains("sel="), "{}", lab_fields(&state));
+    assert!(
+        !lab_fields(&state).contains("sel="),
+        "{}",
+        lab_fields(&state)
+    );
     assert_eq!(decode(&rebuilt).state, state);
 }
 
