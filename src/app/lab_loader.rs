@@ -138,7 +138,7 @@ pub fn LabMount(props: &LabMountProps) -> Html {
                 { if *failed {
                     "The laboratory could not be loaded. Reload the page to try again."
                 } else {
-                    "The laboratory runs in your browser with JavaScript and WebAssembly; with both on, it appears here."
+                    "The laboratory needs JavaScript and WebAssembly: with both on, it appears here."
                 } }
             </p>
         </div>
