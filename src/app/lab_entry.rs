@@ -69,14 +69,17 @@ pub struct LabRootProps {
     host: Element,
 }
 
-/// One of the laboratory's roots. Once its first render is on the page, its host says so
-/// with `data-lab-ready` (for the load-timing script and the tests).
+/// One of the laboratory's roots. Once the laboratory's first render is on the page, its
+/// host says so with `data-lab-ready` (for the load-timing script and the tests).
 #[component]
 pub fn LabRoot(props: &LabRootProps) -> Html {
     {
         let host = props.host.clone();
+        let part = props.part;
         use_effect_with((), move |_| {
-            let _ = host.set_attribute("data-lab-ready", "");
+            if part != LabPart::Notice {
+                let _ = host.set_attribute("data-lab-ready", "");
+            }
         });
     }
     match props.part {
