@@ -29,7 +29,11 @@ impl fmt::Display for Decimal {
 /// Reads a plain decimal such as `1.25`, `2` or `0.5` (digits, at most one point, at most
 /// six decimals); anything else is `None`.
 pub fn parse_decimal(text: &str) -> Option<f64> {
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let (whole, fraction) = match text.split_once('.') {
+        Some((_, "")) => return None,
+        Some(parts) => parts,
+        None => (text, ""),
+    };
     let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty()
         || whole.len() > 9
