@@ -13,6 +13,8 @@ export function loadLab(openedWith, onFields) {
     lab.start(openedWith, onFields);
     return lab;
   })();
+  // A failed load is shown where the lab was wanted; loading at idle leaves it at that.
+  loading.catch(() => {});
   return loading;
 }
 
