@@ -43,9 +43,12 @@ pub fn start() {
             embed::EmbedAppProps { options },
         )
         .render();
+        if let Some(page) = &page {
+            let _ = page.remove_attribute("data-pending");
+        }
     } else {
         // The page's own script hides the lesson when it takes the link for an embed one.
-        if let Some(page) = page {
+        if let Some(page) = &page {
             let _ = page.remove_attribute("data-embed");
         }
         let prerendered = root.query_selector(".masthead").ok().flatten().is_some();

@@ -62,6 +62,7 @@ pub fn App(props: &AppProps) -> Html {
             if let Some(root) = gloo::utils::document().document_element() {
                 let _ = root.set_attribute("data-hydrated", "");
                 let _ = root.remove_attribute("data-tab");
+                let _ = root.remove_attribute("data-pending");
             }
             lab_loader::load_when_idle();
             move || drop(listener)

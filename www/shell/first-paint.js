@@ -1,7 +1,8 @@
 // Inlined into index.html's head by tools/post-build.mjs (its hash goes into the CSP), with
 // TAB_SLUGS replaced by the tabs' slugs. Before the wasm has hydrated the pre-rendered
-// lesson, it shows the tab the link names at first paint, and lets the tabs work: without
-// wasm the lesson stays readable. Without JavaScript every panel shows, one after another.
+// lesson, it shows the tab the link names at first paint. The page's controls wait for the
+// wasm (the tab strip appears, and clicks land, once they work); if the wasm fails, the
+// tabs work from here, so the lesson stays readable. Without JavaScript every panel shows.
 (() => {
   const tabs = TAB_SLUGS;
   const root = document.documentElement;
@@ -17,11 +18,18 @@
     return key === "embed" && value !== "0" && value !== "off";
   });
   if (embed) root.setAttribute("data-embed", "");
+  root.setAttribute("data-pending", "");
+  // Without the wasm the tabs are this script's: let them show and take clicks.
+  const release = () => hydrated() || root.removeAttribute("data-pending");
+  addEventListener("error", release);
+  addEventListener("unhandledrejection", release);
+  setTimeout(release, 8000);
   const style = document.createElement("style");
   style.textContent =
     "html[data-tab] .panel{display:none}" +
     tabs.map((tab) => `html[data-tab="${tab}"] #panel-${tab}`).join(",") +
-    "{display:block}html[data-embed] #app>:not(.embed){display:none}";
+    "{display:block}html[data-embed] #app>:not(.embed){display:none}" +
+    "html[data-pending] #app{pointer-events:none}html[data-pending] .tabs{visibility:hidden}";
   document.head.append(style);
   const show = () => {
     if (hydrated()) return;
