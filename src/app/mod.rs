@@ -24,6 +24,21 @@ pub mod speech;
 
 pub use error_panel::show_error_panel;
 
+/// Empties the pre-rendered panels of the closed tabs: in the browser only the open tab's
+/// panel has content, so hydration adopts that one and builds no other.
+fn keep_only_the_open_panel() {
+    let open = crate::route::Route::parse(&hydration::location_hash()).tab;
+    let document = gloo::utils::document();
+    for tab in crate::route::Tab::ALL
+        .into_iter()
+        .filter(|&tab| tab != open)
+    {
+        if let Some(panel) = document.get_element_by_id(&shell::panel_id(tab)) {
+            panel.set_text_content(None);
+        }
+    }
+}
+
 /// Installs the panic panel and starts the app in `#app`: it hydrates the pre-rendered
 /// lesson, or in embed mode renders its one view instead. Called by `main` in the browser.
 pub fn start() {
@@ -52,6 +67,9 @@ pub fn start() {
             let _ = page.remove_attribute("data-embed");
         }
         let prerendered = root.query_selector(".masthead").ok().flatten().is_some();
+        if prerendered {
+            keep_only_the_open_panel();
+        }
         let props = shell::AppProps {
             hydrating: prerendered,
         };

@@ -29,7 +29,7 @@ fn tab_id(tab: Tab) -> String {
     format!("tab-{}", tab.slug())
 }
 
-fn panel_id(tab: Tab) -> String {
+pub(crate) fn panel_id(tab: Tab) -> String {
     format!("panel-{}", tab.slug())
 }
 
@@ -40,9 +40,10 @@ pub struct AppProps {
     pub hydrating: bool,
 }
 
-/// The whole page. A hydrating first render builds every panel, as the server did; then
-/// only the open tab's panel keeps content, as ever, and what depends on the browser
-/// (grades, speech, the link) comes in (see [`Hydrated`]).
+/// The whole page. The server renders every panel's content; in the browser only the open
+/// tab's panel has content, as ever (`start` takes the others' pre-rendered content away
+/// before hydrating). What depends on the browser (grades, speech, the link) comes in once
+/// hydrated (see [`Hydrated`]).
 #[component]
 pub fn App(props: &AppProps) -> Html {
     let route = use_state(current_route);
@@ -108,7 +109,7 @@ pub fn App(props: &AppProps) -> Html {
                         // app hide all but the open one.
                         <section id={panel_id(tab)} class="panel" role="tabpanel"
                             aria-labelledby={tab_id(tab)} tabindex="0" hidden={!selected && !on_server()}>
-                            { if selected || !hydrated { panel_content(tab) } else { Html::default() } }
+                            { if selected || on_server() { panel_content(tab) } else { Html::default() } }
                         </section>
                     }
                 }) }

@@ -45,6 +45,22 @@
       if (panel) panel.hidden = tab !== open;
     }
   };
+  // A link into the Sandbox fetches the laboratory's module alongside the lesson's.
+  const diagramOnly = /(^|&)diagram=/.test(query);
+  if (linked() === "sandbox" && !diagramOnly) {
+    // Each as the loader will ask for it, so that the browser reuses the early copy.
+    for (const [rel, href, as, cors] of [
+      ["modulepreload", "lab.js", "", true],
+      ["preload", "lab_bg.wasm", "fetch", true],
+      ["preload", "lab.css", "style", false],
+    ]) {
+      const link = document.createElement("link");
+      Object.assign(link, { rel, href });
+      if (as) link.as = as;
+      if (cors) link.crossOrigin = "anonymous";
+      document.head.append(link);
+    }
+  }
   show();
   addEventListener("hashchange", show);
   // Once the document is parsed, its tabs and panels follow the link too.
