@@ -24,6 +24,14 @@ pub fn on_server() -> bool {
     cfg!(not(target_arch = "wasm32"))
 }
 
+/// Lets the page's controls take input: until now the first-paint script held them (see
+/// `www/shell/first-paint.js`), so that nothing is lost to a click nothing handles yet.
+pub fn release_controls() {
+    if let Some(root) = gloo::utils::document().document_element() {
+        let _ = root.remove_attribute("data-pending");
+    }
+}
+
 /// The page's fragment, or none where there is no page (the prerenderer).
 pub fn location_hash() -> String {
     if on_server() {

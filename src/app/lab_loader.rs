@@ -122,6 +122,7 @@ pub fn LabMount(props: &LabMountProps) -> Html {
                         (Err(_), _) if alive.get() => failed.set(true),
                         _ => {}
                     }
+                    super::hydration::release_controls();
                 });
             }
             move || {

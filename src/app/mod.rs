@@ -58,9 +58,7 @@ pub fn start() {
             embed::EmbedAppProps { options },
         )
         .render();
-        if let Some(page) = &page {
-            let _ = page.remove_attribute("data-pending");
-        }
+        hydration::release_controls();
     } else {
         // The page's own script hides the lesson when it takes the link for an embed one.
         if let Some(page) = &page {

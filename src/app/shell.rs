@@ -5,7 +5,7 @@
 use gloo::events::EventListener;
 use yew::prelude::*;
 
-use super::hydration::{location_hash, on_server, Hydrated};
+use super::hydration::{self, location_hash, on_server, Hydrated};
 use super::{gist::GistTab, lab_loader, maps::MapsTab, qa::QaTab, speech::VoiceReadout};
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
@@ -55,6 +55,7 @@ pub fn App(props: &AppProps) -> Html {
             if !*hydrated {
                 hydrated.set(true);
             }
+            let opened_on = route.tab;
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 route.set(current_route());
             });
@@ -63,7 +64,11 @@ pub fn App(props: &AppProps) -> Html {
             if let Some(root) = gloo::utils::document().document_element() {
                 let _ = root.set_attribute("data-hydrated", "");
                 let _ = root.remove_attribute("data-tab");
-                let _ = root.remove_attribute("data-pending");
+            }
+            // On a link into the Sandbox the controls wait for the laboratory too, as
+            // they did when it was part of this module (its mount releases them).
+            if opened_on != Tab::Sandbox {
+                hydration::release_controls();
             }
             lab_loader::load_when_idle();
             move || drop(listener)
