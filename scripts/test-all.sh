@@ -32,6 +32,9 @@ run_layer clippy-native cargo clippy --all-targets -- -D warnings
 summary+=("clippy (native): no warnings")
 run_layer clippy-wasm cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 summary+=("clippy (wasm32): no warnings")
+# The views compiled natively for the prerenderer (src/bin/prerender.rs).
+run_layer clippy-prerender cargo clippy --features prerender --lib --bin prerender -- -D warnings
+summary+=("clippy (native prerenderer): no warnings")
 
 run_layer native-tests cargo test
 summary+=("native tests: $(count_cargo native-tests)")

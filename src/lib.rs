@@ -9,7 +9,9 @@ pub mod model;
 pub mod route;
 pub mod share;
 
-#[cfg(target_arch = "wasm32")]
+// Natively only for the prerenderer (`--features prerender`), which renders the lesson's
+// views to HTML at build time.
+#[cfg(any(target_arch = "wasm32", feature = "prerender"))]
 pub mod app;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", feature = "prerender"))]
 pub mod worker_messages;

@@ -1,5 +1,6 @@
 // Trunk's post-build step. Trunk starts every hook of a stage at once, so the steps that
 // must run in order live here, one after another, on the staging folder.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withPolicy } from './csp.mjs';
@@ -7,9 +8,42 @@ import { precompress } from './precompress.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR ?? process.argv[2] ?? 'dist';
 
-// The page's Content-Security-Policy, now that Trunk has written its inline start-up script.
+// The laboratory's stylesheet (its own and the snippets'), loaded with its module by
+// www/shell/lab-loader.js.
+writeFileSync(
+  join(staging, 'lab.css'),
+  ['www/lab.css', 'www/snippets/snippets.css'].map((file) => readFileSync(file, 'utf8')).join('\n'),
+);
+
+// The lesson, pre-rendered by the app's own components (src/bin/prerender.rs), goes into
+// #app; the first-paint script into the head, and links to each panel for readers without
+// JavaScript before it. All of it before the policy, which hashes the inline scripts.
 const index = join(staging, 'index.html');
-writeFileSync(index, withPolicy(readFileSync(index, 'utf8')));
+writeFileSync(index, withPolicy(withPrerender(readFileSync(index, 'utf8'))));
+
+function withPrerender(html) {
+  const output = execFileSync('cargo', ['run', '--quiet', '--features', 'prerender', '--bin', 'prerender'], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const newline = output.indexOf('\n');
+  const tabs = JSON.parse(output.slice(0, newline));
+  const app = output.slice(newline + 1).trim();
+  const firstPaint = readFileSync('www/shell/first-paint.js', 'utf8')
+    .replace('const tabs = TAB_SLUGS;', `const tabs = ${JSON.stringify(tabs.map(([slug]) => slug))};`);
+  const links = tabs.map(([slug, label]) => `<a href="#panel-${slug}">${escapeHtml(label)}</a>`).join(' · ');
+  const appElement = /<div id="app">[\s\S]*?<\/div>(?=\s*<\/body>)/;
+  if (!appElement.test(html)) throw new Error('index.html has no <div id="app"> at the end of its body');
+  return html
+    .replace('</head>', `<script>${firstPaint}</script>\n</head>`)
+    .replace(appElement, () =>
+      `<noscript><nav class="noscript-tabs" aria-label="Lesson sections">${links}</nav></noscript>\n  <div id="app">${app}</div>`);
+}
+
+function escapeHtml(text) {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+}
 
 // Compression comes last: it must see every file in its final form.
 const count = precompress(staging);

@@ -15,9 +15,10 @@ use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram};
+use super::lab_loader::{LabMount, LabPart};
 use super::resize::ResizeWatch;
 use super::share::{CopyLink, LinkNotice};
-use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::Laboratory};
+use super::{gist::GistTab, maps::MapsTab, qa::QaTab};
 use crate::lesson::content::ArchNode;
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
@@ -86,7 +87,7 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
             Tab::Gist => html! { <GistTab /> },
             Tab::Maps => html! { <MapsTab /> },
             Tab::Qa => html! { <QaTab /> },
-            Tab::Sandbox => html! { <Laboratory /> },
+            Tab::Sandbox => html! { <LabMount part={LabPart::Laboratory} /> },
         },
     };
     let class = classes!(

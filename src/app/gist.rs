@@ -3,14 +3,15 @@
 
 use yew::prelude::*;
 
+use super::address;
 use super::diagrams::LifecycleDiagram;
-use super::share;
 use crate::lesson::content::{Card, LeaseState};
 use crate::lesson::diagram::LifecycleSelection;
 use crate::lesson::LESSON;
 
 #[component]
 pub fn GistTab() -> Html {
+    let hydrated = super::hydration::use_hydrated();
     let gist = &LESSON.gist;
     let lifecycle = &LESSON.lifecycle;
     html! {
@@ -50,8 +51,8 @@ pub fn GistTab() -> Html {
                 <h2 id="gist-lifecycle">{lifecycle.heading}</h2>
                 <p>{lifecycle.intro}</p>
                 <LifecycleDiagram
-                    initial={share::initial_selection().and_then(|id| LifecycleSelection::from_id(&id))}
-                    on_select={Callback::from(|s: LifecycleSelection| share::record_selection(Some(s.id())))} />
+                    initial={hydrated.then(address::initial_selection).flatten().and_then(|id| LifecycleSelection::from_id(&id))}
+                    on_select={Callback::from(|s: LifecycleSelection| address::record_selection(Some(s.id())))} />
                 <p class="muted">{lifecycle.summary}</p>
                 <h3>{lifecycle.decisions_heading}</h3>
                 <ol class="decisions">

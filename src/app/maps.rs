@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
+use super::address;
 use super::diagrams::{ArchitectureDiagram, MermaidExport, SequenceDiagram, SequenceMessage};
-use super::share;
 use crate::lesson::content::{ArchNode, Table};
 use crate::lesson::diagram::ArchSelection;
 use crate::lesson::mermaid::{architecture_flowchart, heartbeat_sequence, lifecycle_state_diagram};
@@ -16,10 +16,11 @@ use crate::route::Tab;
 /// The Maps tab, section by section in reading order.
 #[component]
 pub fn MapsTab() -> Html {
+    let hydrated = super::hydration::use_hydrated();
     html! {
         <div class="lesson maps">
             { map_section() }
-            { architecture_section() }
+            { architecture_section(hydrated) }
             { lifecycle_section() }
             { pattern_section() }
             { sequence_section() }
@@ -59,15 +60,16 @@ fn map_section() -> Html {
     }
 }
 
-/// The architecture diagram (its selection goes into the share link) and its export.
-fn architecture_section() -> Html {
+/// The architecture diagram (its selection goes into the share link, read once `hydrated`)
+/// and its export.
+fn architecture_section(hydrated: bool) -> Html {
     let architecture = &LESSON.architecture;
     html! {
         <section aria-labelledby="maps-architecture">
             <h2 id="maps-architecture">{architecture.heading}</h2>
             <ArchitectureDiagram
-                initial={share::initial_selection().and_then(|id| ArchSelection::from_id(&id))}
-                on_select={Callback::from(|s: ArchSelection| share::record_selection(Some(s.id())))} />
+                initial={hydrated.then(address::initial_selection).flatten().and_then(|id| ArchSelection::from_id(&id))}
+                on_select={Callback::from(|s: ArchSelection| address::record_selection(Some(s.id())))} />
             <MermaidExport title={architecture.heading} text={architecture_flowchart()} file={architecture.file} />
         </section>
     }

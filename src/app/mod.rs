@@ -1,9 +1,18 @@
 //! The Yew views. They render the model's state and trace; they never re-derive model logic.
+//!
+//! Two wasm modules share them: the lesson's (`src/main.rs`, [`start`]: the shell, the
+//! lesson tabs, the diagrams, embed mode) and the laboratory's (`src/bin/lab.rs`,
+//! [`lab_entry`]: the sandbox, the pitfall exercise, the snippets), loaded on demand by
+//! [`lab_loader`]. Each module keeps only the code its entry reaches.
 
+pub mod address;
 pub mod diagrams;
 pub mod embed;
 mod error_panel;
 pub mod gist;
+pub mod hydration;
+pub mod lab_entry;
+pub mod lab_loader;
 pub mod maps;
 pub mod qa;
 mod resize;
@@ -15,7 +24,23 @@ pub mod speech;
 
 pub use error_panel::show_error_panel;
 
-/// Installs the panic panel and mounts the app into `#app`. Called by `main` in the browser.
+/// Empties the pre-rendered panels of the closed tabs: in the browser only the open tab's
+/// panel has content, so hydration adopts that one and builds no other.
+fn keep_only_the_open_panel() {
+    let open = crate::route::Route::parse(&hydration::location_hash()).tab;
+    let document = gloo::utils::document();
+    for tab in crate::route::Tab::ALL
+        .into_iter()
+        .filter(|&tab| tab != open)
+    {
+        if let Some(panel) = document.get_element_by_id(&shell::panel_id(tab)) {
+            panel.set_text_content(None);
+        }
+    }
+}
+
+/// Installs the panic panel and starts the app in `#app`: it hydrates the pre-rendered
+/// lesson, or in embed mode renders its one view instead. Called by `main` in the browser.
 pub fn start() {
     yew::set_custom_panic_hook(Box::new(|info| {
         show_error_panel(&info.to_string());
@@ -24,14 +49,33 @@ pub fn start() {
         show_error_panel("The page has no element with id \"app\" to mount Lease Lab into.");
         return;
     };
-    let options = share::restore_from_location();
+    let options = address::restore_from_location();
+    let page = gloo::utils::document().document_element();
     if options.embed {
+        // The pre-rendered markup is the whole lesson's: embed mode replaces it.
         yew::Renderer::<embed::EmbedApp>::with_root_and_props(
             root,
             embed::EmbedAppProps { options },
         )
         .render();
+        hydration::release_controls();
     } else {
-        yew::Renderer::<shell::App>::with_root(root).render();
+        // The page's own script hides the lesson when it takes the link for an embed one.
+        if let Some(page) = &page {
+            let _ = page.remove_attribute("data-embed");
+        }
+        let prerendered = root.query_selector(".masthead").ok().flatten().is_some();
+        if prerendered {
+            keep_only_the_open_panel();
+        }
+        let props = shell::AppProps {
+            hydrating: prerendered,
+        };
+        let renderer = yew::Renderer::<shell::App>::with_root_and_props(root, props);
+        if prerendered {
+            renderer.hydrate();
+        } else {
+            renderer.render();
+        }
     }
 }

@@ -41,9 +41,20 @@ fn save(progress: &Progress) -> bool {
 #[component]
 pub fn QaTab() -> Html {
     let qa = &LESSON.qa;
-    let loaded = use_memo((), |_| load());
-    let progress = use_state(|| (*loaded).clone().unwrap_or_default());
-    let storage_ok = use_state(|| loaded.is_some());
+    // The saved grades come in once the page has hydrated (the server knows none).
+    let hydrated = super::hydration::use_hydrated();
+    let loaded = use_memo(hydrated, |&hydrated| hydrated.then(load));
+    let progress = use_state(|| (*loaded).clone().flatten().unwrap_or_default());
+    let storage_ok = use_state(|| !matches!(*loaded, Some(None)));
+    {
+        let (progress, storage_ok) = (progress.clone(), storage_ok.clone());
+        use_effect_with(loaded, move |loaded| {
+            if let Some(saved) = &**loaded {
+                storage_ok.set(saved.is_some());
+                progress.set(saved.clone().unwrap_or_default());
+            }
+        });
+    }
     let order = use_state(|| (0..qa.questions.len()).collect::<Vec<usize>>());
     let revealed = use_state(BTreeSet::<usize>::new);
 

@@ -1,9 +1,11 @@
-//! Share links in the page: restore the state from the address on load, keep the address in
-//! step with the sandbox, snippets and diagram selection, and the "Copy link" button.
+//! Share links in the page: the laboratory's side of the address (restore its state from the
+//! link, keep its fields in step with the sandbox and snippets), and the share controls
+//! (Copy link, Embed, the link notice) that both wasm modules show.
 //!
-//! The codec is [`crate::share`]; this module only talks to `location`, `history` and the
-//! clipboard, and every one of those calls may fail (a sandboxed iframe has no clipboard and
-//! an opaque origin) without breaking anything. Text read from a link is shown as text.
+//! The codec is [`crate::share`]; the address bar itself is the page shell's
+//! ([`super::address`]), which the laboratory's module reaches through [`connect_shell`].
+//! Every browser call may fail (a sandboxed iframe has no clipboard and an opaque origin)
+//! without breaking anything. Text read from a link is shown as text.
 
 use std::cell::RefCell;
 
@@ -13,18 +15,23 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::address::{current_link, embed_address, in_frame, page_address, History};
 use super::snippets::{SnippetLanguage, SnippetPanels};
 use crate::lab::{Lab, LabAction};
-use crate::route::Route;
 use crate::share::embed::{self, EmbedOptions};
-use crate::share::{decode, encode, LabLink, LinkState, SnippetCode};
+use crate::share::{decode, encode, lab_fields, lab_fields_of, LabLink, LinkState, SnippetCode};
+
+/// Where the laboratory's module sends its fields, for the shell to write the address.
+type ShellListener = Box<dyn Fn(String, History)>;
 
 thread_local! {
     /// The latest state of every part a link carries; each part updates its own field.
     static LINK: RefCell<LinkState> = RefCell::new(LinkState::default());
     /// Sentences about the link the page was opened with, until the notice takes them.
     static PROBLEMS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-    /// While a back/forward step is replayed into the lab: the address it restores and
+    /// The page shell, once the laboratory's module is connected to it.
+    static SHELL: RefCell<Option<ShellListener>> = const { RefCell::new(None) };
+    /// While a back/forward step is replayed into the lab: the lab fields it restores and
     /// when (ms). Writes wait until the lab matches it, for at most [`REPLAY_LIMIT_MS`].
     static REPLAYING: RefCell<Option<(String, f64)>> = const { RefCell::new(None) };
     /// The laboratory as it last was, so coming back to the Sandbox tab does not simulate
@@ -32,22 +39,18 @@ thread_local! {
     static LAST_LAB: RefCell<Option<Lab>> = const { RefCell::new(None) };
 }
 
-/// Reads the page's address once, at start: the link state for the views to start from,
-/// the problems for [`LinkNotice`], and embed mode's options.
-pub fn restore_from_location() -> EmbedOptions {
-    let location = gloo::utils::window().location();
-    let hash = location.hash().unwrap_or_default();
-    let search = location.search().unwrap_or_default();
-    let decoded = decode(&hash);
-    let query = hash.split_once('?').map_or("", |(_, q)| q);
-    let (options, embed_problems) = embed::read(&search, query);
+/// Reads the link the page was opened with into the laboratory's state, and its problems
+/// for [`LinkNotice`]; `shell` then receives the lab's fields whenever they change.
+pub fn connect_shell(opened_with: &str, shell: ShellListener) {
+    let decoded = decode(opened_with);
     LINK.with(|link| *link.borrow_mut() = decoded.state);
-    PROBLEMS.with(|p| {
-        let mut problems = p.borrow_mut();
-        problems.extend(decoded.problems);
-        problems.extend(embed_problems);
-    });
-    options
+    add_problems(decoded.problems);
+    SHELL.with(|s| *s.borrow_mut() = Some(shell));
+}
+
+/// Adds sentences about the link the page was opened with, for [`LinkNotice`].
+pub fn add_problems(problems: Vec<String>) {
+    PROBLEMS.with(|p| p.borrow_mut().extend(problems));
 }
 
 /// The lab the sandbox starts with: the link's, or the default one.
@@ -83,85 +86,27 @@ pub fn address_of(state: &LinkState) -> String {
     format!("{}{}", page_address(), encode(state))
 }
 
-/// The diagram part the link selected.
-pub fn initial_selection() -> Option<String> {
-    LINK.with(|link| link.borrow().selection.clone())
-}
-
-/// How a change goes into the browser's history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum History {
-    /// A new entry: a deliberate change (preset, fault, switch, compare, edit).
-    Push,
-    /// The same entry: scrubbing, playing, stepping.
-    Replace,
-}
-
-/// The page's address without query and fragment.
-fn page_address() -> String {
-    let href = gloo::utils::window().location().href().unwrap_or_default();
-    href.split(['?', '#']).next().unwrap_or_default().to_owned()
-}
-
-/// The current state's fragment, on the open tab.
-fn current_fragment() -> String {
-    let tab = Route::parse(&gloo::utils::window().location().hash().unwrap_or_default()).tab;
-    LINK.with(|link| {
-        let mut link = link.borrow_mut();
-        link.tab = tab;
-        encode(&link)
-    })
-}
-
-/// The full link to the current state (for people: no embed options).
-pub fn current_link() -> String {
-    format!("{}{}", page_address(), current_fragment())
-}
-
-/// The address an iframe should load for the current state with `options`.
-pub fn embed_address(options: EmbedOptions) -> String {
-    format!(
-        "{}{}{}",
-        page_address(),
-        options.to_search(),
-        current_fragment()
-    )
-}
-
-/// Writes the current state into the address bar, unless it is already there. Failures
-/// (an opaque origin may refuse history changes) are ignored: the page keeps working.
+/// Sends the laboratory's fields to the page shell, unless a back/forward step is still
+/// being replayed into the lab (then the address already says where the lab is going).
 fn write_address(history: History) {
-    let window = gloo::utils::window();
-    let fragment = current_fragment();
+    let fields = LINK.with(|link| lab_fields(&link.borrow()));
     let replaying = REPLAYING.with(|r| {
         let mut replay = r.borrow_mut();
-        let waiting = replay.as_ref().is_some_and(|(target, since)| {
-            *target != fragment && now_ms() - since < REPLAY_LIMIT_MS
-        });
+        let waiting = replay
+            .as_ref()
+            .is_some_and(|(target, since)| *target != fields && now_ms() - since < REPLAY_LIMIT_MS);
         if !waiting {
             *replay = None;
         }
         waiting
     });
-    if replaying {
-        return;
+    if !replaying {
+        SHELL.with(|shell| {
+            if let Some(shell) = &*shell.borrow() {
+                shell(fields, history);
+            }
+        });
     }
-    if window.location().hash().unwrap_or_default() == fragment {
-        return;
-    }
-    let Ok(history_api) = window.history() else {
-        return;
-    };
-    // Inside a frame a pushed entry would land in the course page's Back button.
-    let history = if in_frame() {
-        History::Replace
-    } else {
-        history
-    };
-    let _ = match history {
-        History::Push => history_api.push_state_with_url(&JsValue::NULL, "", Some(&fragment)),
-        History::Replace => history_api.replace_state_with_url(&JsValue::NULL, "", Some(&fragment)),
-    };
 }
 
 /// How long a replayed back/forward step may hold back address writes.
@@ -193,12 +138,6 @@ pub fn LinkedSnippets() -> Html {
         <SnippetPanels python={code.python.clone()} typescript={code.typescript.clone()}
             {on_code_change} />
     }
-}
-
-/// Records the selected diagram part and updates the address.
-pub fn record_selection(selection: Option<String>) {
-    LINK.with(|link| link.borrow_mut().selection = selection);
-    write_address(History::Push);
 }
 
 /// While playing, the address follows the cursor at most this often (browsers throttle
@@ -261,7 +200,8 @@ pub fn use_lab_link(lab: &Lab, dispatch: Callback<LabAction>) {
             actions.push(LabAction::SetScenario(link.scenario.clone()));
             actions.push(LabAction::SetCompare(link.compare));
             actions.push(LabAction::Seek(link.time));
-            REPLAYING.with(|r| *r.borrow_mut() = Some((hash, now_ms())));
+            let query = hash.split_once('?').map_or("", |(_, q)| q);
+            REPLAYING.with(|r| *r.borrow_mut() = Some((lab_fields_of(query), now_ms())));
             LINK.with(|l| l.borrow_mut().lab = Some(link));
             for action in actions {
                 dispatch.emit(action);
@@ -269,15 +209,6 @@ pub fn use_lab_link(lab: &Lab, dispatch: Callback<LabAction>) {
         });
         move || drop(listener)
     });
-}
-
-/// Whether the page runs inside a frame (where the clipboard API is blocked by default).
-fn in_frame() -> bool {
-    let window = gloo::utils::window();
-    match window.parent() {
-        Ok(Some(parent)) => JsValue::from(parent) != JsValue::from(window),
-        _ => false,
-    }
 }
 
 /// Copies `text` to the clipboard if the page may; `false` when it cannot.

@@ -5,12 +5,13 @@
 use gloo::events::EventListener;
 use yew::prelude::*;
 
-use super::{gist::GistTab, maps::MapsTab, qa::QaTab, sandbox::SandboxTab, speech::VoiceReadout};
+use super::hydration::{self, location_hash, on_server, Hydrated};
+use super::{gist::GistTab, lab_loader, maps::MapsTab, qa::QaTab, speech::VoiceReadout};
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
 
 fn current_route() -> Route {
-    Route::parse(&gloo::utils::window().location().hash().unwrap_or_default())
+    Route::parse(&location_hash())
 }
 
 /// Opens `tab` by changing the fragment; the `hashchange` listener then re-renders.
@@ -28,27 +29,56 @@ fn tab_id(tab: Tab) -> String {
     format!("tab-{}", tab.slug())
 }
 
-fn panel_id(tab: Tab) -> String {
+pub(crate) fn panel_id(tab: Tab) -> String {
     format!("panel-{}", tab.slug())
 }
 
-/// The whole page.
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// Whether the first render hydrates pre-rendered markup (the prerenderer's too).
+    #[prop_or_default]
+    pub hydrating: bool,
+}
+
+/// The whole page. The server renders every panel's content; in the browser only the open
+/// tab's panel has content, as ever (`start` takes the others' pre-rendered content away
+/// before hydrating). What depends on the browser (grades, speech, the link) comes in once
+/// hydrated (see [`Hydrated`]).
 #[component]
-pub fn App() -> Html {
+pub fn App(props: &AppProps) -> Html {
     let route = use_state(current_route);
+    let hydrated = use_state(|| !props.hydrating);
     {
         let route = route.clone();
+        let hydrated = hydrated.clone();
         use_effect_with((), move |_| {
+            if !*hydrated {
+                hydrated.set(true);
+            }
+            let opened_on = route.tab;
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 route.set(current_route());
             });
+            // The lesson is interactive now: say so (the first-paint script's tab choice
+            // gives way to the app's), and fetch the laboratory when idle.
+            if let Some(root) = gloo::utils::document().document_element() {
+                let _ = root.set_attribute("data-hydrated", "");
+                let _ = root.remove_attribute("data-tab");
+            }
+            // On a link into the Sandbox the controls wait for the laboratory too, as
+            // they did when it was part of this module (its mount releases them).
+            if opened_on != Tab::Sandbox {
+                hydration::release_controls();
+            }
+            lab_loader::load_when_idle();
             move || drop(listener)
         });
     }
     let active = route.tab;
+    let hydrated = *hydrated;
 
     html! {
-        <>
+        <ContextProvider<Hydrated> context={Hydrated(hydrated)}>
             <a class="skip-link" href={format!("#{}", panel_id(active))}
                 onclick={Callback::from(move |event: MouseEvent| {
                     event.prevent_default();
@@ -64,19 +94,27 @@ pub fn App() -> Html {
                 <p class="series">{LESSON.masthead.series}</p>
                 <h1>{LESSON.masthead.title}</h1>
                 <p class="summary">{LESSON.masthead.summary}</p>
-                <VoiceReadout tab={active} />
+                // The readout cannot speak in the server's render: once hydrated, a fresh
+                // one asks the browser.
+                <><VoiceReadout key={hydrated.to_string()} tab={active} /></>
                 <TabList {active} />
                 <super::share::ShareBar />
             </header>
             <main class="panels">
-                <super::share::LinkNotice />
+                if hydrated {
+                    <super::share::LinkNotice />
+                }
+                // The laboratory's module shows the problems with its part of the link here.
+                <div id="lab-notice"></div>
                 { for Tab::ALL.into_iter().map(|tab| {
                     let selected = tab == active;
                     html! {
                         // Focusable, as the tabs pattern asks: Tab from the tablist lands here.
+                        // Without JavaScript every panel shows; the page's script and the
+                        // app hide all but the open one.
                         <section id={panel_id(tab)} class="panel" role="tabpanel"
-                            aria-labelledby={tab_id(tab)} tabindex="0" hidden={!selected}>
-                            { if selected { panel_content(tab) } else { Html::default() } }
+                            aria-labelledby={tab_id(tab)} tabindex="0" hidden={!selected && !on_server()}>
+                            { if selected || on_server() { panel_content(tab) } else { Html::default() } }
                         </section>
                     }
                 }) }
@@ -84,17 +122,17 @@ pub fn App() -> Html {
             <footer class="colophon">
                 <p>{"Lease Lab runs entirely in your browser: the simulation, the diagrams and the code runner make no requests to anyone."}</p>
             </footer>
-        </>
+        </ContextProvider<Hydrated>>
     }
 }
 
-/// Only the open tab's panel is rendered; the others stay empty and hidden.
+/// A panel's content.
 fn panel_content(tab: Tab) -> Html {
     match tab {
         Tab::Gist => html! { <GistTab /> },
         Tab::Maps => html! { <MapsTab /> },
         Tab::Qa => html! { <QaTab /> },
-        Tab::Sandbox => html! { <SandboxTab /> },
+        Tab::Sandbox => html! { <lab_loader::SandboxTab /> },
     }
 }
 

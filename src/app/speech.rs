@@ -14,6 +14,7 @@ use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 use web_sys::{Element, SpeechSynthesis, SpeechSynthesisUtterance};
 use yew::prelude::*;
 
+use crate::lesson::number::{parse_decimal, Decimal};
 use crate::lesson::readout::{normalize, row_sentence, sentences};
 use crate::lesson::LESSON;
 use crate::route::Tab;
@@ -332,7 +333,9 @@ pub struct VoiceReadoutProps {
 /// The readout's controls: read, pause or resume, stop, speed and voice.
 #[component]
 pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
-    let synth = use_memo((), |_| synthesizer());
+    // The server cannot speak; the shell mounts a fresh readout once hydrated.
+    let hydrated = super::hydration::use_hydrated();
+    let synth = use_memo((), |_| if hydrated { synthesizer() } else { None });
     let status = use_state(|| Status::Idle);
     let rate = use_state(|| 1.0_f32);
     let voice = use_state(String::new);
@@ -340,13 +343,16 @@ pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
     let voices = use_voices(synth.clone());
     use_stop_on_tab_change(synth.clone(), session.clone(), status.clone(), props.tab);
 
-    let Some(synth) = (*synth).clone() else {
-        return unsupported();
-    };
-    let speaker = Speaker {
-        synth,
-        session,
-        status,
+    // Until the page has hydrated (and without JavaScript) the controls show as they will
+    // be, disabled, so that the real ones take their place without moving the page.
+    let speaker = match (*synth).clone() {
+        Some(synth) => Some(Speaker {
+            synth,
+            session,
+            status: status.clone(),
+        }),
+        None if hydrated => return unsupported(),
+        None => None,
     };
     let reading = Reading {
         tab: props.tab,
@@ -355,10 +361,12 @@ pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
     };
     html! {
         <div class="readout readout-skip" role="group" aria-label={LESSON.voice.label}>
-            { transport_buttons(&speaker, reading) }
-            { rate_slider(&speaker, props.tab, &rate, &voice) }
-            { voice_picker(&speaker, props.tab, &rate, &voice, &voices) }
-            <span class="readout-status" role="status">{status_text(*speaker.status)}</span>
+            { transport_buttons(speaker.as_ref(), *status, reading) }
+            { rate_slider(speaker.as_ref(), props.tab, &rate, &voice) }
+            if let Some(speaker) = &speaker {
+                { voice_picker(speaker, props.tab, &rate, &voice, &voices) }
+            }
+            <span class="readout-status" role="status">{status_text(*status)}</span>
         </div>
     }
 }
@@ -374,26 +382,22 @@ fn unsupported() -> Html {
     }
 }
 
-/// Read aloud (from the top), Pause or Resume, and Stop.
-fn transport_buttons(speaker: &Speaker, reading: Reading) -> Html {
+/// Read aloud (from the top), Pause or Resume, and Stop; all disabled without a speaker.
+fn transport_buttons(speaker: Option<&Speaker>, status: Status, reading: Reading) -> Html {
     let words = &LESSON.voice;
-    let status = *speaker.status;
-    let play = {
-        let speaker = speaker.clone();
-        Callback::from(move |_: MouseEvent| speaker.read(&reading, 0))
-    };
-    let pause_or_resume = {
-        let speaker = speaker.clone();
-        Callback::from(move |_: MouseEvent| speaker.pause_or_resume())
-    };
-    let stop = {
-        let speaker = speaker.clone();
-        Callback::from(move |_: MouseEvent| speaker.stop())
-    };
+    let play = speaker
+        .cloned()
+        .map(|speaker| Callback::from(move |_: MouseEvent| speaker.read(&reading, 0)));
+    let pause_or_resume = speaker
+        .cloned()
+        .map(|speaker| Callback::from(move |_: MouseEvent| speaker.pause_or_resume()));
+    let stop = speaker
+        .cloned()
+        .map(|speaker| Callback::from(move |_: MouseEvent| speaker.stop()));
     let active = matches!(status, Status::Playing | Status::Paused);
     html! {
         <>
-            <button type="button" class="button primary" onclick={play}>
+            <button type="button" class="button primary" disabled={speaker.is_none()} onclick={play}>
                 <span aria-hidden="true">{"▶ "}</span>{words.play}
             </button>
             <button type="button" class="button" onclick={pause_or_resume} disabled={!active}>
@@ -406,18 +410,17 @@ fn transport_buttons(speaker: &Speaker, reading: Reading) -> Html {
 
 /// The speed slider (0.5× to 2×); a change is heard at once while reading.
 fn rate_slider(
-    speaker: &Speaker,
+    speaker: Option<&Speaker>,
     tab: Tab,
     rate: &UseStateHandle<f32>,
     voice: &UseStateHandle<String>,
 ) -> Html {
-    let on_rate = {
-        let speaker = speaker.clone();
+    let on_rate = speaker.cloned().map(|speaker| {
         let rate = rate.clone();
         let voice = (**voice).clone();
         Callback::from(move |event: InputEvent| {
             let input: web_sys::HtmlInputElement = event.target_unchecked_into();
-            if let Ok(value) = input.value().parse::<f32>() {
+            if let Some(value) = parse_decimal(&input.value()).map(|v| v as f32) {
                 let value = value.clamp(0.5, 2.0);
                 rate.set(value);
                 speaker.restart(&Reading {
@@ -427,12 +430,13 @@ fn rate_slider(
                 });
             }
         })
-    };
+    });
     html! {
         <label class="readout-rate">
             {LESSON.voice.rate}
-            <input type="range" min="0.5" max="2" step="0.25" value={rate.to_string()} oninput={on_rate} />
-            <span class="rate-value">{format!("{}×", **rate)}</span>
+            <input type="range" min="0.5" max="2" step="0.25" value={Decimal(f64::from(**rate)).to_string()}
+                disabled={speaker.is_none()} oninput={on_rate} />
+            <span class="rate-value">{format!("{}×", Decimal(f64::from(**rate)))}</span>
         </label>
     }
 }

@@ -5,6 +5,7 @@
 //! explains. Pure, so the sandbox and native tests can use it without a browser.
 
 use super::content::{ArchEdge, ArchNode, LeaseState, LESSON};
+use super::number::Decimal;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Point {
@@ -70,10 +71,10 @@ impl Curve {
 
     /// The SVG path data.
     pub fn path(&self) -> String {
-        let [a, b, c, d] = self.points;
+        let [a, b, c, d] = self.points.map(|p| (Decimal(p.x), Decimal(p.y)));
         format!(
             "M{} {} C{} {} {} {} {} {}",
-            a.x, a.y, b.x, b.y, c.x, c.y, d.x, d.y
+            a.0, a.1, b.0, b.1, c.0, c.1, d.0, d.1
         )
     }
 

@@ -7,6 +7,7 @@ pub mod checks;
 pub mod content;
 pub mod diagram;
 pub mod mermaid;
+pub mod number;
 pub mod quiz;
 pub mod readout;
 pub mod ttl;

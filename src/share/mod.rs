@@ -242,12 +242,15 @@ fn write_list<T: PartialEq>(
 /// The fragment (with `#`) for `state`. Snippet code longer than [`MAX_SNIPPET_BYTES`] is
 /// left out (see [`LinkState::left_out`]).
 pub fn encode(state: &LinkState) -> String {
-    let mut pairs: Vec<(&'static str, String)> = vec![("v", VERSION.to_owned())];
+    compose(state.tab, &lab_fields(state), state.selection.as_deref())
+}
+
+/// The fields of `state` that the laboratory owns (its scenario and time, the search, the
+/// snippets), as they appear in a link, without the version and the shell's selection.
+pub fn lab_fields(state: &LinkState) -> String {
+    let mut pairs: Vec<(&'static str, String)> = Vec::new();
     if let Some(lab) = &state.lab {
         lab.write(&mut pairs);
-    }
-    if let Some(selection) = &state.selection {
-        pairs.push(("sel", selection.clone()));
     }
     if let Some(spec) = &state.search {
         pairs.push(("search", search::print_search(spec)));
@@ -260,9 +263,9 @@ pub fn encode(state: &LinkState) -> String {
             pairs.push((key, base64url(code.as_bytes())));
         }
     }
-    let mut out = format!("#/{}?", state.tab.slug());
-    for (i, (key, value)) in pairs.iter().enumerate() {
-        if i > 0 {
+    let mut out = String::new();
+    for (key, value) in &pairs {
+        if !out.is_empty() {
             out.push('&');
         }
         out.push_str(key);
@@ -274,6 +277,44 @@ pub fn encode(state: &LinkState) -> String {
         }
     }
     out
+}
+
+/// A fragment from its owners' parts: the page shell's tab and diagram selection, and the
+/// laboratory's fields as [`lab_fields`] wrote them (the two live in separate wasm modules).
+pub fn compose(tab: Tab, lab_fields: &str, selection: Option<&str>) -> String {
+    let mut out = format!("#/{}?v={VERSION}", tab.slug());
+    if !lab_fields.is_empty() {
+        out.push('&');
+        out.push_str(lab_fields);
+    }
+    if let Some(selection) = selection {
+        out.push_str("&sel=");
+        out.push_str(&escape(selection));
+    }
+    out
+}
+
+/// The laboratory's fields of a fragment's query, as written: every field but the version,
+/// the selection and embed mode's. The page shell keeps them unread until the lab reads them.
+pub fn lab_fields_of(query: &str) -> String {
+    query
+        .split('&')
+        .filter(|pair| {
+            let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
+            !pair.is_empty() && key != "v" && key != "sel" && !embed::KEYS.contains(&key)
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The diagram part a fragment's query selects, if it names one; the problems with it are
+/// [`decode`]'s to report.
+pub fn selection_of(query: &str) -> Option<String> {
+    let (_, raw) = query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == "sel")?;
+    read_selection(&unescape(raw).ok()?, &mut Problems::default())
 }
 
 impl LinkState {

@@ -334,3 +334,32 @@ fn a_search_rides_along_with_the_lab_and_a_bad_one_leaves_the_lab_alone() {
     assert!(problem.contains("search"), "{problem}");
     assert_eq!(decode("#/sandbox?v=1&search=7/pause/2/10").state.lab, None);
 }
+
+#[test]
+fn the_shell_and_the_lab_rebuild_a_link_from_their_own_parts() {
+    let state = decode(
+        "#/maps?v=1&preset=4&t=2.5s&fault=crash:A@3s&search=7/pause/2/500&py=cHJpbnQoMSk&sel=architecture.edge.renew",
+    )
+    .state;
+    let fragment = encode(&state);
+    let query = fragment.split_once('?').map_or("", |(_, q)| q);
+    let selection = selection_of(query);
+    assert_eq!(selection.as_deref(), Some("architecture.edge.renew"));
+    let rebuilt = compose(state.tab, &lab_fields_of(query), selection.as_deref());
+    assert_eq!(rebuilt, fragment);
+    assert_eq!(lab_fields_of(query), lab_fields(&state));
+    assert!(
+        !lab_fields(&state).contains("sel="),
+        "{}",
+        lab_fields(&state)
+    );
+    assert_eq!(decode(&rebuilt).state, state);
+}
+
+#[test]
+fn the_shell_drops_a_selection_that_names_nothing() {
+    assert_eq!(selection_of("v=1&sel=%3Cimg%3E"), None);
+    assert_eq!(selection_of("v=1&sel=lifecycle.nope"), None);
+    assert_eq!(selection_of("v=1&preset=2"), None);
+    assert_eq!(lab_fields_of("v=1&sel=lifecycle.lost&embed&theme=dark"), "");
+}

@@ -6,6 +6,7 @@
 //! - `on_select: Callback<ArchSelection>`: told of every selection by click or key.
 //! - `explain: bool` (default true): whether to show the explanation panel under it.
 
+use crate::lesson::number::Decimal;
 use yew::prelude::*;
 
 use super::{
@@ -44,6 +45,15 @@ const MARKER: &str = "architecture-arrow";
 #[component]
 pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
     let selected = use_state(|| props.initial);
+    // The link's selection arrives once the page has hydrated.
+    {
+        let selected = selected.clone();
+        use_effect_with(props.initial, move |initial| {
+            if initial.is_some() {
+                selected.set(*initial);
+            }
+        });
+    }
     let zoom = use_zoom();
     let select = |selection: ArchSelection| {
         let selected = selected.clone();
@@ -57,7 +67,7 @@ pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
     let draw = |zoomed: bool| {
         let marker = marker_id(MARKER, zoomed);
         html! {
-            <svg viewBox={format!("0 0 {} {}", ARCHITECTURE_VIEW.0, ARCHITECTURE_VIEW.1)} role="group"
+            <svg viewBox={format!("0 0 {} {}", Decimal(ARCHITECTURE_VIEW.0), Decimal(ARCHITECTURE_VIEW.1))} role="group"
                 aria-label={architecture.diagram_label} class="diagram-svg">
                 { arrow_marker(&marker) }
                 { for ArchNode::ALL.into_iter().map(|node| node_box(node, *selected, select(ArchSelection::Node(node)))) }
@@ -96,13 +106,13 @@ fn node_box(node: ArchNode, selected: Option<ArchSelection>, select: Callback<()
             aria-label={format!("Node {}: {}", node.title(), node.text().duties.join(", "))}
             aria-pressed={(selected == Some(ArchSelection::Node(node))).to_string()}
             {onclick} onkeydown={on_activate_key(select)}>
-            <rect x={rect.left().to_string()} y={rect.top().to_string()}
-                width={rect.width.to_string()} height={rect.height.to_string()} rx="12" />
-            <text class="node-label" x={rect.center.x.to_string()} y={(rect.top() + 26.0).to_string()}
+            <rect x={Decimal(rect.left()).to_string()} y={Decimal(rect.top()).to_string()}
+                width={Decimal(rect.width).to_string()} height={Decimal(rect.height).to_string()} rx="12" />
+            <text class="node-label" x={Decimal(rect.center.x).to_string()} y={Decimal(rect.top() + 26.0).to_string()}
                 text-anchor="middle">{node.title()}</text>
             { for node.text().duties.iter().enumerate().map(|(i, duty)| html! {
                 // The space keeps the visible words apart, so they match the name.
-                <>{" "}<text class="node-duty" x={rect.center.x.to_string()} y={(rect.top() + 62.0 + 26.0 * i as f64).to_string()}
+                <>{" "}<text class="node-duty" x={Decimal(rect.center.x).to_string()} y={Decimal(rect.top() + 62.0 + 26.0 * i as f64).to_string()}
                     text-anchor="middle">{*duty}</text></>
             }) }
         </g>
@@ -144,8 +154,8 @@ fn in_flight_dot(message: &InFlight) -> Html {
     let at = architecture_curve(message.edge).point_at(message.progress);
     html! {
         <g class="in-flight" aria-hidden="true">
-            <circle cx={at.x.to_string()} cy={at.y.to_string()} r="7" />
-            <text x={at.x.to_string()} y={(at.y + 22.0).to_string()} text-anchor="middle">{message.label.clone()}</text>
+            <circle cx={Decimal(at.x).to_string()} cy={Decimal(at.y).to_string()} r="7" />
+            <text x={Decimal(at.x).to_string()} y={Decimal(at.y + 22.0).to_string()} text-anchor="middle">{message.label.clone()}</text>
         </g>
     }
 }

@@ -8,6 +8,7 @@
 //! - `on_select: Callback<LifecycleSelection>`: told of every selection by click or key.
 //! - `explain: bool` (default true): whether to show the explanation panel under it.
 
+use crate::lesson::number::Decimal;
 use yew::prelude::*;
 
 use super::{
@@ -47,6 +48,15 @@ const MARKER: &str = "lifecycle-arrow";
 #[component]
 pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
     let selected = use_state(|| props.initial);
+    // The link's selection arrives once the page has hydrated.
+    {
+        let selected = selected.clone();
+        use_effect_with(props.initial, move |initial| {
+            if initial.is_some() {
+                selected.set(*initial);
+            }
+        });
+    }
     let zoom = use_zoom();
     let select = |selection: LifecycleSelection| {
         let selected = selected.clone();
@@ -86,7 +96,7 @@ pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
             )
         });
         html! {
-            <svg viewBox={format!("0 0 {width} {height}")} role="group" aria-label={lifecycle.diagram_label}
+            <svg viewBox={format!("0 0 {} {}", Decimal(width), Decimal(height))} role="group" aria-label={lifecycle.diagram_label}
                 class="diagram-svg" preserveAspectRatio="xMidYMid meet">
                 { arrow_marker(&marker) }
                 { for transitions }
@@ -160,9 +170,9 @@ fn state_box(
         <g class={classes!("node", format!("state-{}", state.slug()))} role="button" tabindex="0"
             aria-label={aria} aria-pressed={pressed.to_string()}
             {onclick} onkeydown={on_activate_key(select)}>
-            <rect x={rect.left().to_string()} y={rect.top().to_string()}
-                width={rect.width.to_string()} height={rect.height.to_string()} rx="10" />
-            <text class="node-label" x={rect.center.x.to_string()} y={(rect.center.y + 5.0).to_string()}
+            <rect x={Decimal(rect.left()).to_string()} y={Decimal(rect.top()).to_string()}
+                width={Decimal(rect.width).to_string()} height={Decimal(rect.height).to_string()} rx="10" />
+            <text class="node-label" x={Decimal(rect.center.x).to_string()} y={Decimal(rect.center.y + 5.0).to_string()}
                 text-anchor="middle">
                 <tspan class="node-number">{text.number}</tspan>{" "}<tspan>{text.label}</tspan>
             </text>
@@ -172,8 +182,8 @@ fn state_box(
                 // The space keeps the badge's letter apart from the state's name.
                 html! {
                     <>{" "}<g class="badge" aria-hidden="true">
-                        <circle cx={cx.to_string()} cy={cy.to_string()} r="11" />
-                        <text x={cx.to_string()} y={(cy + 4.0).to_string()} text-anchor="middle">{m.label.clone()}</text>
+                        <circle cx={Decimal(cx).to_string()} cy={Decimal(cy).to_string()} r="11" />
+                        <text x={Decimal(cx).to_string()} y={Decimal(cy + 4.0).to_string()} text-anchor="middle">{m.label.clone()}</text>
                     </g></>
                 }
             }) }

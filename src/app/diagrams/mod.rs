@@ -12,6 +12,7 @@ pub mod export;
 pub mod lifecycle;
 pub mod sequence;
 
+use crate::lesson::number::Decimal;
 use web_sys::HtmlDialogElement;
 use yew::prelude::*;
 
@@ -74,7 +75,7 @@ fn arrow(
             aria-pressed={pressed.to_string()} {onclick} onkeydown={on_activate_key(select)}>
             <path class="hit" d={path.clone()} />
             <path class="line" d={path} marker-end={format!("url(#{marker})")} />
-            <text class="edge-label" x={curve.label_at.x.to_string()} y={curve.label_at.y.to_string()}
+            <text class="edge-label" x={Decimal(curve.label_at.x).to_string()} y={Decimal(curve.label_at.y).to_string()}
                 text-anchor={curve.label_anchor.svg()}>{label.to_owned()}</text>
         </g>
     }
@@ -199,7 +200,7 @@ fn zoom_frame(zoom: &Zoom, framed: Framed) -> Html {
                     </div>
                     <div class="diagram-zoom-scroll" tabindex="0" role="group"
                         aria-label={words.scroll_hint}
-                        style={format!("--natural-width: {}px", framed.natural_width)}>
+                        style={format!("--natural-width: {}px", Decimal(framed.natural_width))}>
                         {framed.zoomed}
                     </div>
                     {framed.caption}

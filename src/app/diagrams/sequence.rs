@@ -12,6 +12,7 @@
 //!   current step); the learner can still select others.
 //! - `on_select: Callback<usize>`: told of the message index selected by click or key.
 
+use crate::lesson::number::Decimal;
 use yew::prelude::*;
 
 use super::{arrow, arrow_marker, explanation_panel, marker_id, use_zoom, zoom_frame, Framed};
@@ -95,9 +96,9 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
                 message_row(&layout, index, m, drawn)
             });
         html! {
-            <svg viewBox={format!("0 0 {} {}", layout.width(), layout.height())} role="group"
+            <svg viewBox={format!("0 0 {} {}", Decimal(layout.width()), Decimal(layout.height()))} role="group"
                 aria-label={props.label.clone()} class="diagram-svg"
-                style={(!zoomed).then(|| format!("max-width: {}px", layout.width() * 1.25))}>
+                style={(!zoomed).then(|| format!("max-width: {}px", Decimal(layout.width() * 1.25)))}>
                 { arrow_marker(&marker) }
                 { for heads }
                 { for rows }
@@ -165,10 +166,10 @@ fn participant_head(layout: &SequenceLayout, index: usize, participant: &AttrVal
     let x = layout.lifeline_x(index);
     html! {
         <g class="participant">
-            <line class="lifeline" x1={x.to_string()} y1={SequenceLayout::HEAD_HEIGHT.to_string()}
-                x2={x.to_string()} y2={layout.height().to_string()} />
-            <rect x={(x - 75.0).to_string()} y="4" width="150" height={(SequenceLayout::HEAD_HEIGHT - 8.0).to_string()} rx="8" />
-            <text class="node-label" x={x.to_string()} y={(SequenceLayout::HEAD_HEIGHT / 2.0 + 5.0).to_string()}
+            <line class="lifeline" x1={Decimal(x).to_string()} y1={Decimal(SequenceLayout::HEAD_HEIGHT).to_string()}
+                x2={Decimal(x).to_string()} y2={Decimal(layout.height()).to_string()} />
+            <rect x={Decimal(x - 75.0).to_string()} y="4" width="150" height={Decimal(SequenceLayout::HEAD_HEIGHT - 8.0).to_string()} rx="8" />
+            <text class="node-label" x={Decimal(x).to_string()} y={Decimal(SequenceLayout::HEAD_HEIGHT / 2.0 + 5.0).to_string()}
                 text-anchor="middle">{participant.clone()}</text>
         </g>
     }
@@ -179,10 +180,10 @@ fn message_row(layout: &SequenceLayout, index: usize, m: &SequenceMessage, arrow
     let y = layout.row_y(index);
     html! {
         <>
-            <text class="step-number" x={(layout.lifeline_x(0) - 60.0).to_string()} y={(y + 4.0).to_string()}
+            <text class="step-number" x={Decimal(layout.lifeline_x(0) - 60.0).to_string()} y={Decimal(y + 4.0).to_string()}
                 text-anchor="middle" aria-hidden="true">{index + 1}</text>
             if let Some(time) = &m.time {
-                <text class="step-time" x="8" y={(y + 4.0).to_string()} aria-hidden="true">{time.clone()}</text>
+                <text class="step-time" x="8" y={Decimal(y + 4.0).to_string()} aria-hidden="true">{time.clone()}</text>
             }
             { arrow }
         </>

@@ -1,4 +1,5 @@
-//! The Sandbox tab: the lease laboratory, the pitfall exercise, and the runnable snippets.
+//! The Sandbox tab's laboratory, the pitfall exercise and the runnable snippets: the
+//! laboratory's own wasm module (see [`crate::app::lab_entry`]).
 //!
 //! The laboratory keeps a [`Lab`] in a reducer; [`driver`] feeds it frame times from
 //! `performance.now`, and every panel renders the lab's run at its cursor.
@@ -131,17 +132,12 @@ impl SetupProps {
     }
 }
 
-/// The Sandbox tab's content.
+/// The Sandbox tab's part that the laboratory's module renders (its introduction is the
+/// shell's, [`crate::app::lab_loader::SandboxTab`]).
 #[component]
-pub fn SandboxTab() -> Html {
+pub fn SandboxSections() -> Html {
     html! {
         <>
-            <h2>{"Sandbox"}</h2>
-            <p class="lead">
-                {"Make every failure from the lesson happen, watch why, and see what saves you. \
-                  The lease model runs here in your browser: pick a scenario, press Play, inject faults, \
-                  flip policies, and read the checks."}
-            </p>
             <Laboratory />
             <pitfall::PitfallExercise />
             <crate::app::share::LinkedSnippets />

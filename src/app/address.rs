@@ -1,0 +1,141 @@
+//! The page shell's side of the address: it owns the open tab and the diagram selection,
+//! and writes the address bar. The laboratory, a separate wasm module, owns its own fields
+//! (scenario, time, search, snippets) and hands them over through [`record_lab_fields`];
+//! until it has loaded, the shell keeps the link's lab fields as they were written.
+//!
+//! The link codec is [`crate::share`]; only its string-level parts are used here, so the
+//! lesson's module carries no scenario decoding. Every browser call may fail (a sandboxed
+//! iframe has an opaque origin) without breaking anything.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::JsValue;
+
+use crate::route::Route;
+use crate::share::embed::{self, EmbedOptions};
+use crate::share::{compose, lab_fields_of, selection_of};
+
+/// What the shell knows of the address, besides the tab (which is the address's own).
+#[derive(Default)]
+struct ShellAddress {
+    selection: Option<String>,
+    lab_fields: String,
+    /// The fragment the page was opened with, for the laboratory to read when it loads.
+    opened_with: String,
+}
+
+thread_local! {
+    static ADDRESS: RefCell<ShellAddress> = RefCell::new(ShellAddress::default());
+}
+
+/// Reads the page's address once, at start: the selection, the lab's fields, the problems
+/// with embed mode's options for the link notice, and embed mode's options.
+pub fn restore_from_location() -> EmbedOptions {
+    let location = gloo::utils::window().location();
+    let hash = location.hash().unwrap_or_default();
+    let search = location.search().unwrap_or_default();
+    let query = hash.split_once('?').map_or("", |(_, q)| q);
+    let (options, problems) = embed::read(&search, query);
+    super::share::add_problems(problems);
+    ADDRESS.with(|address| {
+        *address.borrow_mut() = ShellAddress {
+            selection: selection_of(query),
+            lab_fields: lab_fields_of(query),
+            opened_with: hash.clone(),
+        }
+    });
+    options
+}
+
+/// The fragment the page was opened with.
+pub fn opened_with() -> String {
+    ADDRESS.with(|address| address.borrow().opened_with.clone())
+}
+
+/// The diagram part the link selected.
+pub fn initial_selection() -> Option<String> {
+    ADDRESS.with(|address| address.borrow().selection.clone())
+}
+
+/// Records the selected diagram part and updates the address.
+pub fn record_selection(selection: Option<String>) {
+    ADDRESS.with(|address| address.borrow_mut().selection = selection);
+    write_address(History::Push);
+}
+
+/// Records the laboratory's fields, as it sends them, and updates the address.
+pub fn record_lab_fields(fields: String, history: History) {
+    ADDRESS.with(|address| address.borrow_mut().lab_fields = fields);
+    write_address(history);
+}
+
+/// How a change goes into the browser's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    /// A new entry: a deliberate change (preset, fault, switch, compare, edit, selection).
+    Push,
+    /// The same entry: scrubbing, playing, stepping.
+    Replace,
+}
+
+/// The page's address without query and fragment.
+pub fn page_address() -> String {
+    let href = gloo::utils::window().location().href().unwrap_or_default();
+    href.split(['?', '#']).next().unwrap_or_default().to_owned()
+}
+
+/// The current state's fragment, on the open tab.
+fn current_fragment() -> String {
+    let tab = Route::parse(&gloo::utils::window().location().hash().unwrap_or_default()).tab;
+    ADDRESS.with(|address| {
+        let address = address.borrow();
+        compose(tab, &address.lab_fields, address.selection.as_deref())
+    })
+}
+
+/// The full link to the current state (for people: no embed options).
+pub fn current_link() -> String {
+    format!("{}{}", page_address(), current_fragment())
+}
+
+/// The address an iframe should load for the current state with `options`.
+pub fn embed_address(options: EmbedOptions) -> String {
+    format!(
+        "{}{}{}",
+        page_address(),
+        options.to_search(),
+        current_fragment()
+    )
+}
+
+/// Writes the current state into the address bar, unless it is already there. Failures
+/// (an opaque origin may refuse history changes) are ignored: the page keeps working.
+fn write_address(history: History) {
+    let window = gloo::utils::window();
+    let fragment = current_fragment();
+    if window.location().hash().unwrap_or_default() == fragment {
+        return;
+    }
+    let Ok(history_api) = window.history() else {
+        return;
+    };
+    // Inside a frame a pushed entry would land in the course page's Back button.
+    let history = if in_frame() {
+        History::Replace
+    } else {
+        history
+    };
+    let _ = match history {
+        History::Push => history_api.push_state_with_url(&JsValue::NULL, "", Some(&fragment)),
+        History::Replace => history_api.replace_state_with_url(&JsValue::NULL, "", Some(&fragment)),
+    };
+}
+
+/// Whether the page runs inside a frame (where the clipboard API is blocked by default).
+pub fn in_frame() -> bool {
+    let window = gloo::utils::window();
+    match window.parent() {
+        Ok(Some(parent)) => JsValue::from(parent) != JsValue::from(window),
+        _ => false,
+    }
+}

@@ -1,0 +1,163 @@
+//! The page shell's side of the laboratory, which is a wasm module of its own
+//! (`src/bin/lab.rs`, mounted by [`super::lab_entry`]): it is loaded on demand, when the
+//! Sandbox opens or the page is idle, and mounted into the element [`LabMount`] renders.
+//! The lesson never waits for it, and an embedded diagram or lesson tab never loads it.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::Element;
+use yew::prelude::*;
+
+use super::address::{self, History};
+
+#[wasm_bindgen(module = "/www/shell/lab-loader.js")]
+extern "C" {
+    /// The laboratory's JavaScript module, started.
+    #[derive(Clone)]
+    type LabModule;
+    /// One part of the laboratory mounted into an element.
+    type LabView;
+
+    #[wasm_bindgen(js_name = loadLab)]
+    fn load_lab(opened_with: &str, on_fields: &Closure<dyn Fn(String, bool)>) -> Promise;
+    #[wasm_bindgen(js_name = mountLab)]
+    fn mount_lab(lab: &LabModule, host: &Element, part: &str) -> LabView;
+    #[wasm_bindgen(js_name = unmountLab)]
+    fn unmount_lab(view: &LabView);
+    #[wasm_bindgen(js_name = whenIdle)]
+    fn when_idle(callback: &Closure<dyn FnMut()>);
+}
+
+thread_local! {
+    /// The load in progress or done; the module is loaded and started once per page.
+    static LOADING: RefCell<Option<Promise>> = const { RefCell::new(None) };
+}
+
+/// Starts loading the laboratory, once; the promise resolves to its module.
+fn load() -> Promise {
+    LOADING.with(|loading| {
+        loading
+            .borrow_mut()
+            .get_or_insert_with(|| {
+                // The lab sends its fields for as long as the page lives.
+                let on_fields = Closure::<dyn Fn(String, bool)>::new(|fields, push| {
+                    let history = if push {
+                        History::Push
+                    } else {
+                        History::Replace
+                    };
+                    address::record_lab_fields(fields, history);
+                });
+                let promise = load_lab(&address::opened_with(), &on_fields);
+                on_fields.forget();
+                promise
+            })
+            .clone()
+    })
+}
+
+/// Loads the laboratory once the browser is idle, so that opening the Sandbox is quick.
+pub fn load_when_idle() {
+    let callback = Closure::once(|| {
+        // The promise settles on its own; a failed load is shown when the Sandbox opens.
+        let _ = load();
+    });
+    when_idle(&callback);
+    callback.forget();
+}
+
+/// Which part of the laboratory a mount shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum LabPart {
+    /// The Sandbox tab's laboratory, pitfall exercise and snippets.
+    Sandbox,
+    /// The laboratory alone, as embed mode shows it.
+    Laboratory,
+}
+
+impl LabPart {
+    /// The name the laboratory's module reads ([`super::lab_entry::LabPart::from_slug`]).
+    fn slug(self) -> &'static str {
+        match self {
+            LabPart::Sandbox => "sandbox",
+            LabPart::Laboratory => "laboratory",
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LabMountProps {
+    pub part: LabPart,
+}
+
+/// The element the laboratory mounts into. Until it has (and without JavaScript) it says
+/// what the laboratory needs; the laboratory's own render replaces that sentence.
+#[component]
+pub fn LabMount(props: &LabMountProps) -> Html {
+    let host = use_node_ref();
+    let failed = use_state(|| false);
+    // The lab loads once the page has hydrated: a hydrating render's mount in a closed
+    // panel goes away unloaded.
+    let hydrated = super::hydration::use_hydrated();
+    {
+        let host = host.clone();
+        let failed = failed.clone();
+        let part = props.part;
+        use_effect_with(hydrated, move |&hydrated| {
+            let alive = Rc::new(Cell::new(true));
+            let view = Rc::new(RefCell::new(None::<LabView>));
+            if hydrated {
+                let (alive, view) = (alive.clone(), view.clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    let loaded = JsFuture::from(load()).await;
+                    match (loaded, host.cast::<Element>()) {
+                        (Ok(lab), Some(host)) if alive.get() => {
+                            *view.borrow_mut() =
+                                Some(mount_lab(&lab.unchecked_into(), &host, part.slug()));
+                        }
+                        (Err(_), _) if alive.get() => failed.set(true),
+                        _ => {}
+                    }
+                    super::hydration::release_controls();
+                });
+            }
+            move || {
+                alive.set(false);
+                if let Some(view) = view.borrow_mut().take() {
+                    unmount_lab(&view);
+                }
+            }
+        });
+    }
+    html! {
+        <div ref={host} class="lab-mount">
+            <p class="lab-pending muted">
+                { if *failed {
+                    "The laboratory could not be loaded. Reload the page to try again."
+                } else {
+                    "The laboratory needs JavaScript and WebAssembly: with both on, it appears here."
+                } }
+            </p>
+        </div>
+    }
+}
+
+/// The Sandbox tab's content: its introduction, and the laboratory's mount.
+#[component]
+pub fn SandboxTab() -> Html {
+    html! {
+        <>
+            <h2>{"Sandbox"}</h2>
+            <p class="lead">
+                {"Make every failure from the lesson happen, watch why, and see what saves you. \
+                  The lease model runs here in your browser: pick a scenario, press Play, inject faults, \
+                  flip policies, and read the checks."}
+            </p>
+            <LabMount part={LabPart::Sandbox} />
+        </>
+    }
+}

@@ -1,0 +1,207 @@
+// The lesson pre-rendered into index.html and hydrated in place, and the laboratory as its
+// own wasm module, loaded on demand (issue 12).
+import { test, expect, openApp } from './fixtures';
+import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const LESSON_TABS = ['Gist', 'Maps', 'Q&A'];
+
+/** The laboratory module's files: its JavaScript, its wasm and its stylesheet. */
+const isLabFile = (url: string) => /^\/lab[^/]*\.(js|wasm|css)$/.test(new URL(url).pathname);
+
+/** Every request for one of the laboratory's files, as they happen. */
+function labRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (isLabFile(request.url())) seen.push(new URL(request.url()).pathname);
+  });
+  return seen;
+}
+
+/** Holds `requestIdleCallback` callbacks until the test runs them with `runIdle`. */
+async function holdIdle(page: Page) {
+  await page.addInitScript(() => {
+    const held: IdleRequestCallback[] = [];
+    (window as unknown as { heldIdle: IdleRequestCallback[] }).heldIdle = held;
+    window.requestIdleCallback = (callback) => held.push(callback);
+  });
+}
+
+async function runIdle(page: Page) {
+  await page.evaluate(() => {
+    const held = (window as unknown as { heldIdle: IdleRequestCallback[] }).heldIdle;
+    for (const callback of held.splice(0)) callback({ didTimeout: false, timeRemaining: () => 50 });
+  });
+}
+
+/** What a reader takes in from the open panel: its headings (Q&A questions included),
+ * its tables by caption, and how many cards it has. */
+async function openPanelText(page: Page) {
+  return page.locator('[role="tabpanel"]:not([hidden])').evaluate((panel) => ({
+    headings: [...panel.querySelectorAll('h2, h3, h4')].map((h) => h.textContent!.trim()).filter(Boolean),
+    tables: [...panel.querySelectorAll('table > caption')].map((c) => c.textContent!.trim()),
+    cards: panel.querySelectorAll('.card').length,
+  }));
+}
+
+test.describe('with wasm blocked', () => {
+  // The aborted wasm is reported by the browser and by the page's start-up script.
+  test.use({ allowedConsoleErrors: [[/Failed to load resource/, /Failed to fetch|WebAssembly|wasm/i], { scope: 'test' }] });
+
+  test('every lesson tab is readable as text, follows its tab, and passes axe', async ({ page, checkA11y }) => {
+    // What the interactive page shows on each tab…
+    await openApp(page);
+    const live = new Map<string, Awaited<ReturnType<typeof openPanelText>>>();
+    for (const tab of LESSON_TABS) {
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
+      live.set(tab, await openPanelText(page));
+    }
+
+    // …is there without the wasm, tab by tab.
+    await page.route('**/*.wasm', (route) => route.abort());
+    await page.goto('./');
+    for (const tab of LESSON_TABS) {
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
+      const expected = live.get(tab)!;
+      expect(expected.headings.length).toBeGreaterThan(2);
+      const panel = page.locator('[role="tabpanel"]:not([hidden])');
+      await expect(panel).toHaveCount(1);
+      for (const heading of expected.headings) {
+        await expect(panel.getByRole('heading', { name: heading, exact: true }).first()).toBeVisible();
+      }
+      for (const caption of expected.tables) {
+        await expect(panel.getByRole('table', { name: caption })).toBeVisible();
+      }
+      expect(await openPanelText(page)).toEqual(expected);
+      await checkA11y(page);
+    }
+    expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+
+    // A link into a tab shows it from the start.
+    await page.goto('./#/qa');
+    await expect(page.getByRole('tab', { name: 'Q&A' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('#panel-gist')).toBeHidden();
+    await expect(page.getByRole('heading', { name: live.get('Q&A')!.headings[0] })).toBeVisible();
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('every panel shows, links lead to each, and the lab says what it needs', async ({ page }) => {
+    await page.goto('./');
+    await expect(page.getByRole('tabpanel')).toHaveCount(4);
+    for (const panel of await page.getByRole('tabpanel').all()) await expect(panel).toBeVisible();
+    const links = page.getByRole('navigation', { name: 'Lesson sections' }).getByRole('link');
+    await expect(links).toHaveText([...LESSON_TABS, 'Sandbox']);
+    await links.filter({ hasText: 'Q&A' }).click();
+    await expect(page).toHaveURL(/#panel-qa$/);
+    await expect(page.locator('#panel-qa')).toBeInViewport();
+    await expect(page.locator('#panel-sandbox')).toContainText(/needs JavaScript and WebAssembly/);
+  });
+});
+
+test('with wasm, the page hydrates the pre-rendered lesson in place, without a warning', async ({ page }) => {
+  const messages: string[] = [];
+  page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/lease-lab-[0-9a-f]+_bg\.wasm$/, async (route) => {
+    await held;
+    await route.fallback();
+  });
+
+  await page.goto('./#/maps');
+  // Before the wasm: the linked tab is the one showing, from the pre-rendered markup.
+  await expect(page.getByRole('tab', { name: 'Maps' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('#panel-maps')).toBeVisible();
+  await expect(page.locator('#panel-gist')).toBeHidden();
+  const heading = await page.locator('#panel-maps h2').first().elementHandle();
+  const title = await page.getByRole('heading', { level: 1 }).elementHandle();
+  expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+
+  release();
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
+  // Hydration adopted the very nodes the server wrote.
+  expect(await heading!.evaluate((node) => node.isConnected)).toBe(true);
+  expect(await title!.evaluate((node) => node.isConnected)).toBe(true);
+  // As before, only the open panel has content.
+  await expect(page.locator('#panel-gist > *')).toHaveCount(0);
+  await expect(page.locator('#panel-qa > *')).toHaveCount(0);
+
+  // The page works as before: tabs, and a diagram part by keyboard.
+  await page.getByRole('tab', { name: 'Gist' }).click();
+  await expect(page).toHaveURL(/#\/gist$/);
+  await expect(page.locator('#panel-maps > *')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Gist' }).press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Maps' })).toHaveAttribute('aria-selected', 'true');
+  const node = page.locator('#panel-maps .node[role="button"]').first();
+  await node.focus();
+  await node.press('Enter');
+  await expect(node).toHaveAttribute('aria-pressed', 'true');
+  await expect(page).toHaveURL(/[?&]sel=architecture\./);
+
+  expect(messages.filter((m) => /hydrat|mismatch/i.test(m))).toEqual([]);
+  expect(messages.filter((m) => m.startsWith('error'))).toEqual([]);
+});
+
+test('Gist, Maps and Q&A request nothing of the lab until the page is idle', async ({ page }) => {
+  await holdIdle(page);
+  const requested = labRequests(page);
+  await openApp(page);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
+  for (const tab of ['Maps', 'Q&A', 'Gist']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
+  }
+  await page.waitForTimeout(500);
+  expect(requested).toEqual([]);
+
+  await runIdle(page);
+  await expect.poll(() => requested.slice().sort()).toEqual(['/lab.css', '/lab.js', '/lab_bg.wasm']);
+  // Loaded at idle, the lab is there as soon as its tab opens.
+  await page.getByRole('tab', { name: 'Sandbox' }).click();
+  await expect(page.getByRole('heading', { name: 'Lease laboratory' })).toBeVisible();
+  await expect(page.locator('.lab-mount')).toHaveAttribute('data-lab-ready', '');
+  expect(requested).toHaveLength(3);
+});
+
+/** The committed trace hash of a preset (tests/model_preset_hashes.in, from the native model). */
+function presetHash(id: string): string {
+  const file = fileURLToPath(new URL('../model_preset_hashes.in', import.meta.url));
+  const line = readFileSync(file, 'utf8').split('\n').find((l) => l.includes(`("${id}",`));
+  return line!.match(/0x([0-9a-f]{16})/)![1];
+}
+
+test('a Sandbox link loads the lab at once and restores the same run', async ({ page }) => {
+  await holdIdle(page);
+  const requested = labRequests(page);
+  await openApp(page, '#/sandbox?v=1&preset=2&t=17s');
+  await expect(page.locator('.lab-mount')).toHaveAttribute('data-lab-ready', '');
+  await expect(page.locator('.clock .now')).toHaveText('t = 17.000 s');
+  await expect(page.locator('.trace-id')).toContainText(`Trace hash ${presetHash('2')}`);
+  expect(requested).toContain('/lab_bg.wasm');
+
+  // The lab's changes reach the address and Copy link, which the shell owns.
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByRole('textbox', { name: 'Link to this state' })).toHaveValue(/#\/sandbox\?v=1&preset=2&t=17s$/);
+  // Away and back, the lab is the same.
+  await page.getByRole('tab', { name: 'Q&A' }).click();
+  await page.getByRole('tab', { name: 'Sandbox' }).click();
+  await expect(page.locator('.trace-id')).toContainText(`Trace hash ${presetHash('2')}`);
+});
+
+test('an embedded diagram or Q&A never requests the lab', async ({ page }) => {
+  await holdIdle(page);
+  const requested = labRequests(page);
+  await page.goto('./?embed&diagram=architecture#/maps');
+  await expect(page.locator('main.embed svg').first()).toBeVisible();
+  await page.goto('./?embed#/qa');
+  await expect(page.locator('main.embed').getByRole('heading', { level: 2 }).first()).toBeVisible();
+  await runIdle(page);
+  await page.waitForTimeout(500);
+  expect(requested).toEqual([]);
+});
