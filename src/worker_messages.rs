@@ -1,4 +1,4 @@
-//! The typed messages between the page and its search workers, as JavaScript values
+//! The typed messages between the page and its workers (the search's and live mode's), as JavaScript values
 //! (serde-wasm-bindgen, 64-bit numbers as `BigInt`). Reading never panics: a value that is not
 //! a well-formed message gives `None`. Shared by the worker binary and the page (wasm only).
 
@@ -7,13 +7,15 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
-fn to_js(value: &impl Serialize) -> Option<JsValue> {
+/// `value` as a JavaScript value (64-bit numbers as `BigInt`), if it serializes.
+pub fn to_js(value: &impl Serialize) -> Option<JsValue> {
     let serializer =
         serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
     value.serialize(&serializer).ok()
 }
 
-fn from_js<T: DeserializeOwned>(value: &JsValue) -> Option<T> {
+/// A `T` read from a JavaScript value, if it is one.
+pub fn from_js<T: DeserializeOwned>(value: &JsValue) -> Option<T> {
     serde_wasm_bindgen::from_value(value.clone()).ok()
 }
 

@@ -10,12 +10,14 @@
 //!   independent observer over it, and gives a [`Run`] the views read like a simulated one.
 //! * [`trace`]: the recorded run as data, its share-link form, and the plan it implies.
 //! * [`protocol`]: the typed messages between the page and its workers.
+//! * [`compare`]: the simulation of a live run's plan, and what differs between them.
 //!
 //! [`LeaseClient`]: crate::model::LeaseClient
 //! [`LockService`]: crate::model::LockService
 //! [`Storage`]: crate::model::Storage
 //! [`Run`]: crate::model::Run
 
+pub mod compare;
 pub mod delay;
 pub mod node;
 pub mod protocol;
@@ -100,3 +102,10 @@ pub struct Stamped {
 
 #[cfg(test)]
 mod tests;
+
+/// Live mode's words, from `content/live.toml` (compiled in by `build.rs`).
+pub mod words {
+    include!(concat!(env!("OUT_DIR"), "/live_words.rs"));
+
+    pub use crate::lesson::content::fill;
+}

@@ -79,6 +79,11 @@ impl LiveRecorder {
         }
     }
 
+    /// The scenario, with the faults applied so far as its plan.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
     /// Where the run started on the shared timeline.
     pub fn origin(&self) -> Stamp {
         self.origin

@@ -80,7 +80,7 @@ impl LiveTrace {
         let bytes = bincode::DefaultOptions::new()
             .serialize(self)
             .map_err(|_| TraceRefusal::Unreadable)?;
-        let packed = miniz_oxide::deflate::compress_to_vec(&bytes, 9);
+        let packed = miniz_oxide::deflate::compress_to_vec(&bytes, 6);
         let text = crate::share::values::base64url(&packed);
         if text.len() > MAX_LINK_CHARS {
             return Err(TraceRefusal::TooLong);
