@@ -199,10 +199,10 @@ fn mode_switch(live_mode: &UseStateHandle<bool>) -> Html {
     };
     html! {
         <div class="lab-mode" role="group" aria-label={words::MODE_LABEL}>
-            <button type="button" aria-pressed={(!**live_mode).to_string()} onclick={choose(false)}>
+            <button type="button" class="button" aria-pressed={(!**live_mode).to_string()} onclick={choose(false)}>
                 {words::MODE_SIMULATED}
             </button>
-            <button type="button" aria-pressed={live_mode.to_string()} onclick={choose(true)}>
+            <button type="button" class="button" aria-pressed={live_mode.to_string()} onclick={choose(true)}>
                 {words::MODE_LIVE}
             </button>
             <span class="muted hint">{words::MODE_SWITCH_HINT}</span>

@@ -109,3 +109,13 @@ pub mod words {
 
     pub use crate::lesson::content::fill;
 }
+
+/// A live time as the views print it: to the nearest millisecond (the trace keeps µs).
+pub fn shown_time(t: crate::model::SimTime) -> crate::model::SimTime {
+    crate::model::SimTime::from_millis((t.as_micros() + 500) / 1_000)
+}
+
+/// A live duration as the views print it: to the nearest millisecond.
+pub fn shown_length(d: SimDuration) -> SimDuration {
+    SimDuration::from_millis((d.as_micros() + 500) / 1_000)
+}

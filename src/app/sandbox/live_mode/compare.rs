@@ -10,6 +10,7 @@ use super::views;
 use crate::lab::live::compare::{simulate, timer_lateness, Ending};
 use crate::lab::live::trace::{Freeze, LiveTrace};
 use crate::lab::live::words::{self, fill};
+use crate::lab::live::{shown_length, shown_time};
 use crate::model::{ClientId, Run};
 
 #[derive(Properties)]
@@ -54,10 +55,10 @@ fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
         out.push(fill(
             words::COMPARE_PAUSE,
             &[
-                ("at", f.at.to_string()),
-                ("asked", f.asked.to_string()),
-                ("measured", f.measured.to_string()),
-                ("diff", (f.measured - f.asked).to_string()),
+                ("at", shown_time(f.at).to_string()),
+                ("asked", shown_length(f.asked).to_string()),
+                ("measured", shown_length(f.measured).to_string()),
+                ("diff", shown_length(f.measured - f.asked).to_string()),
             ],
         ));
     }
@@ -100,7 +101,7 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
     };
     let Some(sim) = (*simulated).clone() else {
         return html! {
-            <button type="button" onclick={on_simulate}>{words::RECORD_SIMULATE}</button>
+            <button type="button" class="button" onclick={on_simulate}>{words::RECORD_SIMULATE}</button>
         };
     };
     let live = &props.live;

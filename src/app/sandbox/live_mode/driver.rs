@@ -581,7 +581,8 @@ fn stop_hidden(inner: &Weak<RefCell<Inner>>) {
     let update = {
         let mut this = inner.borrow_mut();
         let at = this.now().stamp.since(this.origin());
-        let why = words::LIVE_HIDDEN.replace("{at}", &at.to_string());
+        let shown = crate::lab::live::shown_time(SimTime(at.0));
+        let why = words::LIVE_HIDDEN.replace("{at}", &shown.to_string());
         this.finish(Some(why)).map(|update| match update {
             LiveUpdate::Stopped { trace, why } => {
                 let mut trace = (*trace).clone();

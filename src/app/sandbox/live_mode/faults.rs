@@ -74,7 +74,7 @@ fn field(
             <label for={id}>{label}</label>
             <input {id} type="number" inputmode="numeric" value={(**value).clone()} {oninput} />
             <span class="unit">{words::FAULTS_MILLISECONDS}</span>
-            <button type="button" disabled={!enabled} {onclick}>{button}</button>
+            <button type="button" class="button small" disabled={!enabled} {onclick}>{button}</button>
         </div>
     }
 }
@@ -187,8 +187,8 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
             { field("live-drop", words::FAULTS_DROP, &drop_for, words::FAULTS_DROP_BUTTON, enabled, on_drop) }
             { field("live-delay", words::FAULTS_DELAY, &delay, words::FAULTS_DELAY_BUTTON, enabled, on_delay) }
             <div class="live-fault buttons">
-                <button type="button" disabled={!enabled} onclick={on_revoke}>{words::FAULTS_REVOKE}</button>
-                <button type="button" disabled={!enabled} onclick={on_crash}>{words::FAULTS_CRASH}</button>
+                <button type="button" class="button small" disabled={!enabled} onclick={on_revoke}>{words::FAULTS_REVOKE}</button>
+                <button type="button" class="button small" disabled={!enabled} onclick={on_crash}>{words::FAULTS_CRASH}</button>
             </div>
         </fieldset>
     }

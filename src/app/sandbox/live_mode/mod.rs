@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
 use crate::lab::live::words::{self, fill};
+use crate::lab::live::{shown_length, shown_time};
 use crate::model::{Run, Scenario, SimTime};
 use driver::{LiveRun, LiveUpdate};
 
@@ -101,8 +102,8 @@ impl Reducible for LiveState {
                 next.notice = Some(fill(
                     words::FAULTS_FREEZE_DONE,
                     &[
-                        ("measured", freeze.measured.to_string()),
-                        ("asked", freeze.asked.to_string()),
+                        ("measured", shown_length(freeze.measured).to_string()),
+                        ("asked", shown_length(freeze.asked).to_string()),
                     ],
                 ));
                 next.freezes.push(freeze);
@@ -174,12 +175,14 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
                     "elapsed",
                     SimTime::from_millis(now.as_micros() / 1_000).to_string(),
                 ),
-                ("limit", driver::LIVE_LIMIT.to_string()),
+                ("limit", props.scenario.duration.min(driver::LIVE_LIMIT).to_string()),
             ],
         )),
         Phase::Stopped { trace, why, .. } => Some(why.clone().unwrap_or_else(|| {
-            let elapsed = SimTime::from_millis(trace.end.as_micros() / 1_000);
-            fill(words::LIVE_STOPPED, &[("elapsed", elapsed.to_string())])
+            fill(
+                words::LIVE_STOPPED,
+                &[("elapsed", shown_time(trace.end).to_string())],
+            )
         })),
         Phase::Failed(why) => Some(why.clone()),
     };
@@ -189,9 +192,9 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
             <p class="muted">{words::LIVE_INTRO}</p>
             <div class="live-controls">
                 if running {
-                    <button type="button" class="primary" onclick={on_stop}>{words::LIVE_STOP}</button>
+                    <button type="button" class="button primary" onclick={on_stop}>{words::LIVE_STOP}</button>
                 } else {
-                    <button type="button" class="primary" onclick={on_start}>{words::LIVE_START}</button>
+                    <button type="button" class="button primary" onclick={on_start}>{words::LIVE_START}</button>
                 }
             </div>
             if let Some(status) = status {
@@ -240,9 +243,9 @@ fn freezes(freezes: &[Freeze]) -> Html {
     html! {
         <ul class="live-freezes" aria-label={words::RECORD_FREEZES}>
             { for freezes.iter().map(|f| html! { <li>{fill(words::RECORD_FREEZE_LINE, &[
-                ("at", f.at.to_string()),
-                ("measured", f.measured.to_string()),
-                ("asked", f.asked.to_string()),
+                ("at", shown_time(f.at).to_string()),
+                ("measured", shown_length(f.measured).to_string()),
+                ("asked", shown_length(f.asked).to_string()),
             ])}</li> }) }
         </ul>
     }
@@ -316,7 +319,7 @@ fn recorded(
                 <p class="trace-id live-trace-id">{fill(words::RECORD_TRACE_HASH,
                     &[("hash", hash), ("events", run.events().len().to_string())])}</p>
                 { link }
-                <button type="button" onclick={on_export}>{words::RECORD_EXPORT}</button>
+                <button type="button" class="button" onclick={on_export}>{words::RECORD_EXPORT}</button>
             </section>
             <compare::Comparison trace={trace.clone()} live={run.clone()} />
         </div>

@@ -5,6 +5,7 @@
 
 use yew::prelude::*;
 
+use crate::lab::live::shown_time;
 use crate::lab::live::trace::Freeze;
 use crate::lab::live::words::{self, fill};
 use crate::lesson::checks::CheckWords;
@@ -121,7 +122,7 @@ pub fn timeline(run: &Run, freezes: &[Freeze], t: SimTime) -> Html {
                 <line class="cursor" x1={format!("{cursor:.1}")} x2={format!("{cursor:.1}")}
                     y1="0" y2={format!("{height}")} />
             </svg>
-            <figcaption>{fill(words::VIEWS_AT, &[("at", t.to_string())])}</figcaption>
+            <figcaption>{fill(words::VIEWS_AT, &[("at", shown_time(t).to_string())])}</figcaption>
         </figure>
     }
 }
@@ -158,7 +159,7 @@ pub fn storage(run: &Run, t: SimTime) -> Html {
                     };
                     html! {
                         <tr class={class}>
-                            <td>{w.at.to_string()}</td>
+                            <td>{shown_time(w.at).to_string()}</td>
                             <td>{w.client.to_string()}</td>
                             <td>{w.token.0}</td>
                             <td>{verdict}</td>
@@ -182,7 +183,7 @@ pub fn checks(run: &Run, t: SimTime) -> Html {
                         CheckStatus::NotApplicable => ("muted", words::VIEWS_NOT_APPLICABLE.to_owned()),
                         CheckStatus::Broken { first, .. } => (
                             "bad",
-                            fill(words::VIEWS_BROKEN, &[("at", first.at.to_string())]),
+                            fill(words::VIEWS_BROKEN, &[("at", shown_time(first.at).to_string())]),
                         ),
                     };
                     html! {
