@@ -23,7 +23,7 @@ mod shell {
     use lease_lab::lab::live::protocol::{FromWorker, Role, ToWorker};
     use lease_lab::lab::live::{LivePacket, NodeNow, Stamp};
     use lease_lab::model::{ClientId, LocalNow, LocalTime, NodeId, SimDuration};
-    use lease_lab::worker_messages::{from_js, to_js};
+    use lease_lab::worker_messages::{live_to_js, read_live};
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, MessagePort};
@@ -52,7 +52,7 @@ mod shell {
     type Handle = Rc<RefCell<Shell>>;
 
     fn post(scope: &DedicatedWorkerGlobalScope, message: &FromWorker) {
-        if let Some(value) = to_js(message) {
+        if let Some(value) = live_to_js(message) {
             let _ = scope.post_message(&value);
         }
     }
@@ -149,7 +149,7 @@ mod shell {
             for p in outgoing {
                 if p.to == NodeId::Client(ClientId::A) {
                     post(&self.scope, &FromWorker::Packet(p));
-                } else if let (Some(peer), Some(value)) = (&self.peer, to_js(&p)) {
+                } else if let (Some(peer), Some(value)) = (&self.peer, live_to_js(&p)) {
                     let _ = peer.post_message(&value);
                 }
             }
@@ -176,7 +176,7 @@ mod shell {
     fn on_peer(shell: &Handle, port: MessagePort) {
         let from_peer = shell.clone();
         let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-            if let Some(p) = from_js::<LivePacket>(&event.data()) {
+            if let Some(p) = read_live::<LivePacket>(&event.data()) {
                 from_peer.borrow_mut().packet(p);
                 turn(&from_peer);
             }
@@ -201,7 +201,7 @@ mod shell {
                 on_peer(&from_page, port);
                 return;
             }
-            let Some(message) = from_js::<ToWorker>(&event.data()) else {
+            let Some(message) = read_live::<ToWorker>(&event.data()) else {
                 return;
             };
             from_page.borrow_mut().command(message);

@@ -178,6 +178,30 @@ test('leaving the Sandbox tab terminates the live workers', async ({ page }) => 
   await expect.poll(() => workers(page)).toBe(0);
 });
 
+test('hiding the tab stops the live run and says that timers are throttled there', async ({ page }) => {
+  await openLive(page);
+  await startAndHold(page);
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await expect(page.locator('.live-status')).toContainText('because this tab was hidden');
+  await expect(page.locator('.live-status')).toContainText('throttle timers');
+  await expect(page.getByRole('heading', { name: 'Recorded live run' })).toBeVisible();
+  await expect.poll(() => workers(page)).toBe(0);
+});
+
+test('a freeze longer than the cap is refused with the cap named', async ({ page }) => {
+  await openLive(page);
+  await startAndHold(page);
+  await page.getByLabel('Freeze this page for').fill('600000');
+  await page.getByRole('button', { name: 'Freeze', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('A freeze lasts at most 10.000 s.');
+  await page.getByRole('button', { name: 'Stop live run' }).click();
+  await expect(page.getByRole('list', { name: 'Freezes of this page' })).toHaveCount(0);
+});
+
 test.describe('embedded', () => {
   test.beforeEach(async ({ page, context, baseURL }) => {
     void page; // the fixture's blocking route first, so this one runs before it

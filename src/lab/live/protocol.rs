@@ -1,6 +1,12 @@
 //! The typed messages between the page and its live workers, and between the two workers
 //! (over a `MessagePort` the page hands both, so that contender B reaches the service while
-//! the page is frozen). Plain data, serialized with serde-wasm-bindgen by the shells.
+//! the page is frozen), and their one byte format: bincode, the format of a recorded run's
+//! link too, so the page carries one codec for everything live. Reading never panics: bytes
+//! that are not a well-formed message, or that would decode to more than a cap, give `None`.
+
+use bincode::Options;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 use super::recorder::Source;
 use super::{LivePacket, Stamp, Stamped};
@@ -65,4 +71,51 @@ pub enum FromWorker {
         /// Everything before this moment has been reported.
         up_to: Stamp,
     },
+}
+
+/// The most bytes one message or recording decodes from.
+pub const MAX_MESSAGE_BYTES: u64 = 1 << 20;
+
+fn codec() -> impl Options {
+    bincode::DefaultOptions::new().with_limit(MAX_MESSAGE_BYTES)
+}
+
+/// `value` as bytes (`None` only if it is larger than [`MAX_MESSAGE_BYTES`]).
+pub fn to_bytes(value: &impl Serialize) -> Option<Vec<u8>> {
+    codec().serialize(value).ok()
+}
+
+/// A `T` read from `bytes`, if they are one.
+pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    codec().deserialize(bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{EventKind, Lifecycle, NodeId};
+
+    #[test]
+    fn a_report_survives_its_bytes_and_garbage_reads_as_nothing() {
+        let report = FromWorker::Report {
+            events: vec![Stamped {
+                at: Stamp(1_764_590_000_123_456),
+                node: NodeId::Service,
+                kind: EventKind::Lifecycle {
+                    to: Lifecycle::Acquiring,
+                    token: None,
+                },
+            }],
+            up_to: Stamp(1_764_590_000_200_000),
+        };
+        let bytes = to_bytes(&report).unwrap();
+        assert_eq!(from_bytes::<FromWorker>(&bytes), Some(report));
+        assert_eq!(from_bytes::<FromWorker>(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(from_bytes::<FromWorker>(&[0xff; 16]), None);
+        // A length prefix claiming a huge vector is refused, not allocated.
+        assert_eq!(
+            from_bytes::<FromWorker>(&[2, 0xfc, 0xff, 0xff, 0xff, 0x7f]),
+            None
+        );
+    }
 }

@@ -14,8 +14,10 @@
 
 use std::collections::BTreeMap;
 
+use super::trace::{Freeze, LiveTrace};
 use super::{Stamp, Stamped};
 use crate::model::check::observer::{Broken, Observer};
+use crate::model::scenario::limits::MAX_FAULTS;
 use crate::model::{
     Event, EventKind, Message, MsgId, NodeId, Run, Scenario, ServiceEvent, SimTime, TimedFault,
     WriteVerdict,
@@ -159,6 +161,28 @@ impl LiveRecorder {
         )
     }
 
+    /// The run has stopped at `end`: every report is in. The recording's scenario lasts as
+    /// long as the recording (whole milliseconds, at least a second), so that it validates
+    /// and its plan can be simulated.
+    pub fn finish(
+        mut self,
+        end: Stamp,
+        freezes: Vec<Freeze>,
+        hidden_at: Option<SimTime>,
+    ) -> LiveTrace {
+        self.commit_all();
+        let end = self.time_of(end).max(self.committed_to);
+        let ms = end.as_micros().div_ceil(1_000).max(1_000);
+        self.scenario.duration = crate::model::SimDuration::from_millis(ms);
+        LiveTrace {
+            scenario: self.scenario,
+            end,
+            events: self.events,
+            freezes,
+            hidden_at,
+        }
+    }
+
     fn push(&mut self, at: SimTime, node: NodeId, kind: EventKind) {
         self.events.push(Event { at, node, kind });
     }
@@ -287,7 +311,10 @@ impl LiveRecorder {
                 in_write_path,
             },
             EventKind::Fault { fault } => {
-                self.scenario.faults.0.push(TimedFault { at, fault });
+                // The plan keeps as many faults as a scenario may have; the trace keeps all.
+                if self.scenario.faults.0.len() < MAX_FAULTS {
+                    self.scenario.faults.0.push(TimedFault { at, fault });
+                }
                 e.kind
             }
             EventKind::Write(mut w) => {

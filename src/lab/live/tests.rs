@@ -5,6 +5,7 @@
 
 use super::node::{ClientNode, ServiceNode};
 use super::recorder::{LiveRecorder, Source};
+use super::trace::LiveTrace;
 use super::{LivePacket, NodeNow, Stamp};
 use crate::model::{
     CheckId, ClientId, EventKind, Fault, Lifecycle, LocalNow, LocalTime, NodeId, Policy, Run,
@@ -172,10 +173,18 @@ impl Pair {
         self.turn(false);
     }
 
+    /// Stops the run: the recorder's run, checked to equal the replay of the recording
+    /// after a trip through its link.
     fn finish(mut self) -> Run {
         self.recorder.commit_all();
         assert_eq!(self.recorder.late_reports(), 0);
-        self.recorder.run(SimTime(self.now.since(ORIGIN).0))
+        let run = self.recorder.run(SimTime(self.now.since(ORIGIN).0));
+        let trace = self.recorder.finish(self.now, Vec::new(), None);
+        let link = trace.to_link().expect("a short run fits in a link");
+        let back = LiveTrace::from_link(&link).expect("its link reads back");
+        assert_eq!(back, trace);
+        assert_eq!(back.replay().trace_hash(), run.trace_hash());
+        run
     }
 }
 

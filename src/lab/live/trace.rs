@@ -5,6 +5,7 @@
 //! then deflate, then base64url, capped; a link that does not decode, or that names a node
 //! the scenario does not have, is refused with a plain reason and never panics.
 
+use super::protocol::{from_bytes, to_bytes, MAX_MESSAGE_BYTES};
 use super::recorder::{LiveRecorder, Source};
 use super::{Stamp, Stamped};
 use crate::model::{
@@ -14,7 +15,7 @@ use crate::model::{
 /// Longest live field a link carries, in characters (the whole link is capped at 32 KB).
 pub const MAX_LINK_CHARS: usize = 24_000;
 /// Most bytes a live field inflates to.
-const MAX_RAW_BYTES: usize = 1 << 20;
+const MAX_RAW_BYTES: usize = MAX_MESSAGE_BYTES as usize;
 /// Most events a recorded live run holds.
 pub const MAX_EVENTS: usize = 50_000;
 
@@ -76,10 +77,7 @@ impl LiveTrace {
 
     /// The link field: compressed, or why it cannot be one.
     pub fn to_link(&self) -> Result<String, TraceRefusal> {
-        use bincode::Options;
-        let bytes = bincode::DefaultOptions::new()
-            .serialize(self)
-            .map_err(|_| TraceRefusal::Unreadable)?;
+        let bytes = to_bytes(self).ok_or(TraceRefusal::Unreadable)?;
         let packed = miniz_oxide::deflate::compress_to_vec(&bytes, 6);
         let text = crate::share::values::base64url(&packed);
         if text.len() > MAX_LINK_CHARS {
@@ -97,11 +95,7 @@ impl LiveTrace {
             .map_err(|_| TraceRefusal::Unreadable)?;
         let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_RAW_BYTES)
             .map_err(|_| TraceRefusal::Unreadable)?;
-        use bincode::Options;
-        let trace: LiveTrace = bincode::DefaultOptions::new()
-            .with_limit(MAX_RAW_BYTES as u64)
-            .deserialize(&bytes)
-            .map_err(|_| TraceRefusal::Unreadable)?;
+        let trace: LiveTrace = from_bytes(&bytes).ok_or(TraceRefusal::Unreadable)?;
         trace.check()?;
         Ok(trace)
     }

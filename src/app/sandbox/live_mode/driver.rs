@@ -27,7 +27,7 @@ use crate::model::{
     ClientId, DropReason, EventKind, Fault, LocalNow, LocalTime, NodeId, Run, Scenario,
     SimDuration, SimTime,
 };
-use crate::worker_messages::{from_js, to_js};
+use crate::worker_messages::{live_to_js, read_live};
 
 /// The longest live run: its recording must stay small enough to scrub and share.
 pub const LIVE_LIMIT: SimDuration = SimDuration::from_secs(120);
@@ -155,7 +155,7 @@ impl LiveRun {
                 let data = event
                     .dyn_ref::<MessageEvent>()
                     .map_or(JsValue::UNDEFINED, MessageEvent::data);
-                on_worker_message(&weak, role, from_js::<FromWorker>(&data));
+                on_worker_message(&weak, role, read_live::<FromWorker>(&data));
             }));
             let weak = Rc::downgrade(&inner);
             listeners.push(EventListener::new(worker, "error", move |_| {
@@ -188,7 +188,7 @@ impl LiveRun {
 
     /// Stops the run and publishes its recording.
     pub fn stop(&self) {
-        let update = self.inner.borrow_mut().finish(None);
+        let update = self.inner.borrow_mut().finish(None, None);
         self.emit(update);
     }
 
@@ -312,7 +312,7 @@ impl Inner {
 
     fn post(&self, role: Role, message: &ToWorker) {
         let worker = self.workers.iter().find(|(r, _)| *r == role);
-        if let (Some((_, worker)), Some(value)) = (worker, to_js(message)) {
+        if let (Some((_, worker)), Some(value)) = (worker, live_to_js(message)) {
             let _ = worker.post_message(&value);
         }
     }
@@ -436,7 +436,7 @@ impl Inner {
         let elapsed = now.stamp.since(self.origin());
         if elapsed >= self.scenario.duration {
             let why = words::LIVE_ENDED.replace("{limit}", &self.scenario.duration.to_string());
-            return self.finish(Some(why)).map(|u| (0, Some(u)));
+            return self.finish(Some(why), None).map(|u| (0, Some(u)));
         }
         let mut froze = None;
         if !self.crashed {
@@ -487,23 +487,16 @@ impl Inner {
     }
 
     /// Stops and returns the recording.
-    fn finish(&mut self, why: Option<String>) -> Option<LiveUpdate> {
+    fn finish(&mut self, why: Option<String>, hidden_at: Option<SimTime>) -> Option<LiveUpdate> {
         if self.stopped {
             return None;
         }
         let now = self.now();
         self.flush(now);
         self.shut_down();
-        let mut recorder = self.recorder.take()?;
-        recorder.commit_all();
-        let end = recorder.time_of(now.stamp);
-        let trace = LiveTrace {
-            scenario: recorder.scenario().clone(),
-            end,
-            events: recorder.events().to_vec(),
-            freezes: std::mem::take(&mut self.freezes),
-            hidden_at: None,
-        };
+        let recorder = self.recorder.take()?;
+        let freezes = std::mem::take(&mut self.freezes);
+        let trace = recorder.finish(now.stamp, freezes, hidden_at);
         Some(LiveUpdate::Stopped {
             trace: Rc::new(trace),
             why,
@@ -583,17 +576,7 @@ fn stop_hidden(inner: &Weak<RefCell<Inner>>) {
         let at = this.now().stamp.since(this.origin());
         let shown = crate::lab::live::shown_time(SimTime(at.0));
         let why = words::LIVE_HIDDEN.replace("{at}", &shown.to_string());
-        this.finish(Some(why)).map(|update| match update {
-            LiveUpdate::Stopped { trace, why } => {
-                let mut trace = (*trace).clone();
-                trace.hidden_at = Some(SimTime(at.0));
-                LiveUpdate::Stopped {
-                    trace: Rc::new(trace),
-                    why,
-                }
-            }
-            other => other,
-        })
+        this.finish(Some(why), Some(SimTime(at.0)))
     };
     let publish = inner.borrow().publish.clone();
     if let Some(update) = update {

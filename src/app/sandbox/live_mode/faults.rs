@@ -12,8 +12,8 @@ use super::{LiveAction, LiveHandle, LiveState};
 use crate::lab::live::words::{self, fill};
 use crate::model::SimDuration;
 
-/// The longest freeze: long enough for three leases of a second, short enough to wait out.
-pub const FREEZE_CAP_MS: i64 = 5_000;
+/// The longest freeze: three leases of up to three seconds, short enough to wait out.
+pub const FREEZE_CAP_MS: i64 = 10_000;
 /// The longest link drop or write delay.
 const LENGTH_CAP_MS: i64 = 60_000;
 /// The largest wall-clock step, either way.

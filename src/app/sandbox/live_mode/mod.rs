@@ -58,6 +58,10 @@ enum LiveAction {
 impl LiveState {
     fn recorded(trace: Rc<LiveTrace>, why: Option<String>) -> LiveState {
         let run = Rc::new(trace.replay());
+        let why = why.or_else(|| {
+            let at = shown_time(trace.hidden_at?).to_string();
+            Some(fill(words::LIVE_HIDDEN, &[("at", at)]))
+        });
         let fits_link = trace.to_link().map(drop);
         LiveState {
             freezes: trace.freezes.clone(),
@@ -175,7 +179,10 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
                     "elapsed",
                     SimTime::from_millis(now.as_micros() / 1_000).to_string(),
                 ),
-                ("limit", props.scenario.duration.min(driver::LIVE_LIMIT).to_string()),
+                (
+                    "limit",
+                    props.scenario.duration.min(driver::LIVE_LIMIT).to_string(),
+                ),
             ],
         )),
         Phase::Stopped { trace, why, .. } => Some(why.clone().unwrap_or_else(|| {
