@@ -5,7 +5,8 @@
 
 use super::trace::{Freeze, LiveTrace};
 use crate::model::{
-    ClientId, EventKind, Metrics, NodeId, Run, Scenario, SimDuration, SimTime, Simulation,
+    ClientId, EventKind, MessageFate, Metrics, NodeId, Run, Scenario, SimDuration, SimTime,
+    Simulation,
 };
 
 /// The scenario the simulation runs for a live trace.
@@ -46,6 +47,30 @@ pub fn timer_lateness(run: &Run, c: ClientId, freezes: &[Freeze]) -> Option<Late
         .filter(|e| e.node == NodeId::Client(c) && !frozen(e.at))
         .filter_map(|e| match e.kind {
             EventKind::Timer { late_by, .. } => Some(late_by),
+            _ => None,
+        })
+        .collect();
+    late.sort();
+    Some(Lateness {
+        median: *late.get(late.len() / 2)?,
+        worst: *late.last()?,
+    })
+}
+
+/// How much later than planned the packets of `run` arrived (their due time is the delay
+/// queue's; the rest is `postMessage` and the receiver's event loop), leaving out the ones
+/// in flight during a freeze.
+pub fn delivery_lateness(run: &Run, freezes: &[Freeze]) -> Option<Lateness> {
+    let overlaps = |from: SimTime, to: SimTime| {
+        freezes
+            .iter()
+            .any(|f| from <= f.at + f.measured && f.at <= to)
+    };
+    let mut late: Vec<SimDuration> = run
+        .messages()
+        .iter()
+        .filter_map(|m| match m.fate {
+            MessageFate::Delivered(at) if !overlaps(m.sent_at, at) => Some(at - m.deliver_at),
             _ => None,
         })
         .collect();
@@ -119,6 +144,58 @@ mod tests {
             .holder_intervals()
             .iter()
             .any(|t| t.client == ClientId::B));
+    }
+
+    #[test]
+    fn delivery_lateness_counts_what_came_after_the_planned_latency() {
+        use crate::model::{FencingToken, Message, MsgId};
+        let write = Message::Write {
+            token: FencingToken(1),
+            seq: 1,
+        };
+        let a = NodeId::Client(ClientId::A);
+        let packet = |id: u32, sent: u64, due: u64, arrived: u64| {
+            [
+                Event {
+                    at: SimTime::from_millis(sent),
+                    node: a,
+                    kind: EventKind::Sent {
+                        id: MsgId(id),
+                        to: NodeId::Storage,
+                        msg: write,
+                        deliver_at: SimTime::from_millis(due),
+                    },
+                },
+                Event {
+                    at: SimTime::from_millis(arrived),
+                    node: NodeId::Storage,
+                    kind: EventKind::Delivered {
+                        id: MsgId(id),
+                        from: a,
+                        sent_at: SimTime::from_millis(sent),
+                        msg: write,
+                    },
+                },
+            ]
+        };
+        let mut events: Vec<Event> = [packet(0, 100, 110, 111), packet(1, 200, 210, 213)].concat();
+        // In flight across the freeze: not the network's lateness.
+        events.extend(packet(2, 2_000, 2_010, 5_001));
+        events.sort_by_key(|e| e.at);
+        let trace = LiveTrace {
+            scenario: Scenario::default(),
+            end: SimTime::from_secs(10),
+            events,
+            freezes: vec![Freeze {
+                at: SimTime::from_millis(2_005),
+                asked: SimDuration::from_secs(3),
+                measured: SimDuration::from_secs(3),
+            }],
+            hidden_at: None,
+        };
+        let late = delivery_lateness(&trace.replay(), &trace.freezes).unwrap();
+        assert_eq!(late.median, SimDuration::from_millis(3));
+        assert_eq!(late.worst, SimDuration::from_millis(3));
     }
 
     #[test]

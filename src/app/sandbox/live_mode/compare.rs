@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::views;
-use crate::lab::live::compare::{simulate, timer_lateness, Ending};
+use crate::lab::live::compare::{delivery_lateness, simulate, timer_lateness, Ending};
 use crate::lab::live::trace::{Freeze, LiveTrace};
 use crate::lab::live::words::{self, fill};
 use crate::lab::live::{shown_length, shown_time};
@@ -48,6 +48,15 @@ fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
             &[
                 ("median", late.median.to_string()),
                 ("worst", late.worst.to_string()),
+            ],
+        ));
+    }
+    if let Some(late) = delivery_lateness(live, &trace.freezes) {
+        out.push(fill(
+            words::COMPARE_DELIVERY,
+            &[
+                ("median", shown_length(late.median).to_string()),
+                ("worst", shown_length(late.worst).to_string()),
             ],
         ));
     }

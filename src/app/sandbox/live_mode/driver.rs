@@ -31,6 +31,9 @@ use crate::worker_messages::{live_to_js, read_live};
 
 /// The longest live run: its recording must stay small enough to scrub and share.
 pub const LIVE_LIMIT: SimDuration = SimDuration::from_secs(120);
+/// Contender B starts asking at least this long after A: the page is slower to get going
+/// than a worker (it renders as it starts), and A, on the page, should be the first holder.
+const CONTENDER_HEAD_START: SimDuration = SimDuration::from_secs(1);
 /// The page reports, commits and re-arms at least this often.
 const TURN_EVERY: SimDuration = SimDuration::from_millis(50);
 /// The views get a fresh run at most this often while live.
@@ -120,6 +123,7 @@ impl LiveRun {
         scenario.clients = 2;
         scenario.duration = scenario.duration.min(LIVE_LIMIT);
         scenario.faults.0.clear();
+        scenario.client_stagger = scenario.client_stagger.max(CONTENDER_HEAD_START);
         let mut workers = Vec::new();
         for role in [Role::Service, Role::Contender] {
             match spawn_worker() {
@@ -507,7 +511,17 @@ impl Inner {
 fn on_worker_message(inner: &Weak<RefCell<Inner>>, role: Role, message: Option<FromWorker>) {
     let Some(rc) = inner.upgrade() else { return };
     let Some(message) = message else {
-        fail(inner, words::LIVE_WORKER_MESSAGE);
+        // Before the run begins, the only other message is the loader's report that the
+        // worker's module could not load.
+        let started = rc.borrow().recorder.is_some();
+        fail(
+            inner,
+            if started {
+                words::LIVE_WORKER_MESSAGE
+            } else {
+                words::LIVE_WORKER_START
+            },
+        );
         return;
     };
     match message {
