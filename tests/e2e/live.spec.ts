@@ -14,8 +14,8 @@ const PARAMS = 'faults=none&ttl=1s&timeout=250ms&retry=100ms&acquire=250ms&slice
 
 type Root = Page | FrameLocator;
 
-async function openLive(page: Page, extra = '') {
-  await page.goto(`/#/sandbox?v=1&${PARAMS}${extra}`);
+async function openLive(page: Page, extra = '', params = PARAMS) {
+  await page.goto(`/#/sandbox?v=1&${params}${extra}`);
   await page.getByRole('button', { name: 'Live', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Live run' })).toBeVisible();
 }
@@ -46,14 +46,26 @@ function seconds(text: string): number {
   return Number(m[1]) / (m[2] === 'ms' ? 1000 : 1);
 }
 
-/** Freezes the page for `ms` at A's next write; returns the notice after waking. */
-async function freezeInWritePath(page: Page, ms: number): Promise<string> {
-  await page.getByLabel("at A's next write (in the write path)").check();
-  await page.getByLabel('Freeze this page for').fill(String(ms));
-  await page.getByRole('button', { name: 'Freeze', exact: true }).click();
+/**
+ * Starts a run and freezes the page for `ms` at A's next write; returns the notice after
+ * waking. With T = 1 s a page starved by a loaded machine can lose the lease by itself
+ * before the freeze is asked (exactly what the lesson warns of): then that run is stopped
+ * and a fresh one started, at most three times.
+ */
+async function holdThenFreezeInWritePath(page: Page, ms: number, settle = 1_000): Promise<string> {
   const notice = page.getByRole('alert');
-  await expect(notice).toContainText('The page froze for', { timeout: 20_000 });
-  return (await notice.textContent()) ?? '';
+  for (let attempt = 1; ; attempt++) {
+    await startAndHold(page);
+    await page.waitForTimeout(settle);
+    await page.getByLabel("at A's next write (in the write path)").check();
+    await page.getByLabel('Freeze this page for').fill(String(ms));
+    await page.getByRole('button', { name: 'Freeze', exact: true }).click();
+    await expect(notice).toContainText(/The page froze for|holds no lease/, { timeout: 20_000 });
+    const text = (await notice.textContent()) ?? '';
+    if (text.includes('The page froze for') || attempt === 3) return text;
+    await page.getByRole('button', { name: 'Stop live run' }).click();
+    await expect(page.getByRole('heading', { name: 'Recorded live run' })).toBeVisible();
+  }
 }
 
 /** The freeze line of the recorded run: when it began and how long it really lasted. */
@@ -76,11 +88,8 @@ test('freezing the page for 3 × T hands the lease to B, A goes Lost on waking, 
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openLive(page);
   await watchLongTasks(page);
-  await startAndHold(page);
+  const notice = await holdThenFreezeInWritePath(page, 3 * T_MS, 1_500);
   expect(await workers(page)).toBe(2);
-  await page.waitForTimeout(1_500);
-
-  const notice = await freezeInWritePath(page, 3 * T_MS);
   const measured = seconds(notice.replace(/^.*froze for /, ''));
   expect(Math.abs(measured - 3) / 3).toBeLessThan(0.1);
   await expect(badge(page, 'A')).toContainText('Lost', { timeout: 10_000 });
@@ -147,33 +156,34 @@ test('freezing the page for 3 × T hands the lease to B, A goes Lost on waking, 
 
 test('with fencing off, the same freeze in the write path breaks the order of writes', async ({ page }) => {
   await openLive(page, '&fencing=off');
-  await startAndHold(page);
-  await page.waitForTimeout(1_000);
-  await freezeInWritePath(page, 3 * T_MS);
+  await holdThenFreezeInWritePath(page, 3 * T_MS);
   await page.waitForTimeout(1_000);
   await page.getByRole('button', { name: 'Stop live run' }).click();
   await expect(page.locator('.live-check').filter({ hasText: 'ordered by fencing token' })).toContainText('broken at');
 });
 
+/** T = 2 s here: the wall-clock step, not a starved page, should be what loses the lease. */
+const WALL_PARAMS = PARAMS.replace('ttl=1s', 'ttl=2s');
+
 async function stepBackAndWait(page: Page): Promise<void> {
   await startAndHold(page);
   await page.waitForTimeout(1_000);
-  await page.getByLabel("Step this page's wall clock by").fill('-3000');
+  await page.getByLabel("Step this page's wall clock by").fill('-5000');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await page.waitForTimeout(5_000);
+  await page.waitForTimeout(7_000);
   await page.getByRole('button', { name: 'Stop live run' }).click();
   await expect(page.getByRole('heading', { name: 'Recorded live run' })).toBeVisible();
 }
 
 test('under wall-clock timers, stepping the wall clock back loses the lease', async ({ page }) => {
-  await openLive(page, '&wall-timers=on');
+  await openLive(page, '&wall-timers=on', WALL_PARAMS);
   await stepBackAndWait(page);
   await expect(page.locator('.live-counts div').filter({ hasText: 'Lost flags set' }).locator('dd')).not.toHaveText('0');
   await expect(page.locator('.live-badge.service')).toContainText('B');
 });
 
 test('under Prefer, the same step of the wall clock changes nothing', async ({ page }) => {
-  await openLive(page);
+  await openLive(page, '', WALL_PARAMS);
   await stepBackAndWait(page);
   await expect(page.locator('.live-counts div').filter({ hasText: 'Lost flags set' }).locator('dd')).toHaveText('0');
   await expect(badge(page, 'A')).toContainText(/Holding|Renew in flight/);

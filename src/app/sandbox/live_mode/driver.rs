@@ -203,11 +203,13 @@ impl LiveRun {
         turn(&self.inner);
     }
 
-    /// Freezes this page for `asked` at A's next write, after its pre-write check.
-    pub fn freeze_at_next_write(&self, asked: SimDuration) {
+    /// Freezes this page for `asked` at A's next write, after its pre-write check; false
+    /// (and nothing armed) when A holds no lease, so has no next write.
+    pub fn freeze_at_next_write(&self, asked: SimDuration) -> bool {
         let mut inner = self.inner.borrow_mut();
-        if inner.crashed || inner.recorder.is_none() {
-            return;
+        let holding = inner.a.client().lifecycle().believes_holding();
+        if inner.crashed || inner.recorder.is_none() || !holding {
+            return false;
         }
         inner.write_freeze = Some(asked);
         inner.a.freeze_at_next_write();
@@ -216,6 +218,7 @@ impl LiveRun {
             duration: asked,
             in_write_path: true,
         });
+        true
     }
 
     /// Steps this page's wall clock (what the wall-clock policies read) by `by_micros`.

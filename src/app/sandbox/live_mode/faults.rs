@@ -125,14 +125,15 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
                 &[("asked", asked.to_string())],
             )));
             // Let the notice paint: the freeze starts after the second animation frame.
-            let (live, inner_frames) = (live.clone(), frames.clone());
+            let (live, inner_frames, notices) = (live.clone(), frames.clone(), notices.clone());
             let first = request_animation_frame(move |_| {
                 let second = request_animation_frame(move |_| {
                     if let Some(run) = live.borrow().as_ref() {
-                        if write_path {
-                            run.freeze_at_next_write(asked);
-                        } else {
+                        if !write_path {
                             run.freeze_now(asked);
+                        } else if !run.freeze_at_next_write(asked) {
+                            let why = words::FAULTS_FREEZE_NO_WRITE.to_owned();
+                            notices.dispatch(LiveAction::Notice(why));
                         }
                     }
                 });
