@@ -201,6 +201,8 @@ fn check_texts(lesson: &Lesson) -> Result<(), String> {
 /// The counterexample search's words: flat `[section] key = "text"` tables, written out as
 /// `pub const SECTION_KEY: &str` so that a word the code uses and the file lacks fails the build.
 const SEARCH_WORDS: &str = "content/search.toml";
+/// Live mode's words, the same way.
+const LIVE_WORDS: &str = "content/live.toml";
 
 fn word_consts(text: &str) -> Result<String, String> {
     let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
@@ -361,10 +363,15 @@ fn main() {
     compile::<Lesson>(LESSON_SOURCE, "lesson.rs", check);
     compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox);
     compile::<CheckTexts>(CHECKS_SOURCE, "checks.rs", check_checks);
-    println!("cargo:rerun-if-changed={SEARCH_WORDS}");
-    let words = fs::read_to_string(SEARCH_WORDS)
-        .unwrap_or_else(|e| panic!("cannot read {SEARCH_WORDS}: {e}"));
-    let words = word_consts(&words).unwrap_or_else(|e| panic!("{SEARCH_WORDS}: {e}"));
-    let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("search_words.rs");
-    fs::write(&out, words).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+    for (source, name) in [
+        (SEARCH_WORDS, "search_words.rs"),
+        (LIVE_WORDS, "live_words.rs"),
+    ] {
+        println!("cargo:rerun-if-changed={source}");
+        let words =
+            fs::read_to_string(source).unwrap_or_else(|e| panic!("cannot read {source}: {e}"));
+        let words = word_consts(&words).unwrap_or_else(|e| panic!("{source}: {e}"));
+        let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(name);
+        fs::write(&out, words).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+    }
 }

@@ -1,6 +1,7 @@
-//! The typed messages between the page and its search workers, as JavaScript values
-//! (serde-wasm-bindgen, 64-bit numbers as `BigInt`). Reading never panics: a value that is not
-//! a well-formed message gives `None`. Shared by the worker binary and the page (wasm only).
+//! The typed messages between the page and its workers, as JavaScript values: the search's
+//! through serde-wasm-bindgen (64-bit numbers as `BigInt`), live mode's as bytes. Reading never
+//! panics: a value that is not a well-formed message gives `None`. Shared by the worker
+//! binaries and the page (wasm only).
 
 use crate::lab::search::{Reply, Request};
 use serde::de::DeserializeOwned;
@@ -38,4 +39,18 @@ pub fn post_reply(scope: &web_sys::DedicatedWorkerGlobalScope, reply: &Reply) {
 /// Posts `request` from the page to a worker; false if it could not be sent.
 pub fn post_request(worker: &web_sys::Worker, request: &Request) -> bool {
     to_js(request).is_some_and(|value| worker.post_message(&value).is_ok())
+}
+
+/// A live-mode message as a JavaScript value: its bytes ([`crate::lab::live::protocol`]) in a
+/// `Uint8Array`, the one codec of everything live.
+pub fn live_to_js(value: &impl Serialize) -> Option<JsValue> {
+    let bytes = crate::lab::live::protocol::to_bytes(value)?;
+    Some(js_sys::Uint8Array::from(bytes.as_slice()).into())
+}
+
+/// A live-mode message read from a JavaScript value, if it is one.
+pub fn read_live<T: DeserializeOwned>(value: &JsValue) -> Option<T> {
+    use wasm_bindgen::JsCast;
+    let bytes = value.dyn_ref::<js_sys::Uint8Array>()?.to_vec();
+    crate::lab::live::protocol::from_bytes(&bytes)
 }

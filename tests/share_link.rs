@@ -282,6 +282,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                 selection,
                 snippets: SnippetCode { python, typescript },
                 search,
+                live: None,
             },
         )
 }

@@ -70,6 +70,11 @@ fn initial_snippets() -> SnippetCode {
     LINK.with(|link| link.borrow().snippets.clone())
 }
 
+/// The recorded live run the link carried.
+pub fn initial_live() -> Option<crate::lab::live::trace::LiveTrace> {
+    LINK.with(|link| link.borrow().live.clone())
+}
+
 /// The counterexample search the link carried.
 pub fn initial_search() -> Option<crate::model::search::SearchSpec> {
     LINK.with(|link| link.borrow().search.clone())

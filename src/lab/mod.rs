@@ -7,6 +7,7 @@
 //! kept as checkpoints ([`Recording`]), so seeking and stepping back are exact.
 
 pub mod fault_form;
+pub mod live;
 pub mod pitfall;
 mod playback;
 pub mod search;

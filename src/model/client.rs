@@ -44,7 +44,7 @@ pub struct ClientConfig {
 }
 
 /// Why a client concluded that it lost the lease.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LostReason {
     /// The service answered NOT_OWNER to a renew: definitive, no retry.
     NotOwner,
@@ -68,7 +68,7 @@ impl LostReason {
 }
 
 /// Where a client is in the lease lifecycle (what the state-machine diagram highlights).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Lifecycle {
     /// Not started yet.
     Idle,
@@ -106,7 +106,7 @@ impl Lifecycle {
 }
 
 /// The client's timers; each is one absolute deadline on one of its clocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TimerKind {
     /// Send the next acquire.
     Acquire,

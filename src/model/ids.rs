@@ -85,7 +85,19 @@ impl fmt::Display for NodeId {
 
 /// A fencing token: the lock service hands out strictly increasing ones, and storage
 /// refuses a write whose token is below the highest it has accepted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct FencingToken(pub u64);
 
 impl fmt::Display for FencingToken {
@@ -96,9 +108,33 @@ impl fmt::Display for FencingToken {
 }
 
 /// Identifies one packet on the network, in send order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct MsgId(pub u32);
 
 /// Identifies one request of one client, so replies to old attempts are recognised.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct RequestId(pub u32);

@@ -4,7 +4,7 @@ use super::ids::{FencingToken, RequestId};
 use super::time::SimDuration;
 
 /// One packet's content: requests to and replies from the lock service, and writes to storage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Message {
     /// Client → service: grant me the lock for `ttl`.
     Acquire {

@@ -21,7 +21,7 @@ pub struct LinkConfig {
 }
 
 /// Why a packet never arrived.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DropReason {
     /// Random loss.
     Lost,

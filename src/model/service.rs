@@ -37,7 +37,7 @@ pub struct Lease {
 }
 
 /// How a lease ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LeaseEnd {
     /// Its TTL ran out on the service's expiry clock.
     Expired,
@@ -48,7 +48,7 @@ pub enum LeaseEnd {
 }
 
 /// What the service did, for the trace and the checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ServiceEvent {
     /// A new lease with a new token.
     Granted {

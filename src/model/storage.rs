@@ -18,7 +18,7 @@ pub enum FenceDecision {
 }
 
 /// One write's fate in the storage log: storage's decision, and the observer's finding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum WriteVerdict {
     /// Stored. `stale_over` is set when the observer saw storage accept a token below the
     /// highest it had already accepted: the out-of-order write that corrupts data.
@@ -41,7 +41,7 @@ impl WriteVerdict {
 }
 
 /// One line of the storage log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct WriteRecord {
     /// When the write arrived (real time; storage is where the truth is recorded).
     pub at: SimTime,

@@ -13,7 +13,7 @@ use super::storage::{WriteRecord, WriteVerdict};
 use super::time::{SimDuration, SimTime};
 
 /// One thing that happened, at one time, at one node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Event {
     /// When (real simulation time).
     pub at: SimTime,
@@ -24,7 +24,7 @@ pub struct Event {
 }
 
 /// The kinds of trace event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EventKind {
     /// A client's lifecycle changed.
     Lifecycle {

@@ -21,6 +21,8 @@
 //! - `t=17.5s` is the playback time; `compare=<switch slug>` the comparison run.
 //! - `sel=<id>` a diagram node or edge; `py=` and `ts=` edited snippet code in base64url.
 //! - `search=<seed>/<kinds>/<max faults>/<plans>` the counterexample search (see [`search`]).
+//! - `live=<base64url>` a recorded live run, compressed and capped (see
+//!   [`crate::lab::live::trace`]); the Sandbox opens it in live mode, to scrub.
 //! - Times read `17.5s`, `250ms`, `20us`, or a bare number of seconds.
 //! - `embed`, `theme`, `controls` and `diagram` belong to embed mode ([`embed`]).
 //!
@@ -36,6 +38,7 @@ pub mod links;
 pub mod search;
 pub mod values;
 
+use crate::lab::live::trace::{LiveTrace, TraceRefusal};
 use crate::lab::{Lab, LabAction, PolicySwitch};
 use crate::lesson::content::SANDBOX;
 use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
@@ -78,6 +81,8 @@ pub struct LinkState {
     pub snippets: SnippetCode,
     /// The counterexample search, so that its result reproduces.
     pub search: Option<SearchSpec>,
+    /// A recorded live run.
+    pub live: Option<LiveTrace>,
 }
 
 impl Default for LinkState {
@@ -88,6 +93,7 @@ impl Default for LinkState {
             selection: None,
             snippets: SnippetCode::default(),
             search: None,
+            live: None,
         }
     }
 }
@@ -255,6 +261,9 @@ pub fn lab_fields(state: &LinkState) -> String {
     if let Some(spec) = &state.search {
         pairs.push(("search", search::print_search(spec)));
     }
+    if let Some(live) = state.live.as_ref().and_then(|t| t.to_link().ok()) {
+        pairs.push(("live", live));
+    }
     for (key, code) in [
         ("py", &state.snippets.python),
         ("ts", &state.snippets.typescript),
@@ -385,8 +394,9 @@ fn base_name(preset: Option<&str>) -> String {
 }
 
 /// Keys this version knows besides the scenario fields and switch slugs.
-const LINK_KEYS: [&str; 12] = [
+const LINK_KEYS: [&str; 13] = [
     "v", "preset", "t", "compare", "sel", "py", "ts", "faults", "fault", "links", "link", "search",
+    "live",
 ];
 
 fn is_known_key(key: &str) -> bool {
@@ -439,6 +449,9 @@ pub fn decode(fragment: &str) -> Decoded {
     state.search = fields
         .single("search")
         .and_then(|text| read_search(text, &mut problems));
+    state.live = fields
+        .single("live")
+        .and_then(|text| read_live(text, &mut problems));
     Decoded {
         state,
         problems: problems.finish(),
@@ -533,12 +546,26 @@ impl Fields {
     fn has_lab(&self) -> bool {
         self.singles
             .iter()
-            .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts" | "search"))
+            .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts" | "search" | "live"))
             || self.clear_faults
             || self.clear_links
             || !self.faults.is_empty()
             || !self.links.is_empty()
     }
+}
+
+/// A recorded live run, or a sentence saying why the link's one cannot be shown.
+fn read_live(text: &str, problems: &mut Problems) -> Option<LiveTrace> {
+    let why = match LiveTrace::from_link(text) {
+        Ok(trace) => return Some(trace),
+        Err(TraceRefusal::TooLong) => "is longer than a link may carry",
+        Err(TraceRefusal::Unreadable) => "cannot be read",
+        Err(TraceRefusal::Inconsistent) => "names nodes or times its own settings do not have",
+    };
+    problems.push(format!(
+        "This link's recorded live run {why}; the Sandbox opens without it."
+    ));
+    None
 }
 
 /// A diagram selection: safe characters only, and, where it names a diagram this page

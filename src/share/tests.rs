@@ -251,6 +251,7 @@ fn snippets_and_selection_are_carried_as_text() {
             typescript: None,
         },
         search: None,
+        live: None,
     };
     let link = encode(&state);
     assert!(!link.contains(['<', '>', '\'', ' ']), "{link}");
@@ -362,4 +363,51 @@ fn the_shell_drops_a_selection_that_names_nothing() {
     assert_eq!(selection_of("v=1&sel=lifecycle.nope"), None);
     assert_eq!(selection_of("v=1&preset=2"), None);
     assert_eq!(lab_fields_of("v=1&sel=lifecycle.lost&embed&theme=dark"), "");
+}
+
+#[test]
+fn a_recorded_live_run_travels_in_its_link_and_a_damaged_one_is_explained() {
+    use crate::lab::live::trace::LiveTrace;
+    use crate::model::{ClientId, Event, EventKind, Lifecycle, NodeId};
+    let scenario = Scenario {
+        clients: 2,
+        ..Scenario::default()
+    };
+    let trace = LiveTrace {
+        scenario,
+        end: SimTime::from_secs(3),
+        events: vec![Event {
+            at: SimTime::from_millis(7),
+            node: NodeId::Client(ClientId::A),
+            kind: EventKind::Lifecycle {
+                to: Lifecycle::Acquiring,
+                token: None,
+            },
+        }],
+        freezes: Vec::new(),
+        hidden_at: None,
+    };
+    let state = LinkState {
+        tab: Tab::Sandbox,
+        live: Some(trace.clone()),
+        ..LinkState::default()
+    };
+    let link = encode(&state);
+    let decoded = decode(&link);
+    assert_eq!(decoded.problems, Vec::<String>::new());
+    assert_eq!(decoded.state.live, Some(trace));
+    assert_eq!(
+        decoded.state.lab, None,
+        "a live link alone opens no simulated lab"
+    );
+
+    let damaged = link.replace("live=", "live=x");
+    let decoded = decode(&damaged);
+    assert_eq!(decoded.state.live, None);
+    assert_eq!(decoded.problems.len(), 1);
+    assert!(
+        decoded.problems[0].contains("recorded live run"),
+        "{:?}",
+        decoded.problems
+    );
 }

@@ -102,6 +102,12 @@ fn sextet(c: u8) -> Option<u32> {
 /// Decodes base64url (padding optional) into text, refusing anything longer than
 /// `max_bytes` once decoded, stray characters, impossible lengths and non-UTF-8 bytes.
 pub fn unbase64url(text: &str, max_bytes: usize) -> Result<String, ValueError> {
+    String::from_utf8(unbase64url_bytes(text, max_bytes)?).map_err(|_| ValueError::NotText)
+}
+
+/// Decodes base64url (padding optional) into bytes, refusing anything longer than
+/// `max_bytes` once decoded, stray characters and impossible lengths.
+pub fn unbase64url_bytes(text: &str, max_bytes: usize) -> Result<Vec<u8>, ValueError> {
     let text = text.trim_end_matches('=');
     if text.len() / 4 * 3 > max_bytes + 3 {
         return Err(ValueError::TooLarge);
@@ -122,7 +128,7 @@ pub fn unbase64url(text: &str, max_bytes: usize) -> Result<String, ValueError> {
     if out.len() > max_bytes {
         return Err(ValueError::TooLarge);
     }
-    String::from_utf8(out).map_err(|_| ValueError::NotText)
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -86,7 +86,7 @@ async fn copy_to_clipboard(text: &str) -> bool {
 }
 
 /// Offers `text` as a download named `file`.
-fn save_file(text: &str, file: &str) -> Result<(), JsValue> {
+pub(crate) fn save_file(text: &str, file: &str) -> Result<(), JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("text/plain;charset=utf-8");

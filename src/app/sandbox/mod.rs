@@ -9,6 +9,7 @@ mod controls;
 mod driver;
 mod faults;
 mod live;
+mod live_mode;
 mod log;
 mod pitfall;
 mod progress;
@@ -159,23 +160,66 @@ pub fn Laboratory() -> Html {
     let shown_step = use_mut_ref(driver::ShownStep::default);
     let onkeydown = lab_keys(dispatch);
     let lab = &store.0;
-    let body = match lab.simulating() {
-        Some(progress) => simulating_view(&store, progress),
-        None => {
-            let latest_event = lab
-                .run()
-                .tally_at(lab.now())
-                .latest
-                .unwrap_or(SimTime::ZERO);
-            let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
-            lab_view(&store, at)
+    let live_mode = use_state(|| crate::app::share::initial_live().is_some());
+    let body = if *live_mode {
+        live_view(&store)
+    } else {
+        match lab.simulating() {
+            Some(progress) => simulating_view(&store, progress),
+            None => {
+                let latest_event = lab
+                    .run()
+                    .tally_at(lab.now())
+                    .latest
+                    .unwrap_or(SimTime::ZERO);
+                let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
+                lab_view(&store, at)
+            }
         }
     };
     html! {
         <section class="lab" aria-labelledby="lab-title" {onkeydown}>
             <h3 id="lab-title">{"Lease laboratory"}</h3>
+            { mode_switch(&live_mode) }
             { body }
         </section>
+    }
+}
+
+/// The switch between the simulated run and live mode.
+fn mode_switch(live_mode: &UseStateHandle<bool>) -> Html {
+    use crate::lab::live::words;
+    let choose = |live: bool| {
+        let live_mode = live_mode.clone();
+        Callback::from(move |_: MouseEvent| live_mode.set(live))
+    };
+    html! {
+        <div class="lab-mode" role="group" aria-label={words::MODE_LABEL}>
+            <button type="button" class="button" aria-pressed={(!**live_mode).to_string()} onclick={choose(false)}>
+                {words::MODE_SIMULATED}
+            </button>
+            <button type="button" class="button" aria-pressed={live_mode.to_string()} onclick={choose(true)}>
+                {words::MODE_LIVE}
+            </button>
+            <span class="muted hint">{words::MODE_SWITCH_HINT}</span>
+        </div>
+    }
+}
+
+/// Live mode: the live laboratory, then the settings it starts from.
+fn live_view(store: &UseReducerHandle<LabStore>) -> Html {
+    let setup = SetupProps {
+        lab: store.clone(),
+        setup: SetupKey::of(&store.0),
+    };
+    html! {
+        <>
+            <live_mode::LiveLab scenario={store.0.scenario().clone()} />
+            <div class="lab-settings">
+                <controls::PolicyPanel ..setup.clone() />
+                <controls::ParametersPanel ..setup />
+            </div>
+        </>
     }
 }
 

@@ -78,7 +78,7 @@ pub enum ViolationDetail {
 
 /// The observer's finding at a grant that overlapped another promised lease, carried in the
 /// trace's grant event. The service never computes it: it cannot judge itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Overlap {
     /// The previous holder.
     pub previous: ClientId,

@@ -1,0 +1,136 @@
+//! "Simulate this plan": the recorded live run beside the deterministic model's run of the
+//! same parameters and fault times, and the differences named (timer lateness, each freeze
+//! asked against measured, how each run ended).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::views;
+use crate::lab::live::compare::{delivery_lateness, simulate, timer_lateness, Ending};
+use crate::lab::live::trace::{Freeze, LiveTrace};
+use crate::lab::live::words::{self, fill};
+use crate::lab::live::{shown_length, shown_time};
+use crate::model::{ClientId, Run};
+
+#[derive(Properties)]
+pub struct ComparisonProps {
+    /// The recorded live run.
+    pub trace: Rc<LiveTrace>,
+    /// Its replay.
+    pub live: Rc<Run>,
+}
+
+impl PartialEq for ComparisonProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.trace, &other.trace)
+    }
+}
+
+fn ending(e: Ending) -> String {
+    fill(
+        words::COMPARE_GRANTS,
+        &[
+            ("grants", e.grants.to_string()),
+            ("losses", e.losses.to_string()),
+            ("accepted", e.accepted.to_string()),
+            ("rejected", e.rejected.to_string()),
+        ],
+    )
+}
+
+/// The differences between a live run and its simulation, as sentences.
+fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(late) = timer_lateness(live, ClientId::A, &trace.freezes) {
+        out.push(fill(
+            words::COMPARE_JITTER,
+            &[
+                ("median", late.median.to_string()),
+                ("worst", late.worst.to_string()),
+            ],
+        ));
+    }
+    if let Some(late) = delivery_lateness(live, &trace.freezes) {
+        out.push(fill(
+            words::COMPARE_DELIVERY,
+            &[
+                ("median", shown_length(late.median).to_string()),
+                ("worst", shown_length(late.worst).to_string()),
+            ],
+        ));
+    }
+    for f in &trace.freezes {
+        out.push(fill(
+            words::COMPARE_PAUSE,
+            &[
+                ("at", shown_time(f.at).to_string()),
+                ("asked", shown_length(f.asked).to_string()),
+                ("measured", shown_length(f.measured).to_string()),
+                ("diff", shown_length(f.measured - f.asked).to_string()),
+            ],
+        ));
+    }
+    let (live_end, sim_end) = (Ending::of(live.metrics()), Ending::of(simulated.metrics()));
+    out.push(if live_end == sim_end {
+        fill(
+            words::COMPARE_OUTCOME_SAME,
+            &[("outcome", ending(live_end))],
+        )
+    } else {
+        fill(
+            words::COMPARE_OUTCOME_DIFFERS,
+            &[("live", ending(live_end)), ("simulated", ending(sim_end))],
+        )
+    });
+    out
+}
+
+/// The model's pauses of A, drawn where the live timeline draws the page's freezes.
+fn model_pauses(run: &Run) -> Vec<Freeze> {
+    run.pauses(ClientId::A)
+        .map(|iv| {
+            let length = iv.until.unwrap_or(run.end()) - iv.from;
+            Freeze {
+                at: iv.from,
+                asked: length,
+                measured: length,
+            }
+        })
+        .collect()
+}
+
+/// The button, then the two timelines and the differences.
+#[component]
+pub fn Comparison(props: &ComparisonProps) -> Html {
+    let simulated = use_state(|| None::<Rc<Run>>);
+    let on_simulate = {
+        let (simulated, trace) = (simulated.clone(), props.trace.clone());
+        Callback::from(move |_| simulated.set(simulate(&trace).map(Rc::new)))
+    };
+    let Some(sim) = (*simulated).clone() else {
+        return html! {
+            <button type="button" class="button" onclick={on_simulate}>{words::RECORD_SIMULATE}</button>
+        };
+    };
+    let live = &props.live;
+    html! {
+        <section class="live-compare" aria-label={words::COMPARE_HEADING}>
+            <h4>{words::COMPARE_HEADING}</h4>
+            <p class="muted">{words::COMPARE_INTRO}</p>
+            <div class="live-compare-grid">
+                <div>
+                    <h5>{words::COMPARE_LIVE}</h5>
+                    { views::timeline(live, &props.trace.freezes, live.end()) }
+                </div>
+                <div>
+                    <h5>{words::COMPARE_SIMULATED}</h5>
+                    { views::timeline(&sim, &model_pauses(&sim), sim.end()) }
+                </div>
+            </div>
+            <ul class="live-differences">
+                { for differences(&props.trace, live, &sim).into_iter().map(|d| html! { <li>{d}</li> }) }
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,334 @@
+//! Live mode in the laboratory: the same lease client for real on this page's timers, the
+//! lock service with storage and contender B in Web Workers ([`driver`]), faults applied at
+//! once, and the run's views drawn from the live trace as it grows ([`views`]). After it
+//! stops, the recorded run is scrubbed like a simulated one, exported, shared as a link, and
+//! set beside the simulation of the same plan ([`compare`]).
+
+mod compare;
+mod driver;
+mod faults;
+mod views;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
+use crate::lab::live::words::{self, fill};
+use crate::lab::live::{shown_length, shown_time};
+use crate::model::{Run, Scenario, SimTime};
+use driver::{LiveRun, LiveUpdate};
+
+/// Where the live run is.
+#[derive(Clone)]
+enum Phase {
+    Idle,
+    Starting,
+    Running {
+        run: Rc<Run>,
+        now: SimTime,
+    },
+    Stopped {
+        trace: Rc<LiveTrace>,
+        run: Rc<Run>,
+        /// Whether the recording fits in a link (compressing it once, not at every render).
+        fits_link: Result<(), TraceRefusal>,
+        why: Option<String>,
+    },
+    Failed(String),
+}
+
+/// Live mode's state: the phase, the freezes so far, the notice, and the scrub cursor.
+#[derive(Clone)]
+struct LiveState {
+    phase: Phase,
+    freezes: Vec<Freeze>,
+    notice: Option<String>,
+    cursor: Option<SimTime>,
+}
+
+enum LiveAction {
+    Starting,
+    Update(LiveUpdate),
+    Notice(String),
+    Seek(SimTime),
+}
+
+impl LiveState {
+    fn recorded(trace: Rc<LiveTrace>, why: Option<String>) -> LiveState {
+        let run = Rc::new(trace.replay());
+        let why = why.or_else(|| {
+            let at = shown_time(trace.hidden_at?).to_string();
+            Some(fill(words::LIVE_HIDDEN, &[("at", at)]))
+        });
+        let fits_link = trace.to_link().map(drop);
+        LiveState {
+            freezes: trace.freezes.clone(),
+            phase: Phase::Stopped {
+                trace,
+                run,
+                fits_link,
+                why,
+            },
+            notice: None,
+            cursor: None,
+        }
+    }
+}
+
+impl Reducible for LiveState {
+    type Action = LiveAction;
+
+    fn reduce(self: Rc<Self>, action: LiveAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            LiveAction::Starting => {
+                next = LiveState {
+                    phase: Phase::Starting,
+                    freezes: Vec::new(),
+                    notice: None,
+                    cursor: None,
+                }
+            }
+            LiveAction::Update(LiveUpdate::Running { run, now }) => {
+                next.phase = Phase::Running { run, now }
+            }
+            LiveAction::Update(LiveUpdate::Stopped { trace, why }) => {
+                let notice = next.notice.take();
+                next = LiveState::recorded(trace, why);
+                next.notice = notice;
+            }
+            LiveAction::Update(LiveUpdate::Failed(why)) => {
+                next.phase = Phase::Failed(fill(words::LIVE_FAILED, &[("why", why)]))
+            }
+            LiveAction::Update(LiveUpdate::Froze(freeze)) => {
+                next.notice = Some(fill(
+                    words::FAULTS_FREEZE_DONE,
+                    &[
+                        ("measured", shown_length(freeze.measured).to_string()),
+                        ("asked", shown_length(freeze.asked).to_string()),
+                    ],
+                ));
+                next.freezes.push(freeze);
+            }
+            LiveAction::Notice(text) => next.notice = Some(text),
+            LiveAction::Seek(t) => next.cursor = Some(t),
+        }
+        Rc::new(next)
+    }
+}
+
+/// The live run's handle, shared by the controls; `None` when nothing runs.
+type LiveHandle = Rc<RefCell<Option<LiveRun>>>;
+
+#[derive(Properties, PartialEq)]
+pub struct LiveLabProps {
+    /// The laboratory's scenario: parameters and policy for the next live run.
+    pub scenario: Scenario,
+}
+
+/// The live laboratory.
+#[component]
+pub fn LiveLab(props: &LiveLabProps) -> Html {
+    let state = use_reducer(|| match crate::app::share::initial_live() {
+        Some(trace) => LiveState::recorded(Rc::new(trace), None),
+        None => LiveState {
+            phase: Phase::Idle,
+            freezes: Vec::new(),
+            notice: None,
+            cursor: None,
+        },
+    });
+    let live: LiveHandle = use_mut_ref(|| None);
+    {
+        let live = live.clone();
+        // Leaving live mode, the Sandbox tab or the page drops the run: workers and timer go.
+        use_effect_with((), move |_| move || drop(live.borrow_mut().take()));
+    }
+    let running = matches!(state.phase, Phase::Running { .. } | Phase::Starting);
+    let on_start = {
+        let (state, live, scenario) = (state.clone(), live.clone(), props.scenario.clone());
+        Callback::from(move |_| {
+            drop(live.borrow_mut().take());
+            state.dispatch(LiveAction::Starting);
+            let updates = state.dispatcher();
+            let publish = Callback::from(move |u| updates.dispatch(LiveAction::Update(u)));
+            match LiveRun::start(&scenario, publish) {
+                Ok(run) => *live.borrow_mut() = Some(run),
+                Err(why) => state.dispatch(LiveAction::Update(LiveUpdate::Failed(why))),
+            }
+        })
+    };
+    let on_stop = {
+        let live = live.clone();
+        Callback::from(move |_| {
+            let run = live.borrow_mut().take();
+            if let Some(run) = run {
+                run.stop();
+            }
+        })
+    };
+    let status = match &state.phase {
+        Phase::Idle => None,
+        Phase::Starting => Some(words::LIVE_STARTING.to_owned()),
+        Phase::Running { now, .. } => Some(fill(
+            words::LIVE_RUNNING,
+            &[
+                (
+                    "elapsed",
+                    SimTime::from_millis(now.as_micros() / 1_000).to_string(),
+                ),
+                (
+                    "limit",
+                    props.scenario.duration.min(driver::LIVE_LIMIT).to_string(),
+                ),
+            ],
+        )),
+        Phase::Stopped { trace, why, .. } => Some(why.clone().unwrap_or_else(|| {
+            fill(
+                words::LIVE_STOPPED,
+                &[("elapsed", shown_time(trace.end).to_string())],
+            )
+        })),
+        Phase::Failed(why) => Some(why.clone()),
+    };
+    html! {
+        <section class="live-lab" aria-labelledby="live-title">
+            <h4 id="live-title">{words::LIVE_HEADING}</h4>
+            <p class="muted">{words::LIVE_INTRO}</p>
+            <div class="live-controls">
+                if running {
+                    <button type="button" class="button primary" onclick={on_stop}>{words::LIVE_STOP}</button>
+                } else {
+                    <button type="button" class="button primary" onclick={on_start}>{words::LIVE_START}</button>
+                }
+            </div>
+            if let Some(status) = status {
+                <p class="live-status" role="status">{status}</p>
+            }
+            <faults::LiveFaults enabled={matches!(state.phase, Phase::Running { .. })}
+                live={live.clone()} notices={state.dispatcher()} />
+            if let Some(notice) = &state.notice {
+                <p class="live-notice status-warn" role="alert">{notice.clone()}</p>
+            }
+            { body(&state) }
+        </section>
+    }
+}
+
+fn body(state: &UseReducerHandle<LiveState>) -> Html {
+    match &state.phase {
+        Phase::Running { run, now } => html! {
+            <div class="live-views">
+                { views::badges(run, *now) }
+                { views::timeline(run, &state.freezes, *now) }
+                <div class="live-run-grid">
+                    { views::storage(run, *now) }
+                    <div>
+                        { views::checks(run, *now) }
+                        { views::counts(run, *now) }
+                    </div>
+                </div>
+            </div>
+        },
+        Phase::Stopped {
+            trace,
+            run,
+            fits_link,
+            ..
+        } => recorded(state, trace, run, fits_link),
+        _ => Html::default(),
+    }
+}
+
+/// Each freeze of the page, measured against what was asked.
+fn freezes(freezes: &[Freeze]) -> Html {
+    if freezes.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <ul class="live-freezes" aria-label={words::RECORD_FREEZES}>
+            { for freezes.iter().map(|f| html! { <li>{fill(words::RECORD_FREEZE_LINE, &[
+                ("at", shown_time(f.at).to_string()),
+                ("measured", shown_length(f.measured).to_string()),
+                ("asked", shown_length(f.asked).to_string()),
+            ])}</li> }) }
+        </ul>
+    }
+}
+
+/// A stopped run: scrub, views at the cursor, link, export, and the comparison.
+fn recorded(
+    state: &UseReducerHandle<LiveState>,
+    trace: &Rc<LiveTrace>,
+    run: &Rc<Run>,
+    fits_link: &Result<(), TraceRefusal>,
+) -> Html {
+    let end = run.end();
+    let t = state.cursor.unwrap_or(end).min(end);
+    let on_seek = {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Ok(ms) = input.value().parse::<u64>() {
+                state.dispatch(LiveAction::Seek(SimTime::from_millis(ms)));
+            }
+        })
+    };
+    let hash = format!("{:016x}", run.trace_hash());
+    let link = match fits_link {
+        Ok(()) => {
+            let trace = trace.clone();
+            let text = Callback::from(move |_| {
+                crate::app::share::address_of(&crate::share::LinkState {
+                    tab: crate::route::Tab::Sandbox,
+                    live: Some((*trace).clone()),
+                    ..Default::default()
+                })
+            });
+            html! { <crate::app::share::CopyField label={words::RECORD_LINK}
+            field_label={words::RECORD_LINK_FIELD} {text} /> }
+        }
+        Err(_) => html! { <p class="status-warn">{fill(words::RECORD_TOO_BIG,
+        &[("events", trace.events.len().to_string())])}</p> },
+    };
+    let on_export = {
+        let (run, hash) = (run.clone(), hash.clone());
+        Callback::from(move |_| {
+            let mut text = format!("Lease Lab live run, trace hash {hash}\n");
+            for e in run.events() {
+                text.push_str(&format!("{} {}\n", e.at, Run::describe(e)));
+            }
+            let _ = crate::app::diagrams::export::save_file(&text, "lease-lab-live-run.txt");
+        })
+    };
+    html! {
+        <div class="live-views recorded">
+            <h4>{words::LIVE_RECORDED}</h4>
+            <label class="live-scrub">
+                <span>{words::VIEWS_CURSOR}</span>
+                <input type="range" min="0" max={end.as_micros().div_ceil(1_000).to_string()}
+                    step="1" value={(t.as_micros() / 1_000).to_string()} oninput={on_seek} />
+            </label>
+            { views::badges(run, t) }
+            { views::timeline(run, &state.freezes, t) }
+            { freezes(&state.freezes) }
+            <div class="live-run-grid">
+                { views::storage(run, t) }
+                <div>
+                    { views::checks(run, t) }
+                    { views::counts(run, t) }
+                </div>
+            </div>
+            <section class="live-record" aria-label={words::RECORD_HEADING}>
+                <h4>{words::RECORD_HEADING}</h4>
+                <p class="trace-id live-trace-id">{fill(words::RECORD_TRACE_HASH,
+                    &[("hash", hash), ("events", run.events().len().to_string())])}</p>
+                { link }
+                <button type="button" class="button" onclick={on_export}>{words::RECORD_EXPORT}</button>
+            </section>
+            <compare::Comparison trace={trace.clone()} live={run.clone()} />
+        </div>
+    }
+}
