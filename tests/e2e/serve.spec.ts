@@ -52,6 +52,8 @@ test('the page starts from compressed files as from plain ones', async ({ page, 
   });
   await openApp(page);
   await expect(page.getByRole('tab', { name: 'Gist' })).toHaveAttribute('aria-selected', 'true');
-  expect(encodings).toEqual(['br']);
+  // The lesson's wasm, and the lab's if idle came first: every one of them compressed.
+  expect(encodings.length).toBeGreaterThan(0);
+  expect(encodings.filter((encoding) => encoding !== 'br')).toEqual([]);
   void server;
 });
