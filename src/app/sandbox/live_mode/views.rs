@@ -37,7 +37,7 @@ pub fn badges(run: &Run, t: SimTime) -> Html {
             { for LIVE_CLIENTS.iter().map(|&c| {
                 let point = run.lifecycle_at(c, t);
                 let crashed = run.crashed_at(c).is_some_and(|at| at <= t);
-                let label = if crashed { "Crashed" } else { point.state.label() };
+                let label = if crashed { words::VIEWS_CRASHED } else { point.state.label() };
                 let token = point.token.map(|t| format!(" · token {}", t.0)).unwrap_or_default();
                 html! {
                     <li class={classes!("live-badge", lifecycle_class(point.state))}
