@@ -33,6 +33,17 @@ pub struct Lateness {
     pub worst: SimDuration,
 }
 
+impl Lateness {
+    /// The median and the worst of `late`; none when it is empty.
+    fn of(mut late: Vec<SimDuration>) -> Option<Lateness> {
+        late.sort();
+        Some(Lateness {
+            median: *late.get(late.len() / 2)?,
+            worst: *late.last()?,
+        })
+    }
+}
+
 /// How late client `c`'s timers fired in `run`, leaving out the ones a freeze held back
 /// (those are the freeze's, not the scheduler's).
 pub fn timer_lateness(run: &Run, c: ClientId, freezes: &[Freeze]) -> Option<Lateness> {
@@ -41,7 +52,7 @@ pub fn timer_lateness(run: &Run, c: ClientId, freezes: &[Freeze]) -> Option<Late
             .iter()
             .any(|f| f.at <= t && t <= f.at + f.measured + SimDuration::from_millis(1))
     };
-    let mut late: Vec<SimDuration> = run
+    let late: Vec<SimDuration> = run
         .events()
         .iter()
         .filter(|e| e.node == NodeId::Client(c) && !frozen(e.at))
@@ -50,11 +61,7 @@ pub fn timer_lateness(run: &Run, c: ClientId, freezes: &[Freeze]) -> Option<Late
             _ => None,
         })
         .collect();
-    late.sort();
-    Some(Lateness {
-        median: *late.get(late.len() / 2)?,
-        worst: *late.last()?,
-    })
+    Lateness::of(late)
 }
 
 /// How much later than planned the packets of `run` arrived (their due time is the delay
@@ -66,7 +73,7 @@ pub fn delivery_lateness(run: &Run, freezes: &[Freeze]) -> Option<Lateness> {
             .iter()
             .any(|f| from <= f.at + f.measured && f.at <= to)
     };
-    let mut late: Vec<SimDuration> = run
+    let late: Vec<SimDuration> = run
         .messages()
         .iter()
         .filter_map(|m| match m.fate {
@@ -74,11 +81,7 @@ pub fn delivery_lateness(run: &Run, freezes: &[Freeze]) -> Option<Lateness> {
             _ => None,
         })
         .collect();
-    late.sort();
-    Some(Lateness {
-        median: *late.get(late.len() / 2)?,
-        worst: *late.last()?,
-    })
+    Lateness::of(late)
 }
 
 /// How a run ended, in the figures a learner compares.
