@@ -5,8 +5,10 @@
 // an older build when `--baseline DIR` is given (the budget: at most 1.3 times its time).
 //
 // The static page is this build's index.html with every script removed: the pre-rendered
-// lesson and the style sheets, nothing to run, showing the first tab's panel only. Times are read in the page, from navigation
-// start, at the first animation frame in which the condition holds:
+// lesson and the style sheets, nothing to run, showing the first tab's panel only. Times are
+// read in the page, from navigation start, by performance.now() in the first animation frame
+// in which the condition holds (not the frame's own timestamp, which is taken when the frame
+// was due and so can fall before a long task that made the condition true):
 //   text visible   the Gist tab's first heading is laid out and visible;
 //   interactive    static page: its load event; this build: <html data-hydrated> (set by
 //                  the main wasm once hydrated); a build without pre-rendering: the tabs exist;
@@ -77,7 +79,8 @@ function probe({ heading, kind }) {
   };
   const labReady = () =>
     [...document.querySelectorAll('button')].some((b) => /^(Play|Pause)$/.test(b.textContent.trim()) && !b.disabled && visible(b));
-  const tick = (now) => {
+  const tick = () => {
+    const now = performance.now();
     if (found.text === null && headingShown()) found.text = now;
     if (found.interactive === null && interactive()) found.interactive = now;
     if (found.lab === null && labReady()) found.lab = now;
