@@ -30,15 +30,33 @@ function withPrerender(html) {
   const newline = output.indexOf('\n');
   const tabs = JSON.parse(output.slice(0, newline));
   const app = output.slice(newline + 1).trim();
+  const { page, lessonWasm } = compiledEarly(html);
   const firstPaint = readFileSync('www/shell/first-paint.js', 'utf8')
-    .replace('const tabs = TAB_SLUGS;', `const tabs = ${JSON.stringify(tabs.map(([slug]) => slug))};`);
+    .replace('const tabs = TAB_SLUGS;', `const tabs = ${JSON.stringify(tabs.map(([slug]) => slug))};`)
+    .replace('const lessonWasm = LESSON_WASM;', `const lessonWasm = ${JSON.stringify(lessonWasm)};`);
   const links = tabs.map(([slug, label]) => `<a href="#panel-${slug}">${escapeHtml(label)}</a>`).join(' · ');
   const appElement = /<div id="app">[\s\S]*?<\/div>(?=\s*<\/body>)/;
-  if (!appElement.test(html)) throw new Error('index.html has no <div id="app"> at the end of its body');
-  return html
+  if (!appElement.test(page)) throw new Error('index.html has no <div id="app"> at the end of its body');
+  return page
     .replace('</head>', `<script>${firstPaint}</script>\n</head>`)
     .replace(appElement, () =>
       `<noscript><nav class="noscript-tabs" aria-label="Lesson sections">${links}</nav></noscript>\n  <div id="app">${app}</div>`);
+}
+
+/**
+ * The first-paint script compiles the lesson's wasm itself: Trunk's preload of it goes, and
+ * Trunk's start-up script takes the compiled module (or, if that failed, a fresh response).
+ */
+function compiledEarly(html) {
+  const preload = /<link rel="preload" href="([^"]+_bg\.wasm)"[^>]*\bintegrity="([^"]+)"[^>]*>\n?/.exec(html);
+  if (!preload) throw new Error("index.html has no preload of the lesson's wasm to take over");
+  const [link, href, integrity] = preload;
+  const start = `init({ module_or_path: '${href}' })`;
+  if (!html.includes(start)) throw new Error(`Trunk's start-up script no longer reads ${start}`);
+  const page = html
+    .replace(link, '')
+    .replace(start, `init({ module_or_path: window.leaseLabWasm?.lesson ?? '${href}' })`);
+  return { page, lessonWasm: { href, integrity } };
 }
 
 function escapeHtml(text) {

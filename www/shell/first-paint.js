@@ -1,10 +1,12 @@
 // Inlined into index.html's head by tools/post-build.mjs (its hash goes into the CSP), with
-// TAB_SLUGS replaced by the tabs' slugs. Before the wasm has hydrated the pre-rendered
-// lesson, it shows the tab the link names at first paint. The page's controls wait for the
-// wasm (the tab strip appears, and clicks land, once they work); if the wasm fails, the
-// tabs work from here, so the lesson stays readable. Without JavaScript every panel shows.
+// TAB_SLUGS replaced by the tabs' slugs and LESSON_WASM by the lesson module's file and
+// integrity. Before the wasm has hydrated the pre-rendered lesson, it shows the tab the link
+// names at first paint. The page's controls wait for the wasm (the tab strip appears, and
+// clicks land, once they work); if the wasm fails, the tabs work from here, so the lesson
+// stays readable. Without JavaScript every panel shows.
 (() => {
   const tabs = TAB_SLUGS;
+  const lessonWasm = LESSON_WASM;
   const root = document.documentElement;
   const hydrated = () => root.hasAttribute("data-hydrated");
   const linked = () => {
@@ -45,13 +47,27 @@
       if (panel) panel.hidden = tab !== open;
     }
   };
-  // A link into the Sandbox fetches the laboratory's module alongside the lesson's.
+  // The wasm compiles on another thread while the page is parsed and laid out, instead of
+  // once the module scripts run after that; their init takes the compiled module. When this
+  // fails (a host that sends wasm with another type does not stream), init gets a fresh
+  // response and reports any error itself.
+  const compileEarly = (href, integrity) => {
+    const url = new URL(href, document.baseURI);
+    const compiled = fetch(url, { integrity }).then((response) =>
+      response.ok && response.headers.get("content-type")?.startsWith("application/wasm")
+        ? WebAssembly.compileStreaming(response)
+        : Promise.reject(new Error(`${href}: ${response.status}`)));
+    return compiled.catch(() => fetch(url));
+  };
+  const early = { lesson: compileEarly(lessonWasm.href, lessonWasm.integrity) };
+  Object.defineProperty(window, "leaseLabWasm", { value: early });
+  // A link into the Sandbox fetches and compiles the laboratory's module alongside.
   const diagramOnly = /(^|&)diagram=/.test(query);
   if (linked() === "sandbox" && !diagramOnly) {
+    early.lab = compileEarly("lab_bg.wasm", "");
     // Each as the loader will ask for it, so that the browser reuses the early copy.
     for (const [rel, href, as, cors] of [
       ["modulepreload", "lab.js", "", true],
-      ["preload", "lab_bg.wasm", "fetch", true],
       ["preload", "lab.css", "style", false],
     ]) {
       const link = document.createElement("link");

@@ -9,7 +9,9 @@ export function loadLab(openedWith, onFields) {
   loading ??= (async () => {
     await stylesheet("lab.css");
     const lab = await import(new URL("lab.js", document.baseURI).href);
-    await lab.default();
+    // A Sandbox link's first paint began compiling it (www/shell/first-paint.js).
+    const early = window.leaseLabWasm?.lab;
+    await lab.default(early ? { module_or_path: early } : undefined);
     lab.start(openedWith, onFields);
     return lab;
   })();
