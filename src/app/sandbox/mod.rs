@@ -134,16 +134,41 @@ impl SetupProps {
 }
 
 /// The Sandbox tab's part that the laboratory's module renders (its introduction is the
-/// shell's, [`crate::app::lab_loader::SandboxTab`]).
+/// shell's, [`crate::app::lab_loader::SandboxTab`]). The laboratory comes first; the pitfall
+/// exercise and the snippets below it join once it has been painted, so that it works that
+/// much sooner. They only add to the page's end, so nothing above them moves.
 #[component]
 pub fn SandboxSections() -> Html {
+    let painted = use_painted();
     html! {
         <>
             <Laboratory />
-            <pitfall::PitfallExercise />
-            <crate::app::share::LinkedSnippets />
+            if painted {
+                <pitfall::PitfallExercise />
+                <crate::app::share::LinkedSnippets />
+            }
         </>
     }
+}
+
+/// Turns true once the first render has been painted: a timer set from the next animation
+/// frame runs after that frame's paint.
+#[hook]
+fn use_painted() -> bool {
+    let painted = use_state_eq(|| false);
+    {
+        let painted = painted.clone();
+        use_effect_with((), move |_| {
+            let after_paint = std::rc::Rc::new(std::cell::RefCell::new(None));
+            let timer = after_paint.clone();
+            let frame = gloo::render::request_animation_frame(move |_| {
+                *timer.borrow_mut() =
+                    Some(gloo::timers::callback::Timeout::new(0, move || painted.set(true)));
+            });
+            move || drop((frame, after_paint))
+        });
+    }
+    *painted
 }
 
 /// The lease laboratory.
