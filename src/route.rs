@@ -28,11 +28,12 @@ impl Tab {
 
     /// The visible tab name.
     pub fn label(self) -> &'static str {
+        let names = &crate::lesson::LESSON.tabs;
         match self {
-            Tab::Gist => "Gist",
-            Tab::Maps => "Maps",
-            Tab::Qa => "Q&A",
-            Tab::Sandbox => "Sandbox",
+            Tab::Gist => names.gist,
+            Tab::Maps => names.maps,
+            Tab::Qa => names.qa,
+            Tab::Sandbox => names.sandbox,
         }
     }
 

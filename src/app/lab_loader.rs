@@ -13,6 +13,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::address::{self, History};
+use crate::lesson::LESSON;
 
 #[wasm_bindgen(module = "/www/shell/lab-loader.js")]
 extern "C" {
@@ -133,14 +134,11 @@ pub fn LabMount(props: &LabMountProps) -> Html {
             }
         });
     }
+    let words = &LESSON.sandbox_intro;
     html! {
         <div ref={host} class="lab-mount">
             <p class="lab-pending muted">
-                { if *failed {
-                    "The laboratory could not be loaded. Reload the page to try again."
-                } else {
-                    "The laboratory needs JavaScript and WebAssembly: with both on, it appears here."
-                } }
+                { if *failed { words.load_failed } else { words.needs_script } }
             </p>
         </div>
     }
@@ -149,14 +147,11 @@ pub fn LabMount(props: &LabMountProps) -> Html {
 /// The Sandbox tab's content: its introduction, and the laboratory's mount.
 #[component]
 pub fn SandboxTab() -> Html {
+    let words = &LESSON.sandbox_intro;
     html! {
         <>
-            <h2>{"Sandbox"}</h2>
-            <p class="lead">
-                {"Make every failure from the lesson happen, watch why, and see what saves you. \
-                  The lease model runs here in your browser: pick a scenario, press Play, inject faults, \
-                  flip policies, and read the checks."}
-            </p>
+            <h2>{words.heading}</h2>
+            <p class="lead">{words.lead}</p>
             <LabMount part={LabPart::Sandbox} />
         </>
     }

@@ -367,6 +367,9 @@ pub fn VoiceReadout(props: &VoiceReadoutProps) -> Html {
                 { voice_picker(speaker, props.tab, &rate, &voice, &voices) }
             }
             <span class="readout-status" role="status">{status_text(*status)}</span>
+            if !hydrated {
+                <p class="readout-note readout-needs-script">{LESSON.voice.needs_script}</p>
+            }
         </div>
     }
 }

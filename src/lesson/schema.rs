@@ -13,15 +13,20 @@ records! {
         masthead: Masthead, voice: Voice, gist: Gist, lifecycle: Lifecycle, maps: Maps,
         architecture: Architecture, sequence: Sequence, lifecycle_map: LifecycleMap,
         pattern: Pattern, tables: List<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
-        deeper: Deeper, zoom: Zoom,
+        deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro,
     }
+    /// The tab strip's names.
+    Tabs { gist: Text, maps: Text, qa: Text, sandbox: Text }
+    /// The Sandbox tab's own words, around the laboratory's mount (the lab's are in
+    /// sandbox.toml and arrive with its module).
+    SandboxIntro { heading: Text, lead: Text, needs_script: Text, load_failed: Text }
     /// The words of a diagram's enlarged view; `{diagram}` is the diagram's name.
     Zoom { enlarge: Text, enlarge_label: Text, title: Text, close: Text, scroll_hint: Text }
     Masthead { series: Text, title: Text, summary: Text }
     /// The voice readout control's words.
     Voice {
         label: Text, play: Text, pause: Text, resume: Text, stop: Text,
-        rate: Text, voice: Text, default_voice: Text, unsupported: Text,
+        rate: Text, voice: Text, default_voice: Text, unsupported: Text, needs_script: Text,
         reading: Text, paused: Text, finished: Text, failed: Text,
     }
     Gist {

@@ -101,6 +101,10 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(/#panel-qa$/);
     await expect(page.locator('#panel-qa')).toBeInViewport();
     await expect(page.locator('#panel-sandbox')).toContainText(/needs JavaScript and WebAssembly/);
+    // The voice controls say why they are disabled.
+    const readout = page.getByRole('group', { name: 'Voice readout' }).first();
+    await expect(readout.getByRole('button', { name: /Read this tab aloud/ })).toBeDisabled();
+    await expect(readout).toContainText(/needs JavaScript/);
   });
 });
 
@@ -122,6 +126,8 @@ test('with wasm, the page hydrates the pre-rendered lesson in place, without a w
   const heading = await page.locator('#panel-maps h2').first().elementHandle();
   const title = await page.getByRole('heading', { level: 1 }).elementHandle();
   expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+  // With scripts on, nothing says the page needs them, even before the wasm.
+  await expect(page.getByText(/needs JavaScript/).filter({ visible: true })).toHaveCount(0);
 
   release();
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
