@@ -7,6 +7,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::address::History;
+use super::paint::after_paint;
 use super::sandbox::{Laboratory, SandboxSections};
 use super::share::{self, LinkNotice};
 
@@ -70,7 +71,9 @@ pub struct LabRootProps {
 }
 
 /// One of the laboratory's roots. Once the laboratory's first render is on the page, its
-/// host says so with `data-lab-ready` (for the load-timing script and the tests).
+/// host says so with `data-lab-ready` (for the load-timing script and the tests). Two
+/// paints later (the sections that join after the first one are drawn too), it says
+/// `data-lab-settled`: until then the sections below the first screen skip layout (lab.css).
 #[component]
 pub fn LabRoot(props: &LabRootProps) -> Html {
     {
@@ -79,6 +82,11 @@ pub fn LabRoot(props: &LabRootProps) -> Html {
         use_effect_with((), move |_| {
             if part != LabPart::Notice {
                 let _ = host.set_attribute("data-lab-ready", "");
+                after_paint(move || {
+                    after_paint(move || {
+                        let _ = host.set_attribute("data-lab-settled", "");
+                    })
+                });
             }
         });
     }

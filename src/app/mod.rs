@@ -14,6 +14,7 @@ pub mod hydration;
 pub mod lab_entry;
 pub mod lab_loader;
 pub mod maps;
+pub mod paint;
 pub mod qa;
 mod resize;
 pub mod sandbox;

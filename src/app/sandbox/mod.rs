@@ -151,21 +151,15 @@ pub fn SandboxSections() -> Html {
     }
 }
 
-/// Turns true once the first render has been painted: a timer set from the next animation
-/// frame runs after that frame's paint.
+/// Turns true once the first render has been painted.
 #[hook]
 fn use_painted() -> bool {
     let painted = use_state_eq(|| false);
     {
         let painted = painted.clone();
         use_effect_with((), move |_| {
-            let after_paint = std::rc::Rc::new(std::cell::RefCell::new(None));
-            let timer = after_paint.clone();
-            let frame = gloo::render::request_animation_frame(move |_| {
-                *timer.borrow_mut() =
-                    Some(gloo::timers::callback::Timeout::new(0, move || painted.set(true)));
-            });
-            move || drop((frame, after_paint))
+            // A component gone by then ignores the change.
+            crate::app::paint::after_paint(move || painted.set(true));
         });
     }
     *painted
