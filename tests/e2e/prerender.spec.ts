@@ -185,11 +185,17 @@ function presetHash(id: string): string {
 test('a Sandbox link loads the lab at once and restores the same run', async ({ page }) => {
   await holdIdle(page);
   const requested = labRequests(page);
+  const wasmFetched: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) wasmFetched.push(new URL(request.url()).pathname);
+  });
   await openApp(page, '#/sandbox?v=1&preset=2&t=17s');
   await expect(page.locator('.lab-mount')).toHaveAttribute('data-lab-ready', '');
   await expect(page.locator('.clock .now')).toHaveText('t = 17.000 s');
   await expect(page.locator('.trace-id')).toContainText(`Trace hash ${presetHash('2')}`);
   expect(requested).toContain('/lab_bg.wasm');
+  // The first paint compiles both modules early; each is still fetched only once.
+  expect(wasmFetched.sort()).toEqual([expect.stringMatching(/^\/lab_bg\.wasm$/), expect.stringMatching(/^\/lease-lab-[0-9a-f]+_bg\.wasm$/)]);
 
   // The lab's changes reach the address and Copy link, which the shell owns.
   await page.getByRole('button', { name: 'Copy link' }).click();
