@@ -109,8 +109,125 @@ records! {
     /// The sandbox's words (`content/sandbox.toml`).
     Sandbox {
         presets: List<PresetText>, fields: List<FieldText>, faults: List<FaultText>,
-        systems: List<SystemText>,
+        systems: List<SystemText>, switches: List<SwitchText>, picker: PickerWords,
+        playback: PlaybackWords, summary: SummaryWords, policies: PolicyWords,
+        parameters: ParameterWords, pitfall: PitfallWords, fault_form: FaultFormWords,
+        live_diagrams: LiveDiagramWords, snippets: SnippetWords,
     }
+    /// One policy switch's words, keyed by its slug in `src/lab/switches.rs`.
+    SwitchText { slug: Text, label: Text, description: Text }
+    /// The preset picker's words.
+    PickerWords { label: Text, edited: Text, expected: Text, try_this: Text, edited_note: Text }
+    /// The playback bar's words; `{now}` and `{end}` are times of the run.
+    PlaybackWords {
+        group: Text, play: Text, pause: Text, step_back: Text, step_forward: Text,
+        jump_to_end: Text, speed: Text, time: Text, time_value: Text, clock: Text,
+        clock_now: Text, clock_end: Text, keys: Text,
+    }
+    /// What is true at the cursor; `{holder}` is `holder` or `nobody`.
+    SummaryWords {
+        label: Text, holder_is: Text, holder: Text, nobody: Text, client: Text, token: Text,
+        lost_flag: Text, paused: Text, crashed: Text,
+    }
+    /// The policies panel's words; `{switch}` is a switch's label.
+    PolicyWords {
+        legend: Text, prefer_note: Text, mistake_note: Text, back: Text, compare: Text,
+        no_comparison: Text, without: Text, with: Text,
+    }
+    /// The Parameters form's words around its fields.
+    ParameterWords {
+        legend: Text, defaults: Text, defaults_choice: Text,
+        /// With `{system}`, `{ttl}` and `{renew}`.
+        system: Text,
+        /// With `{num}` and `{den}`.
+        fraction: Text,
+        /// With `{interval}`.
+        interval: Text,
+    }
+    /// The pitfall exercise's words.
+    PitfallWords {
+        heading: Text, question: Text, work: Text, rtt: Text, gc: Text, margin: Text, unit: Text,
+        /// With `{minimum}`; `advice` follows it with `{proposed}` and `{heartbeat}`.
+        minimum: Text, advice: Text,
+        /// With `{field}` and `{problem}`.
+        field_problem: Text,
+        your_ttl: Text, use_proposed: Text,
+        /// With `{min}`, `{max}` and `{used}`.
+        ttl_refused: Text,
+        /// With `{period}`.
+        heartbeat: Text,
+        /// With `{offset}`; `offset_value` adds `{period}`.
+        offset: Text, offset_value: Text,
+        /// With `{at}`, `{reason}`, `{after_flag}`, `{rejected}` and `{accepted}`, the last
+        /// two a count of `stale_write` (one) or `stale_writes` (`{count}`, any other).
+        lost: Text, stale_write: Text, stale_writes: Text,
+        /// With `{ttl}` and `{pause}`.
+        kept: Text,
+        /// With `{starts}` and `{lost}`.
+        sweep_label: Text,
+        /// With `{offset}` and `{outcome}`.
+        sweep_case: Text, lease_lost: Text, lease_kept: Text,
+        /// With `{lost}`, `{starts}` and `{percent}`.
+        sweep_caption: Text,
+    }
+    /// The Faults panel's words around the kinds of fault.
+    FaultFormWords {
+        heading: Text, hint: Text, none_planned: Text, planned: Text, form: Text, kind: Text,
+        at: Text, at_placeholder: Text, add: Text,
+        /// With `{fault}`.
+        cannot_add: Text,
+        from: Text, on: Text, to: Text,
+        /// With `{fault}`.
+        time_of: Text,
+        /// With `{fault}` and `{at}`.
+        remove_label: Text,
+        remove: Text, seconds: Text,
+    }
+    /// The live diagrams' and the run sequence's words.
+    LiveDiagramWords {
+        heading: Text, intro: Text,
+        /// With `{count}` and `{at}`.
+        sequence_heading: Text,
+        no_message: Text, sequence_label: Text, sequence_hint: Text, export_title: Text,
+        /// With `{at}` and `{message}`.
+        explanation: Text,
+    }
+    /// The runnable snippets' words; `{name}` is the language's name.
+    SnippetWords {
+        /// With `{limit}`, the output cap.
+        rule: Text,
+        python_heading: Text, python_intro: Text, typescript_heading: Text,
+        typescript_intro: Text, from_link: Text, code_label: Text, run: Text, stop: Text,
+        reset: Text, time_limit: Text, output: Text, errors: Text, loading: Text,
+        not_run: Text, starting: Text,
+        /// With `{name}` and `{progress}`.
+        downloading: Text,
+        /// With `{secs}`.
+        running: Text,
+        /// With `{ms}`.
+        finished: Text,
+        /// With `{line}`.
+        failed_on_line: Text,
+        failed: Text,
+        /// With `{secs}`.
+        timed_out: Text,
+        stopped: Text,
+        /// With `{limit}`.
+        output_limit: Text,
+        crashed: Text,
+        /// With `{size}`.
+        per_second: Text,
+        /// With `{count}`.
+        lines: Text,
+        /// With `{size}`.
+        megabytes: Text, kilobytes: Text, bytes: Text,
+        /// With `{received}` and `{total}`.
+        download_of: Text,
+        /// With `{reason}`.
+        could_not_start: Text,
+        unknown_error: Text,
+    }
+
     /// The words around one preset, keyed by the preset's id in `src/model/presets.rs`.
     PresetText {
         id: Text,

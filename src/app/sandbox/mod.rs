@@ -162,8 +162,9 @@ fn use_painted() -> bool {
             let after_paint = std::rc::Rc::new(std::cell::RefCell::new(None));
             let timer = after_paint.clone();
             let frame = gloo::render::request_animation_frame(move |_| {
-                *timer.borrow_mut() =
-                    Some(gloo::timers::callback::Timeout::new(0, move || painted.set(true)));
+                *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(0, move || {
+                    painted.set(true)
+                }));
             });
             move || drop((frame, after_paint))
         });
