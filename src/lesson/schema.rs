@@ -13,10 +13,22 @@ records! {
         masthead: Masthead, voice: Voice, gist: Gist, lifecycle: Lifecycle, maps: Maps,
         architecture: Architecture, sequence: Sequence, lifecycle_map: LifecycleMap,
         pattern: Pattern, tables: List<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
-        deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro,
+        deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro, shell: Shell,
+        share: Share,
     }
-    /// The tab strip's names.
-    Tabs { gist: Text, maps: Text, qa: Text, sandbox: Text }
+    /// The tab strip's names, and the strip's own.
+    Tabs { label: Text, gist: Text, maps: Text, qa: Text, sandbox: Text }
+    /// The page's frame: the skip link and the colophon.
+    Shell { skip: Text, colophon: Text }
+    /// Copy link, the link notice and the Embed dialog.
+    Share {
+        group: Text, copy_link: Text, link_field: Text, copied: Text, no_clipboard: Text,
+        notice_heading: Text, dismiss: Text, embed: Text, embed_heading: Text,
+        embed_intro: Text, copy_iframe: Text, iframe_field: Text, title: Text,
+        default_title: Text, width: Text, height: Text, show: Text, this_tab: Text,
+        only_architecture: Text, only_lifecycle: Text, only_sequence: Text, theme: Text,
+        theme_auto: Text, theme_light: Text, theme_dark: Text, hide_controls: Text,
+    }
     /// The Sandbox tab's own words, around the laboratory's mount (the lab's are in
     /// sandbox.toml and arrive with its module).
     SandboxIntro { heading: Text, lead: Text, needs_script: Text, load_failed: Text }

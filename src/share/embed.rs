@@ -58,15 +58,6 @@ impl DiagramView {
             DiagramView::Sequence => "sequence",
         }
     }
-
-    /// The diagram's name for people.
-    pub fn label(self) -> &'static str {
-        match self {
-            DiagramView::Architecture => "Architecture",
-            DiagramView::Lifecycle => "Lease lifecycle",
-            DiagramView::Sequence => "Sequence",
-        }
-    }
 }
 
 /// How the page presents itself.
