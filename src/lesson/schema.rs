@@ -14,7 +14,19 @@ records! {
         architecture: Architecture, sequence: Sequence, lifecycle_map: LifecycleMap,
         pattern: Pattern, tables: List<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
         deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro, shell: Shell,
-        share: Share,
+        share: Share, link_problems: LinkProblems,
+    }
+    /// What the page says about a link it cannot read in full; `{braces}` are filled from
+    /// the link (quoted) and the limits of `src/share`.
+    LinkProblems {
+        too_long: Text, version: Text, no_tab: Text, unknown_field: Text,
+        unreadable_field: Text, too_many_fields: Text, not_none: Text, repeated: Text,
+        live: Text, live_too_long: Text, live_unreadable: Text, live_inconsistent: Text,
+        bad_selection: Text, missing_selection: Text, search: Text, code_too_long: Text,
+        code_unreadable: Text, no_preset: Text, refused: Text, preset_base: Text,
+        default_base: Text, field: Text, switch: Text, too_many_links: Text, bad_link: Text,
+        too_many_faults: Text, bad_fault: Text, inconsistent: Text, late_time: Text,
+        bad_time: Text, no_switch: Text, one_more: Text, more: Text, left_out: Text,
     }
     /// The tab strip's names, and the strip's own.
     Tabs { label: Text, gist: Text, maps: Text, qa: Text, sandbox: Text }
