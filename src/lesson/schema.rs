@@ -14,7 +14,12 @@ records! {
         architecture: Architecture, sequence: Sequence, lifecycle_map: LifecycleMap,
         pattern: Pattern, tables: List<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
         deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro, shell: Shell,
-        share: Share, link_problems: LinkProblems,
+        share: Share, link_problems: LinkProblems, explain: Explain,
+    }
+    /// The headings of a diagram part's explanation.
+    Explain {
+        decision: Text, why: Text, protocol: Text, direction: Text, effect: Text,
+        consequence: Text,
     }
     /// What the page says about a link it cannot read in full; `{braces}` are filled from
     /// the link (quoted) and the limits of `src/share`.
@@ -27,6 +32,7 @@ records! {
         default_base: Text, field: Text, switch: Text, too_many_links: Text, bad_link: Text,
         too_many_faults: Text, bad_fault: Text, inconsistent: Text, late_time: Text,
         bad_time: Text, no_switch: Text, one_more: Text, more: Text, left_out: Text,
+        embed_repeated: Text, no_theme: Text, no_diagram: Text,
     }
     /// The tab strip's names, and the strip's own.
     Tabs { label: Text, gist: Text, maps: Text, qa: Text, sandbox: Text }
@@ -136,7 +142,16 @@ records! {
         systems: List<SystemText>, switches: List<SwitchText>, picker: PickerWords,
         playback: PlaybackWords, summary: SummaryWords, policies: PolicyWords,
         parameters: ParameterWords, pitfall: PitfallWords, fault_form: FaultFormWords,
-        live_diagrams: LiveDiagramWords, snippets: SnippetWords,
+        live_diagrams: LiveDiagramWords, snippets: SnippetWords, lab_problems: LabProblems,
+    }
+    /// What the laboratory says when it cannot do what was asked.
+    LabProblems {
+        /// With `{id}`.
+        no_preset: Text,
+        /// With `{label}`, `{text}` and `{why}`.
+        bad_field: Text,
+        /// With `{system}`.
+        no_defaults: Text,
     }
     /// One policy switch's words, keyed by its slug in `src/lab/switches.rs`.
     SwitchText { slug: Text, label: Text, description: Text }
