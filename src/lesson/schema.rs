@@ -32,7 +32,8 @@ records! {
         default_base: Text, field: Text, switch: Text, too_many_links: Text, bad_link: Text,
         too_many_faults: Text, bad_fault: Text, inconsistent: Text, late_time: Text,
         bad_time: Text, no_switch: Text, one_more: Text, more: Text, left_out: Text,
-        embed_repeated: Text, no_theme: Text, no_diagram: Text,
+        embed_repeated: Text, no_theme: Text, no_diagram: Text, link_shape: Text,
+        link_nodes: Text, link_value: Text, rtt: Text, jitter: Text, loss: Text,
     }
     /// The tab strip's names, and the strip's own.
     Tabs { label: Text, gist: Text, maps: Text, qa: Text, sandbox: Text }
