@@ -6,7 +6,7 @@
 use std::fs;
 
 /// The files whose learner words live in `content/`.
-const CLEANED: [&str; 24] = [
+const CLEANED: [&str; 31] = [
     "src/app/sandbox/controls.rs",
     "src/app/sandbox/pitfall.rs",
     "src/app/sandbox/faults.rs",
@@ -31,19 +31,30 @@ const CLEANED: [&str; 24] = [
     "src/lab/mod.rs",
     "src/lab/fault_form.rs",
     "src/lesson/diagram.rs",
+    "src/lab/sequence.rs",
+    "src/app/error_panel.rs",
+    "src/app/diagrams/mod.rs",
+    "src/app/diagrams/architecture.rs",
+    "src/app/diagrams/lifecycle.rs",
+    "src/app/diagrams/sequence.rs",
+    "src/app/diagrams/export.rs",
 ];
 
 /// Literals that look like words but are not the learner's: key names, a JavaScript
-/// global, the languages' own names, and the markup of the iframe snippet.
-const NOT_WORDS: [&str; 8] = [
+/// global, the languages' own names, CSS and SVG values, and the iframe snippet's markup.
+const NOT_WORDS: [&str; 12] = [
     "Space",
     "Home",
     "End",
+    "Enter",
     "Worker",
     "Python",
     "TypeScript",
     "<iframe src=\\\"{}\\\" title=\\\"{}\\\" width=\\\"{width}\\\" height=\\\"{height}\\\" loading=\\\"lazy\\\" \\\n         sandbox=\\\"allow-scripts\\\" style=\\\"border:0;max-width:100%\\\"></iframe>",
     "snippet-{language}-heading {heading}",
+    "--natural-width: {}px",
+    "max-width: {}px",
+    "xMidYMid meet",
 ];
 
 /// Calls whose text is for developers (a broken invariant), never shown to a learner.
@@ -114,8 +125,19 @@ fn literals(source: &str) -> Vec<Literal> {
     found
 }
 
-/// Two words with a space between them ("Step back"), or one capitalised word ("Remove").
+/// Two words with a space between them ("Step back"), or one capitalised word ("Remove"),
+/// not counting `{placeholders}`.
 fn reads_like_words(text: &str) -> bool {
+    let mut bare = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        bare.push_str(&rest[..open]);
+        rest = rest[open..]
+            .find('}')
+            .map_or("", |close| &rest[open + close + 1..]);
+    }
+    bare.push_str(rest);
+    let text = bare.as_str();
     let words: Vec<&str> = text
         .split(|c: char| !c.is_alphabetic() && c != '\'')
         .filter(|w| w.chars().count() >= 2)

@@ -14,7 +14,29 @@ records! {
         architecture: Architecture, sequence: Sequence, lifecycle_map: LifecycleMap,
         pattern: Pattern, tables: List<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
         deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro, shell: Shell,
-        share: Share, link_problems: LinkProblems, explain: Explain,
+        share: Share, link_problems: LinkProblems, explain: Explain, names: DiagramNames,
+        error_panel: ErrorPanel,
+    }
+    /// The accessible names of diagram parts.
+    DiagramNames {
+        /// With `{label}`, `{from}` and `{to}`.
+        edge: Text,
+        /// With `{from}`, `{to}` and `{label}`.
+        transition: Text,
+        /// With `{number}` and `{label}`; `state_with` adds `{badges}` and `{clients}`.
+        state: Text, state_with: Text,
+        /// The clients of `{clients}` are joined by this.
+        clients_joiner: Text,
+        /// With `{step}`, `{from}` and `{label}`; `step_to` adds `{to}`.
+        step: Text, step_to: Text,
+        what_happens: Text,
+    }
+    /// The panel shown when the page stops because of a bug.
+    ErrorPanel {
+        heading: Text, body: Text, report: Text,
+        /// With `{version}`, `{page}`, `{browser}` and `{report}`.
+        report_text: Text,
+        reload: Text,
     }
     /// The headings of a diagram part's explanation.
     Explain {
@@ -144,6 +166,15 @@ records! {
         playback: PlaybackWords, summary: SummaryWords, policies: PolicyWords,
         parameters: ParameterWords, pitfall: PitfallWords, fault_form: FaultFormWords,
         live_diagrams: LiveDiagramWords, snippets: SnippetWords, lab_problems: LabProblems,
+        run_sequence: RunSequenceWords,
+    }
+    /// The run's sequence diagram: its participants and the fates of its messages.
+    RunSequenceWords {
+        /// With `{letter}`.
+        client: Text,
+        service: Text, storage: Text,
+        /// With `{message}`.
+        dropped: Text, in_flight: Text,
     }
     /// What the laboratory says when it cannot do what was asked.
     LabProblems {
