@@ -222,7 +222,7 @@ fn word_consts(text: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// Checks that every preset, field and fault kind is worded once.
+/// Checks that every preset, field, fault kind and policy switch is worded once.
 fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
     let keys = [
         (
@@ -233,6 +233,10 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
         (
             "faults",
             sandbox.faults.iter().map(|f| &f.keyword).collect(),
+        ),
+        (
+            "switches",
+            sandbox.switches.iter().map(|s| &s.slug).collect(),
         ),
     ];
     for (list, ids) in keys {

@@ -5,6 +5,9 @@
 
 use wasm_bindgen::JsCast;
 
+use crate::lesson::content::fill;
+use crate::lesson::LESSON;
+
 const PANEL_ID: &str = "error-panel";
 
 /// Replaces the app with an error panel holding `report`. Safe to call more than once.
@@ -28,34 +31,36 @@ pub fn show_error_panel(report: &str) {
         panel.append_child(&element).ok()?;
         Some(element)
     };
-    if let Some(title) = append("h2", "Lease Lab stopped because of a bug") {
+    let words = &LESSON.error_panel;
+    if let Some(title) = append("h2", words.heading) {
         title.set_id("error-panel-title");
     }
-    append(
-        "p",
-        "Nothing you did caused this. Reload the page to start again. If you copy the report \
-         below into a bug report, we can find the cause.",
-    );
+    append("p", words.body);
     let user_agent = gloo::utils::window()
         .navigator()
         .user_agent()
         .unwrap_or_default();
-    let full_report = format!(
-        "Lease Lab {}\nPage: {}\nBrowser: {}\n\n{}",
-        env!("CARGO_PKG_VERSION"),
-        gloo::utils::window().location().href().unwrap_or_default(),
-        user_agent,
-        report
+    let full_report = fill(
+        words.report_text,
+        &[
+            ("version", env!("CARGO_PKG_VERSION").to_owned()),
+            (
+                "page",
+                gloo::utils::window().location().href().unwrap_or_default(),
+            ),
+            ("browser", user_agent),
+            ("report", report.to_owned()),
+        ],
     );
     if let Some(area) = append("textarea", &full_report) {
         let _ = area.set_attribute("readonly", "");
         let _ = area.set_attribute("rows", "8");
-        let _ = area.set_attribute("aria-label", "Error report");
+        let _ = area.set_attribute("aria-label", words.report);
         if let Some(area) = area.dyn_ref::<web_sys::HtmlTextAreaElement>() {
             area.set_value(&full_report);
         }
     }
-    if let Some(link) = append("a", "Reload Lease Lab") {
+    if let Some(link) = append("a", words.reload) {
         let _ = link.set_attribute("href", "./");
     }
 

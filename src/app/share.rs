@@ -18,6 +18,7 @@ use yew::prelude::*;
 use super::address::{current_link, embed_address, in_frame, page_address, History};
 use super::snippets::{SnippetLanguage, SnippetPanels};
 use crate::lab::{Lab, LabAction};
+use crate::lesson::LESSON;
 use crate::share::embed::{self, EmbedOptions};
 use crate::share::{decode, encode, lab_fields, lab_fields_of, LabLink, LinkState, SnippetCode};
 
@@ -286,9 +287,9 @@ pub fn CopyField(props: &CopyFieldProps) -> Html {
                 </label>
                 <p class="muted small" role="status">
                     { if copied.on_clipboard {
-                        "Copied to the clipboard."
+                        LESSON.share.copied
                     } else {
-                        "The clipboard is not available here: copy it from the field."
+                        LESSON.share.no_clipboard
                     } }
                 </p>
             }
@@ -300,7 +301,7 @@ pub fn CopyField(props: &CopyFieldProps) -> Html {
 #[component]
 pub fn CopyLink() -> Html {
     html! {
-        <CopyField label="Copy link" field_label="Link to this state"
+        <CopyField label={LESSON.share.copy_link} field_label={LESSON.share.link_field}
             text={Callback::from(|()| current_link())} />
     }
 }
@@ -319,11 +320,11 @@ pub fn LinkNotice() -> Html {
     };
     html! {
         <section class="link-notice status-warn" role="status" aria-labelledby="link-notice-title">
-            <h2 id="link-notice-title">{"Part of this link could not be read"}</h2>
+            <h2 id="link-notice-title">{LESSON.share.notice_heading}</h2>
             <ul>
                 { for problems.iter().map(|p| html! { <li>{p.clone()}</li> }) }
             </ul>
-            <button type="button" class="button" onclick={dismiss}>{"Dismiss"}</button>
+            <button type="button" class="button" onclick={dismiss}>{LESSON.share.dismiss}</button>
         </section>
     }
 }
@@ -341,7 +342,7 @@ pub fn EmbedDialog() -> Html {
         embed: true,
         ..EmbedOptions::default()
     });
-    let title = use_state(|| String::from("Lease Lab"));
+    let title = use_state(|| String::from(LESSON.share.default_title));
     let size = use_state(|| (720u32, 560u32));
     let toggle = {
         let open = open.clone();
@@ -358,21 +359,20 @@ pub fn EmbedDialog() -> Html {
     html! {
         <div class="embed-builder">
             <button type="button" class="button" aria-expanded={open.to_string()}
-                aria-controls="embed-panel" onclick={toggle}>{"Embed"}</button>
+                aria-controls="embed-panel" onclick={toggle}>{LESSON.share.embed}</button>
             if *open {
                 <section id="embed-panel" class="card embed-panel" role="dialog"
                     aria-labelledby="embed-panel-title">
-                    <h2 id="embed-panel-title">{"Embed this view in a course page"}</h2>
+                    <h2 id="embed-panel-title">{LESSON.share.embed_heading}</h2>
                     <p class="muted small">
-                        {"The snippet loads this view, in its current state, inside a sandboxed iframe. \
-                          The page reports its height to yours with a message; see the README."}
+                        {LESSON.share.embed_intro}
                     </p>
                     { title_field(&title) }
                     { size_fields(&size) }
                     { view_choice(&options) }
                     { theme_choice(&options) }
                     { controls_choice(&options) }
-                    <CopyField label="Copy the iframe snippet" field_label="Iframe snippet" text={snippet} />
+                    <CopyField label={LESSON.share.copy_iframe} field_label={LESSON.share.iframe_field} text={snippet} />
                 </section>
             }
         </div>
@@ -393,7 +393,7 @@ fn title_field(title: &UseStateHandle<String>) -> Html {
         })
     };
     html! {
-        <label class="field">{"Title"}
+        <label class="field">{LESSON.share.title}
             <input type="text" value={(**title).clone()} oninput={on_title} />
         </label>
     }
@@ -416,10 +416,10 @@ fn size_fields(size: &UseStateHandle<(u32, u32)>) -> Html {
     };
     html! {
         <>
-            <label class="field">{"Width (px)"}
+            <label class="field">{LESSON.share.width}
                 <input type="number" min="120" max="4000" value={size.0.to_string()} oninput={on_size(false)} />
             </label>
-            <label class="field">{"Height (px)"}
+            <label class="field">{LESSON.share.height}
                 <input type="number" min="120" max="4000" value={size.1.to_string()} oninput={on_size(true)} />
             </label>
         </>
@@ -445,16 +445,25 @@ fn view_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
         })
     };
     html! {
-        <label class="field">{"Show"}
+        <label class="field">{LESSON.share.show}
             <select onchange={on_diagram}>
-                <option value="" selected={options.diagram.is_none()}>{"This tab"}</option>
+                <option value="" selected={options.diagram.is_none()}>{LESSON.share.this_tab}</option>
                 { for embed::DiagramView::ALL.into_iter().map(|d| html! {
                     <option value={d.slug()} selected={options.diagram == Some(d)}>
-                        {format!("Only the {} diagram", d.label().to_ascii_lowercase())}
+                        {only_diagram(d)}
                     </option>
                 }) }
             </select>
         </label>
+    }
+}
+
+/// The choice that shows one diagram alone.
+fn only_diagram(diagram: embed::DiagramView) -> &'static str {
+    match diagram {
+        embed::DiagramView::Architecture => LESSON.share.only_architecture,
+        embed::DiagramView::Lifecycle => LESSON.share.only_lifecycle,
+        embed::DiagramView::Sequence => LESSON.share.only_sequence,
     }
 }
 
@@ -477,12 +486,16 @@ fn theme_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
     let theme = options.theme.map_or("auto", |t| t.slug());
     html! {
         <fieldset class="field">
-            <legend>{"Theme"}</legend>
-            { for ["auto", "light", "dark"].into_iter().map(|t| html! {
+            <legend>{LESSON.share.theme}</legend>
+            { for [
+                ("auto", LESSON.share.theme_auto),
+                ("light", LESSON.share.theme_light),
+                ("dark", LESSON.share.theme_dark),
+            ].into_iter().map(|(t, label)| html! {
                 <label>
                     <input type="radio" name="embed-theme" value={t} checked={theme == t}
                         onchange={on_theme.clone()} />
-                    {t}
+                    {label}
                 </label>
             }) }
         </fieldset>
@@ -504,7 +517,7 @@ fn controls_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
     html! {
         <label class="field">
             <input type="checkbox" checked={options.hide_controls} onchange={on_controls} />
-            {"Hide the controls"}
+            {LESSON.share.hide_controls}
         </label>
     }
 }
@@ -513,7 +526,7 @@ fn controls_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
 #[component]
 pub fn ShareBar() -> Html {
     html! {
-        <div class="share-bar" role="group" aria-label="Share">
+        <div class="share-bar" role="group" aria-label={LESSON.share.group}>
             <CopyLink />
             <EmbedDialog />
         </div>

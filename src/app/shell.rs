@@ -88,7 +88,7 @@ pub fn App(props: &AppProps) -> Html {
                         }
                     }
                 })}>
-                {"Skip to the lesson"}
+                {LESSON.shell.skip}
             </a>
             <header class="masthead">
                 <p class="series">{LESSON.masthead.series}</p>
@@ -120,7 +120,7 @@ pub fn App(props: &AppProps) -> Html {
                 }) }
             </main>
             <footer class="colophon">
-                <p>{"Lease Lab runs entirely in your browser: the simulation, the diagrams and the code runner make no requests to anyone."}</p>
+                <p>{LESSON.shell.colophon}</p>
             </footer>
         </ContextProvider<Hydrated>>
     }
@@ -187,7 +187,7 @@ fn TabList(props: &TabListProps) -> Html {
     });
 
     html! {
-        <div class="tabs" role="tablist" aria-label="Lesson sections" {onkeydown}>
+        <div class="tabs" role="tablist" aria-label={LESSON.tabs.label} {onkeydown}>
                 { for Tab::ALL.into_iter().enumerate().map(|(index, tab)| {
                     let selected = tab == props.active;
                     html! {

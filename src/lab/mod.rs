@@ -23,7 +23,7 @@ pub use sequence::{RunArrow, RunSequence};
 pub use simulating::{Progress, FIRST_SLICE_EVENTS};
 pub use switches::PolicySwitch;
 
-use crate::lesson::content::SANDBOX;
+use crate::lesson::content::{fill, SANDBOX};
 use crate::model::fields;
 use crate::model::{presets, Fault, Recorder, Recording, Scenario, SimTime, TimedFault};
 use simulating::{Jobs, Role};
@@ -299,9 +299,7 @@ impl Lab {
                         ..lab
                     }
                 }
-                None => {
-                    next.problem = Some(format!("There is no preset called \u{201c}{id}\u{201d}."))
-                }
+                None => next.problem = Some(fill(SANDBOX.lab_problems.no_preset, &[("id", id)])),
             },
             LabAction::SetScenario(scenario) => next.replace_scenario(scenario),
             LabAction::SetField(key, text) => {
@@ -311,8 +309,14 @@ impl Lab {
                     Ok(()) => next.replace_scenario(scenario),
                     Err(e) => {
                         let label = SANDBOX.field(key).label;
-                        next.problem =
-                            Some(format!("{label} (\u{201c}{}\u{201d}) {e}.", text.trim()));
+                        next.problem = Some(fill(
+                            SANDBOX.lab_problems.bad_field,
+                            &[
+                                ("label", label.to_owned()),
+                                ("text", text.trim().to_owned()),
+                                ("why", e.to_string()),
+                            ],
+                        ));
                     }
                 }
             }
@@ -334,8 +338,9 @@ impl Lab {
                     .into_iter()
                     .find(|d| d.system == system)
                 else {
-                    next.problem = Some(format!(
-                        "No defaults are known for \u{201c}{system}\u{201d}."
+                    next.problem = Some(fill(
+                        SANDBOX.lab_problems.no_defaults,
+                        &[("system", system)],
                     ));
                     return Some(next);
                 };

@@ -1,6 +1,7 @@
 //! The sequence diagram of a run: the messages sent in a window before the cursor, ready to
 //! draw or to export as Mermaid.
 
+use crate::lesson::content::{fill, SANDBOX};
 use crate::lesson::mermaid::{sequence_diagram, SequenceArrow};
 use crate::model::{Message, MessageFate, NodeId, Recording, SimTime};
 
@@ -39,10 +40,12 @@ fn label(message: &Message, fate: MessageFate, now: SimTime) -> String {
         Some(token) => format!("{} {token}", message.label()),
         None => message.label().to_owned(),
     };
+    let words = &SANDBOX.run_sequence;
+    let fated = |sentence| fill(sentence, &[("message", base.as_str())]);
     match fate {
-        MessageFate::Dropped(at, _) if at <= now => format!("{base} (dropped)"),
-        MessageFate::Delivered(at) if at > now => format!("{base} (in flight)"),
-        MessageFate::InFlight => format!("{base} (in flight)"),
+        MessageFate::Dropped(at, _) if at <= now => fated(words.dropped),
+        MessageFate::Delivered(at) if at > now => fated(words.in_flight),
+        MessageFate::InFlight => fated(words.in_flight),
         _ => base,
     }
 }
@@ -51,14 +54,16 @@ impl RunSequence {
     /// The last `max` messages sent at or before `now`.
     pub fn before(run: &Recording, now: SimTime, max: usize) -> RunSequence {
         let clients = run.scenario().clients;
+        let words = &SANDBOX.run_sequence;
         let mut participants: Vec<(String, String)> = (0..clients)
             .map(|c| {
                 let letter = crate::model::ClientId(c).letter();
-                (format!("{letter}"), format!("Client {letter}"))
+                let name = fill(words.client, &[("letter", letter.to_string())]);
+                (format!("{letter}"), name)
             })
             .collect();
-        participants.push(("S".to_owned(), "Lock service".to_owned()));
-        participants.push(("D".to_owned(), "Storage".to_owned()));
+        participants.push(("S".to_owned(), words.service.to_owned()));
+        participants.push(("D".to_owned(), words.storage.to_owned()));
         let arrows = run
             .packets_before(now, max)
             .items

@@ -1,6 +1,7 @@
 //! The policy switches a learner flips: fencing, the service's expiry clock, and each
 //! "Alternative" mistake from the lesson.
 
+use crate::lesson::content::SANDBOX;
 use crate::model::{ClockKind, Policy, Scenario};
 
 /// One switch of [`Policy`], named for the lesson.
@@ -56,48 +57,14 @@ impl PolicySwitch {
         PolicySwitch::ALL.into_iter().find(|s| s.slug() == slug)
     }
 
-    /// The visible label of the switch.
+    /// The visible label of the switch (from `content/sandbox.toml`).
     pub fn label(self) -> &'static str {
-        match self {
-            PolicySwitch::Fencing => "Fencing at storage",
-            PolicySwitch::ServiceWallClock => "Service expires leases on its wall clock",
-            PolicySwitch::WallClockTimers => "Wall-clock sleep for renewals",
-            PolicySwitch::TrustFlagOnly => "Trust the lost flag only (no deadline check)",
-            PolicySwitch::WriteUntilWallTtl => "Write until you feel the TTL",
-            PolicySwitch::SoftTtl => "Soft TTL past the service's expiry",
-            PolicySwitch::StopWritesAfterUnlock => "Stop writes only after unlock succeeds",
-            PolicySwitch::RedlockValidity => "Validity from client clocks (Redlock-style)",
-        }
+        SANDBOX.switch(self.slug()).label
     }
 
     /// What the switch does, in a sentence.
     pub fn description(self) -> &'static str {
-        match self {
-            PolicySwitch::Fencing => {
-                "Storage refuses any write whose token is older than the newest it has accepted."
-            }
-            PolicySwitch::ServiceWallClock => {
-                "The lock service measures TTLs on a clock that NTP can step, instead of a monotonic one."
-            }
-            PolicySwitch::WallClockTimers => {
-                "The client sleeps on its wall clock, so an NTP step moves its renewals."
-            }
-            PolicySwitch::TrustFlagOnly => {
-                "Writes skip their own safe-deadline check and rely on the heartbeat to raise the lost flag."
-            }
-            PolicySwitch::WriteUntilWallTtl => {
-                "Failed renewals are ignored; the client writes until its own wall clock says T is over."
-            }
-            PolicySwitch::SoftTtl => {
-                "The client allows itself 1.5 × T, writing on after the service has expired the lease."
-            }
-            PolicySwitch::StopWritesAfterUnlock => {
-                "On loss the client keeps writing until its unlock is answered."
-            }
-            PolicySwitch::RedlockValidity => {
-                "The client computes how long the lease is valid from its own wall clock."
-            }
-        }
+        SANDBOX.switch(self.slug()).description
     }
 
     /// True when this switch departs from the lesson's advice (fencing off counts).
@@ -171,5 +138,14 @@ mod tests {
             assert_eq!(policy, prefer);
             assert_eq!(PolicySwitch::from_slug(switch.slug()), Some(switch));
         }
+    }
+
+    #[test]
+    fn every_switch_is_worded_in_the_content_file() {
+        for switch in PolicySwitch::ALL {
+            assert!(!switch.label().is_empty(), "{switch:?}");
+            assert!(!switch.description().is_empty(), "{switch:?}");
+        }
+        assert_eq!(SANDBOX.switches.len(), PolicySwitch::ALL.len());
     }
 }

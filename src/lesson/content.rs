@@ -148,6 +148,16 @@ impl Sandbox {
         worded(self.fields.iter().find(|f| f.key == key), "field", key)
     }
 
+    /// The words of the policy switch with this slug (every
+    /// [`crate::lab::PolicySwitch`] has them; a test checks it).
+    pub fn switch(&'static self, slug: &str) -> &'static SwitchText {
+        worded(
+            self.switches.iter().find(|s| s.slug == slug),
+            "switch",
+            slug,
+        )
+    }
+
     /// How the real system of this name renews.
     pub fn system(&'static self, system: &str) -> Option<&'static SystemText> {
         self.systems.iter().find(|s| s.system == system)

@@ -348,7 +348,7 @@ pub fn explain_lifecycle(selection: LifecycleSelection) -> Option<Explanation> {
             let text = state.text();
             Some(Explanation {
                 title: format!("{} {}", text.number, text.label),
-                lines: vec![("Decision", text.decision.to_owned())],
+                lines: vec![(LESSON.explain.decision, text.decision.to_owned())],
             })
         }
         LifecycleSelection::Transition { from, to } => {
@@ -359,7 +359,7 @@ pub fn explain_lifecycle(selection: LifecycleSelection) -> Option<Explanation> {
                 .find(|t| t.from == from && t.to == to)?;
             Some(Explanation {
                 title: format!("{} → {}: {}", from.text().label, to.text().label, t.label),
-                lines: vec![("Decision", t.decision.to_owned())],
+                lines: vec![(LESSON.explain.decision, t.decision.to_owned())],
             })
         }
     }
@@ -370,17 +370,17 @@ pub fn explain_architecture(selection: ArchSelection) -> Explanation {
     match selection {
         ArchSelection::Node(node) => Explanation {
             title: node.title(),
-            lines: vec![("Why it exists", node.text().why.to_owned())],
+            lines: vec![(LESSON.explain.why, node.text().why.to_owned())],
         },
         ArchSelection::Edge(edge) => {
             let text = edge.text();
             Explanation {
                 title: text.label.to_owned(),
                 lines: vec![
-                    ("Protocol", text.protocol.to_owned()),
-                    ("Direction", text.direction.to_owned()),
-                    ("Effect", text.effect.to_owned()),
-                    ("Consequence", text.consequence.to_owned()),
+                    (LESSON.explain.protocol, text.protocol.to_owned()),
+                    (LESSON.explain.direction, text.direction.to_owned()),
+                    (LESSON.explain.effect, text.effect.to_owned()),
+                    (LESSON.explain.consequence, text.consequence.to_owned()),
                 ],
             }
         }

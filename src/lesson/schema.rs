@@ -13,10 +13,63 @@ records! {
         masthead: Masthead, voice: Voice, gist: Gist, lifecycle: Lifecycle, maps: Maps,
         architecture: Architecture, sequence: Sequence, lifecycle_map: LifecycleMap,
         pattern: Pattern, tables: List<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
-        deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro,
+        deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro, shell: Shell,
+        share: Share, link_problems: LinkProblems, explain: Explain, names: DiagramNames,
+        error_panel: ErrorPanel,
     }
-    /// The tab strip's names.
-    Tabs { gist: Text, maps: Text, qa: Text, sandbox: Text }
+    /// The accessible names of diagram parts.
+    DiagramNames {
+        /// With `{label}`, `{from}` and `{to}`.
+        edge: Text,
+        /// With `{from}`, `{to}` and `{label}`.
+        transition: Text,
+        /// With `{number}` and `{label}`; `state_with` adds `{badges}` and `{clients}`.
+        state: Text, state_with: Text,
+        /// The clients of `{clients}` are joined by this.
+        clients_joiner: Text,
+        /// With `{step}`, `{from}` and `{label}`; `step_to` adds `{to}`.
+        step: Text, step_to: Text,
+        what_happens: Text,
+    }
+    /// The panel shown when the page stops because of a bug.
+    ErrorPanel {
+        heading: Text, body: Text, report: Text,
+        /// With `{version}`, `{page}`, `{browser}` and `{report}`.
+        report_text: Text,
+        reload: Text,
+    }
+    /// The headings of a diagram part's explanation.
+    Explain {
+        decision: Text, why: Text, protocol: Text, direction: Text, effect: Text,
+        consequence: Text,
+    }
+    /// What the page says about a link it cannot read in full; `{braces}` are filled from
+    /// the link (quoted) and the limits of `src/share`.
+    LinkProblems {
+        too_long: Text, version: Text, no_tab: Text, unknown_field: Text,
+        unreadable_field: Text, too_many_fields: Text, not_none: Text, repeated: Text,
+        live: Text, live_too_long: Text, live_unreadable: Text, live_inconsistent: Text,
+        bad_selection: Text, missing_selection: Text, search: Text, code_too_long: Text,
+        code_unreadable: Text, no_preset: Text, refused: Text, preset_base: Text,
+        default_base: Text, field: Text, switch: Text, too_many_links: Text, bad_link: Text,
+        too_many_faults: Text, bad_fault: Text, inconsistent: Text, late_time: Text,
+        bad_time: Text, no_switch: Text, one_more: Text, more: Text, left_out: Text,
+        embed_repeated: Text, no_theme: Text, no_diagram: Text, link_shape: Text,
+        link_nodes: Text, link_value: Text, rtt: Text, jitter: Text, loss: Text,
+    }
+    /// The tab strip's names, and the strip's own.
+    Tabs { label: Text, gist: Text, maps: Text, qa: Text, sandbox: Text }
+    /// The page's frame: the skip link and the colophon.
+    Shell { skip: Text, colophon: Text }
+    /// Copy link, the link notice and the Embed dialog.
+    Share {
+        group: Text, copy_link: Text, link_field: Text, copied: Text, no_clipboard: Text,
+        notice_heading: Text, dismiss: Text, embed: Text, embed_heading: Text,
+        embed_intro: Text, copy_iframe: Text, iframe_field: Text, title: Text,
+        default_title: Text, width: Text, height: Text, show: Text, this_tab: Text,
+        only_architecture: Text, only_lifecycle: Text, only_sequence: Text, theme: Text,
+        theme_auto: Text, theme_light: Text, theme_dark: Text, hide_controls: Text,
+    }
     /// The Sandbox tab's own words, around the laboratory's mount (the lab's are in
     /// sandbox.toml and arrive with its module).
     SandboxIntro { heading: Text, lead: Text, needs_script: Text, load_failed: Text }
@@ -109,8 +162,143 @@ records! {
     /// The sandbox's words (`content/sandbox.toml`).
     Sandbox {
         presets: List<PresetText>, fields: List<FieldText>, faults: List<FaultText>,
-        systems: List<SystemText>,
+        systems: List<SystemText>, switches: List<SwitchText>, picker: PickerWords,
+        playback: PlaybackWords, summary: SummaryWords, policies: PolicyWords,
+        parameters: ParameterWords, pitfall: PitfallWords, fault_form: FaultFormWords,
+        live_diagrams: LiveDiagramWords, snippets: SnippetWords, lab_problems: LabProblems,
+        run_sequence: RunSequenceWords,
     }
+    /// The run's sequence diagram: its participants and the fates of its messages.
+    RunSequenceWords {
+        /// With `{letter}`.
+        client: Text,
+        service: Text, storage: Text,
+        /// With `{message}`.
+        dropped: Text, in_flight: Text,
+    }
+    /// What the laboratory says when it cannot do what was asked.
+    LabProblems {
+        /// With `{id}`.
+        no_preset: Text,
+        /// With `{label}`, `{text}` and `{why}`.
+        bad_field: Text,
+        /// With `{system}`.
+        no_defaults: Text,
+    }
+    /// One policy switch's words, keyed by its slug in `src/lab/switches.rs`.
+    SwitchText { slug: Text, label: Text, description: Text }
+    /// The preset picker's words.
+    PickerWords { label: Text, edited: Text, expected: Text, try_this: Text, edited_note: Text }
+    /// The playback bar's words; `{now}` and `{end}` are times of the run.
+    PlaybackWords {
+        group: Text, play: Text, pause: Text, step_back: Text, step_forward: Text,
+        jump_to_end: Text, speed: Text, time: Text, time_value: Text, clock: Text,
+        clock_now: Text, clock_end: Text, keys: Text,
+    }
+    /// What is true at the cursor; `{holder}` is `holder` or `nobody`.
+    SummaryWords {
+        label: Text, holder_is: Text, holder: Text, nobody: Text, client: Text, token: Text,
+        lost_flag: Text, paused: Text, crashed: Text,
+    }
+    /// The policies panel's words; `{switch}` is a switch's label.
+    PolicyWords {
+        legend: Text, prefer_note: Text, mistake_note: Text, back: Text, compare: Text,
+        no_comparison: Text, without: Text, with: Text,
+    }
+    /// The Parameters form's words around its fields.
+    ParameterWords {
+        legend: Text, defaults: Text, defaults_choice: Text,
+        /// With `{system}`, `{ttl}` and `{renew}`.
+        system: Text,
+        /// With `{num}` and `{den}`.
+        fraction: Text,
+        /// With `{interval}`.
+        interval: Text,
+    }
+    /// The pitfall exercise's words.
+    PitfallWords {
+        heading: Text, question: Text, work: Text, rtt: Text, gc: Text, margin: Text, unit: Text,
+        /// With `{minimum}`; `advice` follows it with `{proposed}` and `{heartbeat}`.
+        minimum: Text, advice: Text,
+        /// With `{field}` and `{problem}`.
+        field_problem: Text,
+        your_ttl: Text, use_proposed: Text,
+        /// With `{min}`, `{max}` and `{used}`.
+        ttl_refused: Text,
+        /// With `{period}`.
+        heartbeat: Text,
+        /// With `{offset}`; `offset_value` adds `{period}`.
+        offset: Text, offset_value: Text,
+        /// With `{at}`, `{reason}`, `{after_flag}`, `{rejected}` and `{accepted}`, the last
+        /// two a count of `stale_write` (one) or `stale_writes` (`{count}`, any other).
+        lost: Text, stale_write: Text, stale_writes: Text,
+        /// With `{ttl}` and `{pause}`.
+        kept: Text,
+        /// With `{starts}` and `{lost}`.
+        sweep_label: Text,
+        /// With `{offset}` and `{outcome}`.
+        sweep_case: Text, lease_lost: Text, lease_kept: Text,
+        /// With `{lost}`, `{starts}` and `{percent}`.
+        sweep_caption: Text,
+    }
+    /// The Faults panel's words around the kinds of fault.
+    FaultFormWords {
+        heading: Text, hint: Text, none_planned: Text, planned: Text, form: Text, kind: Text,
+        at: Text, at_placeholder: Text, add: Text,
+        /// With `{fault}`.
+        cannot_add: Text,
+        from: Text, on: Text, to: Text,
+        /// With `{fault}`.
+        time_of: Text,
+        /// With `{fault}` and `{at}`.
+        remove_label: Text,
+        remove: Text, seconds: Text,
+    }
+    /// The live diagrams' and the run sequence's words.
+    LiveDiagramWords {
+        heading: Text, intro: Text,
+        /// With `{count}` and `{at}`.
+        sequence_heading: Text,
+        no_message: Text, sequence_label: Text, sequence_hint: Text, export_title: Text,
+        /// With `{at}` and `{message}`.
+        explanation: Text,
+    }
+    /// The runnable snippets' words; `{name}` is the language's name.
+    SnippetWords {
+        /// With `{limit}`, the output cap.
+        rule: Text,
+        python_heading: Text, python_intro: Text, typescript_heading: Text,
+        typescript_intro: Text, from_link: Text, code_label: Text, run: Text, stop: Text,
+        reset: Text, time_limit: Text, output: Text, errors: Text, loading: Text,
+        not_run: Text, starting: Text,
+        /// With `{name}` and `{progress}`.
+        downloading: Text,
+        /// With `{secs}`.
+        running: Text,
+        /// With `{ms}`.
+        finished: Text,
+        /// With `{line}`.
+        failed_on_line: Text,
+        failed: Text,
+        /// With `{secs}`.
+        timed_out: Text,
+        stopped: Text,
+        /// With `{limit}`.
+        output_limit: Text,
+        crashed: Text,
+        /// With `{size}`.
+        per_second: Text,
+        /// With `{count}`.
+        lines: Text,
+        /// With `{size}`.
+        megabytes: Text, kilobytes: Text, bytes: Text,
+        /// With `{received}` and `{total}`.
+        download_of: Text,
+        /// With `{reason}`.
+        could_not_start: Text,
+        unknown_error: Text,
+    }
+
     /// The words around one preset, keyed by the preset's id in `src/model/presets.rs`.
     PresetText {
         id: Text,

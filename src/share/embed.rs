@@ -9,6 +9,8 @@
 //! - `diagram=architecture|lifecycle|sequence`: shows only that diagram.
 
 use super::values::unescape;
+use crate::lesson::content::fill;
+use crate::lesson::LESSON;
 
 /// The keys embed mode reads; [`super::decode`] leaves them alone.
 pub const KEYS: [&str; 4] = ["embed", "theme", "controls", "diagram"];
@@ -58,15 +60,6 @@ impl DiagramView {
             DiagramView::Sequence => "sequence",
         }
     }
-
-    /// The diagram's name for people.
-    pub fn label(self) -> &'static str {
-        match self {
-            DiagramView::Architecture => "Architecture",
-            DiagramView::Lifecycle => "Lease lifecycle",
-            DiagramView::Sequence => "Sequence",
-        }
-    }
 }
 
 /// How the page presents itself.
@@ -99,10 +92,9 @@ pub fn read(search: &str, fragment_query: &str) -> (EmbedOptions, Vec<String>) {
                 continue;
             }
             if seen.contains(&key) {
-                problems.push(format!(
-                    "This link gives the embed option {} more than once; the first one was \
-                     used.",
-                    super::quote(key)
+                problems.push(fill(
+                    LESSON.link_problems.embed_repeated,
+                    &[("key", super::quote(key))],
                 ));
                 continue;
             }
@@ -126,10 +118,9 @@ impl EmbedOptions {
                 "dark" => self.theme = Some(Theme::Dark),
                 "" | "auto" => self.theme = None,
                 _ => {
-                    return Some(format!(
-                        "This link asks for a theme {} that does not exist; using the reader's \
-                         own theme instead.",
-                        super::quote(value)
+                    return Some(fill(
+                        LESSON.link_problems.no_theme,
+                        &[("theme", super::quote(value))],
                     ))
                 }
             },
@@ -137,10 +128,9 @@ impl EmbedOptions {
             _ => match DiagramView::ALL.into_iter().find(|d| d.slug() == value) {
                 Some(d) => self.diagram = Some(d),
                 None => {
-                    return Some(format!(
-                        "This link asks for a diagram {} that does not exist; showing the \
-                         whole tab instead.",
-                        super::quote(value)
+                    return Some(fill(
+                        LESSON.link_problems.no_diagram,
+                        &[("diagram", super::quote(value))],
                     ))
                 }
             },

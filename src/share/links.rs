@@ -4,6 +4,8 @@
 use super::values::{
     parse_duration, parse_percent_ppm, print_duration, print_percent_ppm, ValueError,
 };
+use crate::lesson::content::fill;
+use crate::lesson::LESSON;
 use crate::model::faults::text::{parse_pair, print_node as node_name};
 use crate::model::scenario::LinkOverride;
 use crate::model::SimDuration;
@@ -15,20 +17,21 @@ pub enum LinkError {
     Shape,
     /// The ends are not two node names joined by `-`.
     BadNodes,
-    /// One of the three values is unreadable.
+    /// One of the three values is unreadable; its name is from `content/lesson.toml`.
     BadValue(&'static str, ValueError),
 }
 
 impl LinkError {
     /// The phrase after "This link's network has ".
     pub fn describe(&self) -> String {
+        let words = &LESSON.link_problems;
         match self {
-            LinkError::Shape => {
-                "a link override not written as ends/rtt/jitter/loss (A-service/200ms/0s/0%)"
-                    .to_owned()
-            }
-            LinkError::BadNodes => "a link override between unknown nodes".to_owned(),
-            LinkError::BadValue(what, e) => format!("a link override whose {what} {e}"),
+            LinkError::Shape => words.link_shape.to_owned(),
+            LinkError::BadNodes => words.link_nodes.to_owned(),
+            LinkError::BadValue(what, e) => fill(
+                words.link_value,
+                &[("what", what.to_string()), ("why", e.to_string())],
+            ),
         }
     }
 }
@@ -65,12 +68,12 @@ pub fn parse_link(text: &str) -> Result<LinkOverride, LinkError> {
     };
     let loss = parse_percent_ppm(loss)
         .and_then(|ppm| u32::try_from(ppm).map_err(|_| ValueError::TooLarge))
-        .map_err(|e| LinkError::BadValue("loss", e))?;
+        .map_err(|e| LinkError::BadValue(LESSON.link_problems.loss, e))?;
     Ok(LinkOverride {
         a,
         b,
-        rtt: time("round-trip time", rtt)?,
-        jitter: time("jitter", jitter)?,
+        rtt: time(LESSON.link_problems.rtt, rtt)?,
+        jitter: time(LESSON.link_problems.jitter, jitter)?,
         loss_ppm: loss,
     })
 }

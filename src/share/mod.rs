@@ -40,8 +40,9 @@ pub mod values;
 
 use crate::lab::live::trace::{LiveTrace, TraceRefusal};
 use crate::lab::{Lab, LabAction, PolicySwitch};
-use crate::lesson::content::SANDBOX;
+use crate::lesson::content::{fill, LinkProblems, SANDBOX};
 use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
+use crate::lesson::LESSON;
 use crate::model::faults::text as faults;
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::presets::{self, preset};
@@ -336,9 +337,12 @@ impl LinkState {
         .into_iter()
         .filter(|(_, code)| code.as_ref().is_some_and(|c| c.len() > MAX_SNIPPET_BYTES))
         .map(|(language, _)| {
-            format!(
-                "Your {language} code is longer than {MAX_SNIPPET_BYTES} bytes, so the link \
-                 does not carry it."
+            fill(
+                words().left_out,
+                &[
+                    ("language", language),
+                    ("max", &MAX_SNIPPET_BYTES.to_string()),
+                ],
             )
         })
         .collect()
@@ -362,12 +366,12 @@ impl Problems {
     }
 
     fn finish(mut self) -> Vec<String> {
-        if self.more > 0 {
-            let s = if self.more == 1 { "" } else { "s" };
-            self.shown.push(format!(
-                "…and {} more problem{s} with this link.",
-                self.more
-            ));
+        match self.more {
+            0 => {}
+            1 => self.shown.push(words().one_more.to_owned()),
+            more => self
+                .shown
+                .push(fill(words().more, &[("count", more.to_string())])),
         }
         self.shown
     }
@@ -386,10 +390,15 @@ fn quote(text: &str) -> String {
     format!("\u{201c}{shown}\u{201d}")
 }
 
+/// The sentences about links, from `content/lesson.toml`.
+fn words() -> &'static LinkProblems {
+    &LESSON.link_problems
+}
+
 fn base_name(preset: Option<&str>) -> String {
     match preset {
-        Some(id) => format!("the scenario of preset {id}"),
-        None => "the default scenario".to_owned(),
+        Some(id) => fill(words().preset_base, &[("id", id)]),
+        None => words().default_base.to_owned(),
     }
 }
 
@@ -417,10 +426,12 @@ pub fn decode(fragment: &str) -> Decoded {
         ..LinkState::default()
     };
     if fragment.len() > MAX_LINK_CHARS {
-        problems.push(format!(
-            "This link is {} characters long, more than the {MAX_LINK_CHARS} Lease Lab reads; \
-             showing the defaults instead.",
-            fragment.len()
+        problems.push(fill(
+            words().too_long,
+            &[
+                ("length", fragment.len().to_string()),
+                ("max", MAX_LINK_CHARS.to_string()),
+            ],
         ));
         return Decoded {
             state,
@@ -429,10 +440,9 @@ pub fn decode(fragment: &str) -> Decoded {
     }
     let fields = Fields::collect(query, &mut problems);
     if let Some(version) = fields.single("v").filter(|v| *v != VERSION) {
-        problems.push(format!(
-            "This link uses format version {}, which this Lease Lab cannot read (it reads \
-             version {VERSION}); showing the defaults instead.",
-            quote(version)
+        problems.push(fill(
+            words().version,
+            &[("version", quote(version)), ("known", VERSION.to_string())],
         ));
         return Decoded {
             state,
@@ -463,10 +473,8 @@ fn read_tab(path: &str, problems: &mut Problems) -> Tab {
     let path = path.trim_matches('/');
     Tab::from_slug(path).unwrap_or_else(|| {
         if !path.is_empty() {
-            problems.push(format!(
-                "This link asks for a tab {} that does not exist; showing the Gist instead.",
-                quote(&unescape(path).unwrap_or_else(|_| path.to_owned()))
-            ));
+            let tab = quote(&unescape(path).unwrap_or_else(|_| path.to_owned()));
+            problems.push(fill(words().no_tab, &[("tab", tab)]));
         }
         Tab::Gist
     })
@@ -493,23 +501,19 @@ impl Fields {
             let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
             let key = unescape(raw_key).unwrap_or_default();
             if !is_known_key(&key) {
-                problems.push(format!(
-                    "This link has a field {} that Lease Lab does not know; it was ignored.",
-                    quote(&unescape(raw_key).unwrap_or_else(|_| raw_key.to_owned()))
-                ));
+                let key = quote(&unescape(raw_key).unwrap_or_else(|_| raw_key.to_owned()));
+                problems.push(fill(words().unknown_field, &[("key", key)]));
                 continue;
             }
             match unescape(raw_value) {
                 Ok(value) => fields.add(key, value, problems),
-                Err(_) => problems.push(format!(
-                    "This link's field {} is not readable text; it was ignored.",
-                    quote(&key)
-                )),
+                Err(_) => problems.push(fill(words().unreadable_field, &[("key", quote(&key))])),
             }
         }
         if pairs.next().is_some() {
-            problems.push(format!(
-                "This link has more than {MAX_FIELDS} fields; the rest were ignored."
+            problems.push(fill(
+                words().too_many_fields,
+                &[("max", MAX_FIELDS.to_string())],
             ));
         }
         fields
@@ -521,15 +525,14 @@ impl Fields {
             "link" => self.links.push(value),
             "links" if value == "none" => self.clear_links = true,
             "faults" if value == "none" => self.clear_faults = true,
-            "faults" | "links" => problems.push(format!(
-                "This link's {} should say {key}=none; it was ignored.",
-                quote(&format!("{key}={value}"))
+            "faults" | "links" => problems.push(fill(
+                words().not_none,
+                &[("pair", quote(&format!("{key}={value}"))), ("key", key)],
             )),
             _ if embed::KEYS.contains(&key.as_str()) => {}
-            _ if self.single(&key).is_some() => problems.push(format!(
-                "This link gives {} more than once; the first one was used.",
-                quote(&key)
-            )),
+            _ if self.single(&key).is_some() => {
+                problems.push(fill(words().repeated, &[("key", quote(&key))]))
+            }
             _ => self.singles.push((key, value)),
         }
     }
@@ -558,13 +561,11 @@ impl Fields {
 fn read_live(text: &str, problems: &mut Problems) -> Option<LiveTrace> {
     let why = match LiveTrace::from_link(text) {
         Ok(trace) => return Some(trace),
-        Err(TraceRefusal::TooLong) => "is longer than a link may carry",
-        Err(TraceRefusal::Unreadable) => "cannot be read",
-        Err(TraceRefusal::Inconsistent) => "names nodes or times its own settings do not have",
+        Err(TraceRefusal::TooLong) => words().live_too_long,
+        Err(TraceRefusal::Unreadable) => words().live_unreadable,
+        Err(TraceRefusal::Inconsistent) => words().live_inconsistent,
     };
-    problems.push(format!(
-        "This link's recorded live run {why}; the Sandbox opens without it."
-    ));
+    problems.push(fill(words().live, &[("why", why)]));
     None
 }
 
@@ -577,11 +578,7 @@ fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
     if !safe {
-        problems.push(format!(
-            "This link selects a diagram part {} that is not a valid name; nothing is \
-             selected instead.",
-            quote(selection)
-        ));
+        problems.push(fill(words().bad_selection, &[("part", quote(selection))]));
         return None;
     }
     let names_a_diagram = ["lifecycle.", "architecture."]
@@ -590,10 +587,9 @@ fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
     let found = LifecycleSelection::from_id(selection).is_some()
         || ArchSelection::from_id(selection).is_some();
     if names_a_diagram && !found {
-        problems.push(format!(
-            "This link selects a diagram part {} that the diagram does not have; nothing is \
-             selected instead.",
-            quote(selection)
+        problems.push(fill(
+            words().missing_selection,
+            &[("part", quote(selection))],
         ));
         return None;
     }
@@ -605,10 +601,9 @@ fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
 fn read_search(text: &str, problems: &mut Problems) -> Option<SearchSpec> {
     search::parse_search(text)
         .map_err(|e| {
-            problems.push(format!(
-                "This link's search ({}) {}; the search starts from its usual settings instead.",
-                quote(text),
-                e.describe()
+            problems.push(fill(
+                words().search,
+                &[("search", quote(text)), ("why", e.describe())],
             ))
         })
         .ok()
@@ -625,14 +620,14 @@ fn read_snippets(fields: &Fields, snippets: &mut SnippetCode, problems: &mut Pro
         };
         match unbase64url(text, MAX_SNIPPET_BYTES) {
             Ok(code) => *slot = Some(code),
-            Err(ValueError::TooLarge) => problems.push(format!(
-                "This link's {language} code is longer than {MAX_SNIPPET_BYTES} bytes; \
-                 showing the original snippet instead."
+            Err(ValueError::TooLarge) => problems.push(fill(
+                words().code_too_long,
+                &[
+                    ("language", language),
+                    ("max", &MAX_SNIPPET_BYTES.to_string()),
+                ],
             )),
-            Err(_) => problems.push(format!(
-                "This link's {language} code could not be decoded; showing the original \
-                 snippet instead."
-            )),
+            Err(_) => problems.push(fill(words().code_unreadable, &[("language", language)])),
         }
     }
 }
@@ -645,11 +640,7 @@ fn read_lab(fields: &Fields, problems: &mut Problems) -> Option<LabLink> {
         Some(id) => match preset(id) {
             Some(p) => Some(p.id),
             None => {
-                problems.push(format!(
-                    "This link names a preset {} that does not exist; showing the sandbox's \
-                     usual scenario instead.",
-                    quote(id)
-                ));
+                problems.push(fill(words().no_preset, &[("preset", quote(id))]));
                 return None;
             }
         },
@@ -693,8 +684,10 @@ struct ScenarioReader<'p> {
 impl ScenarioReader<'_> {
     fn refuse(&mut self, what: String) {
         self.readable = false;
-        self.problems
-            .push(format!("{what}; showing {} instead.", self.fallback));
+        self.problems.push(fill(
+            words().refused,
+            &[("what", what.as_str()), ("fallback", &self.fallback)],
+        ));
     }
 
     fn fields(&mut self, fields: &Fields) {
@@ -704,7 +697,14 @@ impl ScenarioReader<'_> {
             };
             if let Err(e) = field.read(&mut self.scenario, text) {
                 let name = SANDBOX.field(field.key).name;
-                self.refuse(format!("This link's {name} ({}) {e}", quote(text)));
+                self.refuse(fill(
+                    words().field,
+                    &[
+                        ("name", name.to_owned()),
+                        ("text", quote(text)),
+                        ("why", e.to_string()),
+                    ],
+                ));
             }
         }
     }
@@ -719,10 +719,13 @@ impl ScenarioReader<'_> {
                     switch.flip(&mut self.scenario.policy)
                 }
                 Ok(_) => {}
-                Err(e) => self.refuse(format!(
-                    "This link's policy switch {} ({}) {e}",
-                    quote(switch.slug()),
-                    quote(text)
+                Err(e) => self.refuse(fill(
+                    words().switch,
+                    &[
+                        ("switch", quote(switch.slug())),
+                        ("text", quote(text)),
+                        ("why", e.to_string()),
+                    ],
                 )),
             }
         }
@@ -733,17 +736,17 @@ impl ScenarioReader<'_> {
             self.scenario.links.clear();
         }
         if self.scenario.links.len() + fields.links.len() > MAX_LINK_OVERRIDES {
-            return self.refuse(format!(
-                "This link's network has more than {MAX_LINK_OVERRIDES} link overrides"
+            return self.refuse(fill(
+                words().too_many_links,
+                &[("max", MAX_LINK_OVERRIDES.to_string())],
             ));
         }
         for text in &fields.links {
             match links::parse_link(text) {
                 Ok(link) => self.scenario.links.push(link),
-                Err(e) => self.refuse(format!(
-                    "This link's network has {} ({})",
-                    e.describe(),
-                    quote(text)
+                Err(e) => self.refuse(fill(
+                    words().bad_link,
+                    &[("why", e.describe()), ("text", quote(text))],
                 )),
             }
         }
@@ -755,17 +758,17 @@ impl ScenarioReader<'_> {
         }
         let max_faults = crate::model::scenario::limits::MAX_FAULTS;
         if self.scenario.faults.0.len() + fields.faults.len() > max_faults {
-            return self.refuse(format!(
-                "This link's fault plan has more than {max_faults} faults"
+            return self.refuse(fill(
+                words().too_many_faults,
+                &[("max", max_faults.to_string())],
             ));
         }
         for text in &fields.faults {
             match faults::parse_fault(text) {
                 Ok(fault) => self.scenario.faults.0.push(fault),
-                Err(e) => self.refuse(format!(
-                    "This link's fault plan has {} ({})",
-                    e.describe(),
-                    quote(text)
+                Err(e) => self.refuse(fill(
+                    words().bad_fault,
+                    &[("why", e.describe()), ("text", quote(text))],
                 )),
             }
         }
@@ -776,7 +779,7 @@ impl ScenarioReader<'_> {
             return;
         }
         if let Err(e) = self.scenario.validate() {
-            self.refuse(format!("This link's scenario does not hold together ({e})"));
+            self.refuse(fill(words().inconsistent, &[("why", e.to_string())]));
         }
     }
 }
@@ -788,14 +791,16 @@ fn read_time(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
     };
     match parse_duration(text) {
         Ok(t) if t <= link.scenario.duration.0 => link.time = SimTime(t),
-        Ok(_) => problems.push(format!(
-            "This link's time ({}) is after the end of the run ({}); starting at 0 s instead.",
-            quote(text),
-            link.scenario.duration
+        Ok(_) => problems.push(fill(
+            words().late_time,
+            &[
+                ("text", quote(text)),
+                ("end", link.scenario.duration.to_string()),
+            ],
         )),
-        Err(e) => problems.push(format!(
-            "This link's time ({}) {e}; starting at 0 s instead.",
-            quote(text)
+        Err(e) => problems.push(fill(
+            words().bad_time,
+            &[("text", quote(text)), ("why", e.to_string())],
         )),
     }
 }
@@ -807,10 +812,7 @@ fn read_compare(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
     };
     match PolicySwitch::from_slug(text) {
         Some(switch) => link.compare = Some(switch),
-        None => problems.push(format!(
-            "This link compares with a switch {} that does not exist; not comparing instead.",
-            quote(text)
-        )),
+        None => problems.push(fill(words().no_switch, &[("switch", quote(text))])),
     }
 }
 

@@ -13,7 +13,7 @@ use super::{
     arrow, arrow_marker, explanation_panel, marker_id, on_activate_key, use_zoom, zoom_frame,
     Framed,
 };
-use crate::lesson::content::{ArchEdge, ArchNode, LESSON};
+use crate::lesson::content::{fill, ArchEdge, ArchNode, LESSON};
 use crate::lesson::diagram::{
     architecture_box, architecture_curve, explain_architecture, ArchSelection, ARCHITECTURE_VIEW,
 };
@@ -127,11 +127,13 @@ fn edge_arrow(
     select: Callback<()>,
 ) -> Html {
     let text = edge.text();
-    let aria = format!(
-        "Edge {}, from {} to {}",
-        text.label,
-        text.from.title(),
-        text.to.title()
+    let aria = fill(
+        LESSON.names.edge,
+        &[
+            ("label", text.label.to_owned()),
+            ("from", text.from.title()),
+            ("to", text.to.title()),
+        ],
     );
     let class = if matches!(edge, ArchEdge::Ok | ArchEdge::Fail) {
         "reply"

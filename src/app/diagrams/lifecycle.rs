@@ -15,7 +15,7 @@ use super::{
     arrow, arrow_marker, explanation_panel, marker_id, on_activate_key, use_zoom, zoom_frame,
     Framed,
 };
-use crate::lesson::content::{LeaseState, TransitionText, LESSON};
+use crate::lesson::content::{fill, LeaseState, TransitionText, LESSON};
 use crate::lesson::diagram::{
     explain_lifecycle, lifecycle_box, lifecycle_curve, LifecycleSelection, LIFECYCLE_VIEW,
 };
@@ -130,11 +130,13 @@ fn transition_arrow(
     select: Callback<()>,
 ) -> Option<Html> {
     let curve = lifecycle_curve(t.from, t.to)?;
-    let aria = format!(
-        "Transition from {} to {}: {}",
-        t.from.text().label,
-        t.to.text().label,
-        t.label
+    let aria = fill(
+        LESSON.names.transition,
+        &[
+            ("from", t.from.text().label),
+            ("to", t.to.text().label),
+            ("label", t.label),
+        ],
     );
     let class = if active { "active" } else { "" };
     Some(arrow(&curve, t.label, aria, pressed, marker, select, class))
@@ -149,17 +151,21 @@ fn state_box(
 ) -> Html {
     let text = state.text();
     let rect = lifecycle_box(state);
+    let names = &LESSON.names;
+    let state_facts = [("number", text.number), ("label", text.label)];
     let aria = if badges.is_empty() {
-        format!("State {} {}", text.number, text.label)
+        fill(names.state, &state_facts)
     } else {
         let who: Vec<&str> = badges.iter().map(|m| m.label.as_str()).collect();
         // The badges are visible text, so the name repeats them (WCAG "label in name").
-        format!(
-            "State {} {} {} (current state of client {})",
-            text.number,
-            text.label,
-            who.join(" "),
-            who.join(", client ")
+        fill(
+            names.state_with,
+            &[
+                ("number", text.number.to_owned()),
+                ("label", text.label.to_owned()),
+                ("badges", who.join(" ")),
+                ("clients", who.join(names.clients_joiner)),
+            ],
         )
     };
     let onclick = {

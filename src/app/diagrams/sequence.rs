@@ -16,6 +16,7 @@ use crate::lesson::number::Decimal;
 use yew::prelude::*;
 
 use super::{arrow, arrow_marker, explanation_panel, marker_id, use_zoom, zoom_frame, Framed};
+use crate::lesson::content::{fill, LESSON};
 use crate::lesson::diagram::{Explanation, SequenceLayout};
 
 /// One arrow: participant indexes, its text, and an optional time shown in a left gutter.
@@ -135,11 +136,16 @@ fn participant(props: &SequenceDiagramProps, index: usize) -> String {
 /// A step's accessible name: "Step 2: Client to Lock service: renew".
 fn step_name(props: &SequenceDiagramProps, index: usize, m: &SequenceMessage) -> String {
     let from = participant(props, m.from);
+    let mut facts = vec![
+        ("step", (index + 1).to_string()),
+        ("from", from.to_string()),
+        ("label", m.label.to_string()),
+    ];
     if m.from == m.to {
-        format!("Step {}: {from} {}", index + 1, m.label)
+        fill(LESSON.names.step, &facts)
     } else {
-        let to = participant(props, m.to);
-        format!("Step {}: {from} to {to}: {}", index + 1, m.label)
+        facts.push(("to", participant(props, m.to).to_string()));
+        fill(LESSON.names.step_to, &facts)
     }
 }
 
@@ -156,7 +162,7 @@ fn explain_step(props: &SequenceDiagramProps, index: usize) -> Option<Explanatio
     let lines = props
         .explanations
         .get(index)
-        .map(|text| vec![("What happens", text.to_string())])
+        .map(|text| vec![(LESSON.names.what_happens, text.to_string())])
         .unwrap_or_default();
     Some(Explanation { title, lines })
 }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::{preset_choices, LabProps, SetupProps, StepProps};
 use crate::lab::{LabAction, PolicySwitch, Speed};
-use crate::lesson::content::SANDBOX;
+use crate::lesson::content::{fill, SANDBOX};
 use crate::model::fields::{FormUnit, ScenarioField, SCENARIO_FIELDS};
 use crate::model::{presets, Lifecycle, Policy, Scenario, SimTime};
 
@@ -42,12 +42,13 @@ pub fn PresetPicker(props: &SetupProps) -> Html {
     let onchange = props.send(|event: Event| LabAction::LoadPreset(select_value(&event)));
     let story = current.and_then(|id| SANDBOX.preset(id));
     let select = use_selected(current.unwrap_or_default().to_owned());
+    let words = &SANDBOX.picker;
     html! {
         <div class="preset-picker">
-            <label for="lab-preset">{"Scenario"}</label>
+            <label for="lab-preset">{words.label}</label>
             <select id="lab-preset" ref={select} {onchange}>
                 if current.is_none() {
-                    <option value="" selected=true disabled=true>{"Your own scenario (edited)"}</option>
+                    <option value="" selected=true disabled=true>{words.edited}</option>
                 }
                 { for preset_choices().into_iter().map(|(id, name)| html! {
                     <option value={id} selected={current == Some(id)}>{name}</option>
@@ -56,12 +57,12 @@ pub fn PresetPicker(props: &SetupProps) -> Html {
             if let Some(preset) = story {
                 <div class="preset-story">
                     <p>{preset.narrative}</p>
-                    <p><strong>{"Expected: "}</strong>{preset.expected}</p>
-                    <p><strong>{"What to try: "}</strong>{preset.try_this}</p>
+                    <p><strong>{words.expected}</strong>{preset.expected}</p>
+                    <p><strong>{words.try_this}</strong>{preset.try_this}</p>
                 </div>
             } else {
                 <p class="preset-story muted">
-                    {"You changed the scenario, so it no longer matches a preset. Pick one above to start again."}
+                    {words.edited_note}
                 </p>
             }
         </div>
@@ -85,37 +86,39 @@ pub fn PlaybackBar(props: &LabProps) -> Html {
         let ms = input_value(&event).parse::<u64>().unwrap_or(0);
         LabAction::Seek(SimTime::from_millis(ms))
     });
+    let words = &SANDBOX.playback;
+    let times = [("now", lab.now().to_string()), ("end", end.to_string())];
     html! {
-        <div class="playback" role="group" aria-label="Playback">
+        <div class="playback" role="group" aria-label={words.group}>
             <div class="playback-buttons">
                 <button type="button" class="button primary play" aria-keyshortcuts="Space"
                     onclick={props.send(|_: MouseEvent| LabAction::TogglePlay)}>
-                    { if lab.playing() { "Pause" } else { "Play" } }
+                    { if lab.playing() { words.pause } else { words.play } }
                 </button>
                 <button type="button" class="button" aria-keyshortcuts="ArrowLeft"
-                    onclick={props.send(|_: MouseEvent| LabAction::StepBack)}>{"Step back"}</button>
+                    onclick={props.send(|_: MouseEvent| LabAction::StepBack)}>{words.step_back}</button>
                 <button type="button" class="button" aria-keyshortcuts="ArrowRight"
-                    onclick={props.send(|_: MouseEvent| LabAction::StepForward)}>{"Step forward"}</button>
+                    onclick={props.send(|_: MouseEvent| LabAction::StepForward)}>{words.step_forward}</button>
                 <button type="button" class="button"
-                    onclick={props.send(|_: MouseEvent| LabAction::JumpToEnd)}>{"Jump to end"}</button>
+                    onclick={props.send(|_: MouseEvent| LabAction::JumpToEnd)}>{words.jump_to_end}</button>
                 <label class="speed">
-                    {"Speed "}
+                    {words.speed}
                     <input type="range" min={Speed::MIN_STEP.to_string()} max={Speed::MAX_STEP.to_string()}
                         value={speed.step().to_string()} aria-valuetext={speed.label()} oninput={onspeed} />
                     <output>{speed.label()}</output>
                 </label>
             </div>
             <div class="scrubber">
-                <label for="lab-time">{"Time"}</label>
+                <label for="lab-time">{words.time}</label>
                 <input id="lab-time" type="range" min="0" max={(end.0 / 1_000).to_string()} step="1"
-                    value={now_ms.to_string()} aria-valuetext={format!("{} of {}", lab.now(), end)}
+                    value={now_ms.to_string()} aria-valuetext={fill(words.time_value, &times)}
                     oninput={onscrub} />
-                <p class="clock" aria-label="Simulation time">
-                    <span class="now">{format!("t = {}", lab.now())}</span>
-                    <span class="muted">{format!(" of {end}")}</span>
+                <p class="clock" aria-label={words.clock}>
+                    <span class="now">{fill(words.clock_now, &times)}</span>
+                    <span class="muted">{fill(words.clock_end, &times)}</span>
                 </p>
             </div>
-            <p class="hint muted">{"Keys inside the laboratory: Space plays or pauses, ← and → step between events."}</p>
+            <p class="hint muted">{words.keys}</p>
         </div>
     }
 }
@@ -136,23 +139,29 @@ fn lifecycle_class(state: Lifecycle) -> &'static str {
 pub fn Summary(props: &StepProps) -> Html {
     let lab = &props.lab.0;
     let snapshot = lab.run().state_at(props.at);
+    let words = &SANDBOX.summary;
     let holder = match snapshot.holder {
-        Some((client, token)) => format!("client {client} with token {token}"),
-        None => "nobody".to_owned(),
+        Some((client, token)) => fill(
+            words.holder,
+            &[("client", client.to_string()), ("token", token.to_string())],
+        ),
+        None => words.nobody.to_owned(),
     };
+    let sentence = fill(words.holder_is, &[("at", props.at.to_string())]);
+    let (before, after) = sentence.split_once("{holder}").unwrap_or((&sentence, ""));
     html! {
-        <div class="now-summary" aria-label="State at the cursor">
-            <p>{format!("At {} the lock service says the holder is ", props.at)}<strong>{holder}</strong>{"."}</p>
+        <div class="now-summary" aria-label={words.label}>
+            <p>{before}<strong>{holder}</strong>{after}</p>
             <ul class="client-states">
                 { for snapshot.clients.iter().map(|client| {
                     let mut notes = Vec::new();
-                    if let Some(token) = client.token { notes.push(format!("token {token}")); }
-                    if client.lost_flag { notes.push("lost flag set".to_owned()); }
-                    if client.paused { notes.push("paused".to_owned()); }
-                    if client.crashed { notes.push("crashed".to_owned()); }
+                    if let Some(token) = client.token { notes.push(fill(words.token, &[("token", token.to_string())])); }
+                    if client.lost_flag { notes.push(words.lost_flag.to_owned()); }
+                    if client.paused { notes.push(words.paused.to_owned()); }
+                    if client.crashed { notes.push(words.crashed.to_owned()); }
                     html! {
                         <li class={classes!("client-state", lifecycle_class(client.lifecycle))}>
-                            <span class="client-name">{format!("Client {}", client.id)}</span>
+                            <span class="client-name">{fill(words.client, &[("client", client.id.to_string())])}</span>
                             <span class="client-lifecycle">{client.lifecycle.label()}</span>
                             if !notes.is_empty() {
                                 <span class="muted">{notes.join(" · ")}</span>
@@ -182,18 +191,19 @@ pub fn PolicyPanel(props: &SetupProps) -> Html {
         .send(|event: Event| LabAction::SetCompare(PolicySwitch::from_slug(&select_value(&event))));
     let compared = lab.compare().map(|c| c.switch);
     let compare_select = use_selected(compared.map_or("", |s| s.slug()).to_owned());
+    let words = &SANDBOX.policies;
     html! {
         <fieldset class="card policy-panel">
-            <legend>{"Policies"}</legend>
+            <legend>{words.legend}</legend>
             <p class="muted">
                 { if lab.scenario().policy == Policy::prefer() {
-                    "Prefer: monotonic timers, renew at T × fraction, retry inside the budget, fail closed, fencing."
+                    words.prefer_note
                 } else {
-                    "Some switches depart from the lesson's advice (marked below)."
+                    words.mistake_note
                 } }
             </p>
             <button type="button" class="button" onclick={prefer}
-                disabled={policy == Policy::prefer()}>{"Back to Prefer"}</button>
+                disabled={policy == Policy::prefer()}>{words.back}</button>
             <ul class="switches">
                 { for PolicySwitch::ALL.into_iter().map(|switch| {
                     let id = format!("switch-{}", switch.slug());
@@ -208,12 +218,12 @@ pub fn PolicyPanel(props: &SetupProps) -> Html {
                     }
                 }) }
             </ul>
-            <label for="lab-compare">{"Compare side by side with"}</label>
+            <label for="lab-compare">{words.compare}</label>
             <select id="lab-compare" ref={compare_select} onchange={oncompare}>
-                <option value="" selected={compared.is_none()}>{"No comparison"}</option>
+                <option value="" selected={compared.is_none()}>{words.no_comparison}</option>
                 { for PolicySwitch::ALL.into_iter().map(|switch| html! {
                     <option value={switch.slug()} selected={compared == Some(switch)}>
-                        {format!("{} {}", if switch.is_on(&policy) { "Without:" } else { "With:" }, switch.label())}
+                        {fill(if switch.is_on(&policy) { words.without } else { words.with }, &[("switch", switch.label())])}
                     </option>
                 }) }
             </select>
@@ -229,17 +239,18 @@ const RENEW_FRACTIONS: [(u32, u32); 5] = [(1, 2), (1, 3), (1, 4), (1, 5), (2, 3)
 pub fn ParametersPanel(props: &SetupProps) -> Html {
     let scenario = props.lab.0.scenario();
     let ondefaults = props.send(|event: Event| LabAction::UseDefaultsOf(select_value(&event)));
+    let words = &SANDBOX.parameters;
     html! {
         <fieldset class="card parameters-panel">
-            <legend>{"Parameters"}</legend>
+            <legend>{words.legend}</legend>
             { for SCENARIO_FIELDS.iter().map(|field| parameter(props, field, scenario)) }
             <div class="field wide">
-                <label for="param-defaults">{"Use the defaults of"}</label>
+                <label for="param-defaults">{words.defaults}</label>
                 <select id="param-defaults" onchange={ondefaults}>
-                    <option value="" selected=true disabled=true>{"a real system…"}</option>
+                    <option value="" selected=true disabled=true>{words.defaults_choice}</option>
                     { for presets::system_defaults().into_iter().map(|d| {
                         let renew = SANDBOX.system(d.system).map_or("", |w| w.renew);
-                        html! { <option value={d.system}>{format!("{} (TTL {}, renew {renew})", d.system, d.ttl)}</option> }
+                        html! { <option value={d.system}>{fill(words.system, &[("system", d.system.to_owned()), ("ttl", d.ttl.to_string()), ("renew", renew.to_owned())])}</option> }
                     }) }
                 </select>
             </div>
@@ -287,11 +298,11 @@ fn renew_fraction(props: &SetupProps, id: &str, label: &'static str, scenario: &
             <select id={id.to_owned()} {onchange}>
                 { for fractions.into_iter().map(|(num, den)| html! {
                     <option value={format!("{num}/{den}")} selected={(num, den) == (fraction.num, fraction.den)}>
-                        {format!("T × {num}/{den}")}
+                        {fill(SANDBOX.parameters.fraction, &[("num", num.to_string()), ("den", den.to_string())])}
                     </option>
                 }) }
             </select>
-            <span class="muted">{format!("= {}", scenario.renew_interval())}</span>
+            <span class="muted">{fill(SANDBOX.parameters.interval, &[("interval", scenario.renew_interval().to_string())])}</span>
         </div>
     }
 }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::SetupProps;
 use crate::lab::fault_form::FaultDraft;
 use crate::lab::LabAction;
-use crate::lesson::content::SANDBOX;
+use crate::lesson::content::{fill, SANDBOX};
 use crate::model::faults::text::print_node;
 use crate::model::faults::{Amount, Targets};
 use crate::model::notation::{parse_duration, print_decimal};
@@ -17,15 +17,16 @@ use crate::model::{ClientId, FaultKind, NodeId, SimTime, TimedFault};
 #[component]
 pub fn FaultsPanel(props: &SetupProps) -> Html {
     let lab = &props.lab.0;
+    let form = &SANDBOX.fault_form;
     html! {
         <section class="card faults-panel" aria-labelledby="faults-title">
-            <h4 id="faults-title">{"Faults"}</h4>
+            <h4 id="faults-title">{form.heading}</h4>
             <FaultForm ..props.clone() />
-            <p class="muted small">{"Leave the time empty to add the fault at the cursor; click the timeline to move the cursor."}</p>
+            <p class="muted small">{form.hint}</p>
             if lab.scenario().faults.0.is_empty() {
-                <p class="muted">{"No faults planned: everything runs as designed."}</p>
+                <p class="muted">{form.none_planned}</p>
             } else {
-                <ol class="fault-list" aria-label="Planned faults">
+                <ol class="fault-list" aria-label={form.planned}>
                     { for lab.scenario().faults.0.iter().enumerate().map(|(index, planned)| planned_fault(props, index, planned)) }
                 </ol>
             }
@@ -87,17 +88,21 @@ fn FaultForm(props: &SetupProps) -> Html {
                         None => LabAction::AddFaultAtCursor(fault),
                     });
                 }
-                Err(e) => error.set(Some(format!("Can\u{2019}t add {}.", e.describe()))),
+                Err(e) => error.set(Some(fill(
+                    SANDBOX.fault_form.cannot_add,
+                    &[("fault", e.describe())],
+                ))),
             }
         })
     };
 
     let kind = draft.kind;
     let words = SANDBOX.fault(kind.keyword());
+    let form = &SANDBOX.fault_form;
     html! {
-        <form class="fault-form" {onsubmit} aria-label="Add a fault">
+        <form class="fault-form" {onsubmit} aria-label={form.form}>
             <div class="field">
-                <label for="fault-kind">{"Fault"}</label>
+                <label for="fault-kind">{form.kind}</label>
                 <select id="fault-kind" onchange={on_select(choose_kind)}>
                     { for FaultKind::ALL.into_iter().map(|k| html! {
                         <option value={k.keyword()} selected={k == kind}>{SANDBOX.fault(k.keyword()).choice}</option>
@@ -106,9 +111,9 @@ fn FaultForm(props: &SetupProps) -> Html {
             </div>
             { targets(&draft, props.lab.0.scenario().clients, on_select(|d, v| d.node = v), on_select(|d, v| d.peer = v)) }
             <div class="field">
-                <label for="fault-at">{"At (s)"}</label>
+                <label for="fault-at">{form.at}</label>
                 <input id="fault-at" type="text" inputmode="decimal" value={draft.at.clone()}
-                    placeholder="at the cursor" oninput={on_input(|d, v| d.at = v)} />
+                    placeholder={form.at_placeholder} oninput={on_input(|d, v| d.at = v)} />
             </div>
             if kind.amount() != Amount::Nothing {
                 <div class="field">
@@ -118,7 +123,7 @@ fn FaultForm(props: &SetupProps) -> Html {
                     <span class="unit">{words.unit.unwrap_or_default()}</span>
                 </div>
             }
-            <button type="submit" class="button primary">{"Add fault"}</button>
+            <button type="submit" class="button primary">{form.add}</button>
             if let Some(message) = &*error {
                 <p class="status-warn small" role="alert">{message.clone()}</p>
             }
@@ -136,10 +141,11 @@ fn targets(
     let kind = draft.kind;
     let clients = (0..clients).map(|i| NodeId::Client(ClientId(i)));
     let service = (kind.targets() == Targets::Node).then_some(NodeId::Service);
+    let form = &SANDBOX.fault_form;
     let on_label = if kind.targets() == Targets::Link {
-        "From"
+        form.from
     } else {
-        "On"
+        form.on
     };
     html! {
         <>
@@ -153,7 +159,7 @@ fn targets(
             }
             if kind.targets() == Targets::Link {
                 <div class="field">
-                    <label for="fault-peer">{"To"}</label>
+                    <label for="fault-peer">{form.to}</label>
                     <select id="fault-peer" onchange={on_peer}>
                         { node_options([NodeId::Service, NodeId::Storage].into_iter(), &draft.peer) }
                     </select>
@@ -172,17 +178,22 @@ fn planned_fault(props: &SetupProps, index: usize, planned: &TimedFault) -> Html
         LabAction::MoveFault(index, SimTime(at))
     });
     let time_id = format!("fault-{index}-at");
+    let form = &SANDBOX.fault_form;
+    let facts = [
+        ("fault", description.clone()),
+        ("at", planned.at.to_string()),
+    ];
     html! {
         <li>
             <span class="fault-text">{description.clone()}</span>
-            <label for={time_id.clone()} class="visually-hidden">{format!("Time of {description}, in seconds")}</label>
+            <label for={time_id.clone()} class="visually-hidden">{fill(form.time_of, &facts)}</label>
             <input id={time_id} type="text" inputmode="decimal" class="fault-time"
                 value={print_decimal(planned.at.0, 6)} onchange={onmove} />
-            <span class="unit">{"s"}</span>
+            <span class="unit">{form.seconds}</span>
             <button type="button" class="button small"
-                aria-label={format!("Remove {description} at {}", planned.at)}
+                aria-label={fill(form.remove_label, &facts)}
                 onclick={props.send(move |_: MouseEvent| LabAction::RemoveFault(index))}>
-                {"Remove"}
+                {form.remove}
             </button>
         </li>
     }

@@ -10,7 +10,7 @@ use crate::app::diagrams::export::MermaidExport;
 use crate::app::diagrams::lifecycle::{LifecycleDiagram, StateMarker};
 use crate::app::diagrams::sequence::{SequenceDiagram, SequenceMessage};
 use crate::lab::{LabAction, RunSequence};
-use crate::lesson::content::{ArchEdge, LeaseState};
+use crate::lesson::content::{fill, ArchEdge, LeaseState, SANDBOX};
 use crate::model::{Lifecycle, Message, NodeId};
 
 const SEQUENCE_WINDOW: usize = 12;
@@ -68,8 +68,8 @@ pub fn LiveDiagrams(props: &LabProps) -> Html {
         .collect();
     html! {
         <section class="card live-diagrams" aria-labelledby="live-title">
-            <h4 id="live-title">{"Live diagrams"}</h4>
-            <p class="muted small">{"Messages between the clients and the lock service travel along the arrows; each client's letter sits on its lifecycle state."}</p>
+            <h4 id="live-title">{SANDBOX.live_diagrams.heading}</h4>
+            <p class="muted small">{SANDBOX.live_diagrams.intro}</p>
             <div class="live-grid">
                 <ArchitectureDiagram {in_flight} explain={false} />
                 <LifecycleDiagram {markers} explain={false} />
@@ -100,9 +100,9 @@ pub fn RunSequenceView(props: &StepProps) -> Html {
         .arrows
         .iter()
         .map(|a| {
-            AttrValue::from(format!(
-                "Sent at {}: {}. Selecting it moved the cursor there.",
-                a.sent_at, a.label
+            AttrValue::from(fill(
+                SANDBOX.live_diagrams.explanation,
+                &[("at", a.sent_at.to_string()), ("message", a.label.clone())],
             ))
         })
         .collect();
@@ -111,16 +111,20 @@ pub fn RunSequenceView(props: &StepProps) -> Html {
         .iter()
         .map(|(_, name)| AttrValue::from(name.clone()))
         .collect();
+    let words = &SANDBOX.live_diagrams;
     html! {
         <section class="card run-sequence" aria-labelledby="run-sequence-title">
-            <h4 id="run-sequence-title">{format!("Sequence: the last {} messages up to t = {}", sequence.arrows.len(), props.at)}</h4>
+            <h4 id="run-sequence-title">{fill(words.sequence_heading, &[
+                ("count", sequence.arrows.len().to_string()),
+                ("at", props.at.to_string()),
+            ])}</h4>
             if sequence.arrows.is_empty() {
-                <p class="muted">{"No message has been sent yet. Step forward or press Play."}</p>
+                <p class="muted">{words.no_message}</p>
             } else {
                 <SequenceDiagram {participants} {messages} {explanations} {on_select}
-                    label="Messages of the run before the cursor"
-                    hint="Select an arrow to move the cursor to the moment it was sent." />
-                <MermaidExport title="Mermaid export of this sequence" text={sequence.to_mermaid()} file="lease-lab-run-sequence.mmd" />
+                    label={words.sequence_label}
+                    hint={words.sequence_hint} />
+                <MermaidExport title={words.export_title} text={sequence.to_mermaid()} file="lease-lab-run-sequence.mmd" />
             }
         </section>
     }

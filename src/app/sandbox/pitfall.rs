@@ -6,18 +6,22 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::lab::pitfall::{PitfallTry, MAX_TTL, MIN_TTL, SWEEP_STARTS};
+use crate::lesson::content::{fill, PitfallWords, SANDBOX};
 use crate::lesson::ttl::{read_inputs, MsError};
 use crate::model::notation::{parse_decimal, print_decimal};
 use crate::model::{
     advise_ttl, presets::PITFALL_PAUSE, PauseSweep, SimDuration, SweepCase, TtlAdvice, TtlInputs,
 };
 
-const FIELDS: [(&str, &str); 4] = [
-    ("pitfall-work", "Work slice p99"),
-    ("pitfall-rtt", "Renew RTT p99"),
-    ("pitfall-gc", "GC budget"),
-    ("pitfall-margin", "Safety margin"),
-];
+/// The calculator's fields: each input's id and its label.
+fn calculator_fields(words: &'static PitfallWords) -> [(&'static str, &'static str); 4] {
+    [
+        ("pitfall-work", words.work),
+        ("pitfall-rtt", words.rtt),
+        ("pitfall-gc", words.gc),
+        ("pitfall-margin", words.margin),
+    ]
+}
 
 /// A length in whole milliseconds where it has no fraction of one, as the T field shows it.
 fn millis_text(d: SimDuration) -> String {
@@ -78,21 +82,18 @@ pub fn PitfallExercise() -> Html {
         attempt,
         offset_permille: *offset_permille,
     };
+    let words = &SANDBOX.pitfall;
     html! {
         <section class="card pitfall" aria-labelledby="pitfall-title">
-            <h3 id="pitfall-title">{"Pitfall exercise: a 400 ms pause against your lease"}</h3>
-            <p>
-                {"Your work slice takes up to 200 ms at p99, a renew round trip up to 20 ms, and you budget 150 ms \
-                  for garbage collection. Choose T and a T/3 heartbeat, then let a 400 ms stop-the-world pause hit. \
-                  Do you still hold the lock? What does the lost flag do, and what must storage do with the old fencing token?"}
-            </p>
+            <h3 id="pitfall-title">{words.heading}</h3>
+            <p>{words.question}</p>
             <div class="pitfall-calculator">
-                { for FIELDS.iter().enumerate().map(|(index, (id, label))| html! {
+                { for calculator_fields(words).iter().enumerate().map(|(index, (id, label))| html! {
                     <div class="field">
                         <label for={*id}>{*label}</label>
                         <input id={*id} type="text" inputmode="numeric" value={fields[index].clone()}
                             oninput={field_input(index)} aria-describedby="pitfall-inequality" />
-                        <span class="unit">{"ms"}</span>
+                        <span class="unit">{words.unit}</span>
                     </div>
                 }) }
                 <p id="pitfall-inequality" class="inequality" aria-live="polite">
@@ -108,16 +109,22 @@ pub fn PitfallExercise() -> Html {
 
 /// The TTL inequality for the calculator's numbers, or what is wrong with them.
 fn inequality(inputs: &Result<TtlInputs, (usize, MsError)>, advice: &TtlAdvice) -> Html {
+    let words = &SANDBOX.pitfall;
     match inputs {
         Ok(_) => html! {
             <>
-                <strong>{format!("T > {}", advice.minimum)}</strong>
-                {format!(" (work + RTT + GC + margin). A comfortable choice: T = {}, heartbeat every {}.",
-                    advice.proposed, advice.heartbeat)}
+                <strong>{fill(words.minimum, &[("minimum", advice.minimum.to_string())])}</strong>
+                {fill(words.advice, &[
+                    ("proposed", advice.proposed.to_string()),
+                    ("heartbeat", advice.heartbeat.to_string()),
+                ])}
             </>
         },
         Err((index, problem)) => html! {
-            <span class="status-warn">{format!("{}: {}", FIELDS[*index].1, problem.message())}</span>
+            <span class="status-warn">{fill(words.field_problem, &[
+                ("field", calculator_fields(words)[*index].1),
+                ("problem", problem.message()),
+            ])}</span>
         },
     }
 }
@@ -158,55 +165,69 @@ impl Choice {
             })
         };
         let used = SimDuration(self.ttl.0.clamp(MIN_TTL.0, MAX_TTL.0));
+        let words = &SANDBOX.pitfall;
+        let offset_facts = [
+            ("offset", self.attempt.offset.to_string()),
+            ("period", self.period.to_string()),
+        ];
         html! {
             <div class="pitfall-choice">
                 <div class="field">
-                    <label for="pitfall-ttl">{"Your T"}</label>
+                    <label for="pitfall-ttl">{words.your_ttl}</label>
                     <input id="pitfall-ttl" type="text" inputmode="decimal" value={self.ttl_text.clone()} oninput={on_ttl} />
-                    <span class="unit">{"ms"}</span>
+                    <span class="unit">{words.unit}</span>
                 </div>
-                <button type="button" class="button small" onclick={use_proposed}>{"Use the proposed T"}</button>
+                <button type="button" class="button small" onclick={use_proposed}>{words.use_proposed}</button>
                 if self.ttl_refused {
                     <p class="status-warn small" role="status">
-                        {format!("T must be a number of milliseconds between {MIN_TTL} and {MAX_TTL}; using {used} for now.")}
+                        {fill(words.ttl_refused, &[
+                            ("min", MIN_TTL.to_string()),
+                            ("max", MAX_TTL.to_string()),
+                            ("used", used.to_string()),
+                        ])}
                     </p>
                 }
-                <p class="muted">{format!("Heartbeat every T/3 = {}.", self.period)}</p>
+                <p class="muted">{fill(words.heartbeat, &offset_facts)}</p>
                 <label for="pitfall-offset">
-                    {format!("The pause starts {} into a renew period", self.attempt.offset)}
+                    {fill(words.offset, &offset_facts)}
                 </label>
                 <input id="pitfall-offset" type="range" min="0" max="1000" step="1"
                     value={self.offset_permille.to_string()} oninput={on_offset}
-                    aria-valuetext={format!("{} of {}", self.attempt.offset, self.period)} />
+                    aria-valuetext={fill(words.offset_value, &offset_facts)} />
             </div>
         }
     }
 }
 
-fn plural(count: u32) -> &'static str {
+/// "1 stale write" or "3 stale writes".
+fn stale_writes(words: &PitfallWords, count: u32) -> String {
     if count == 1 {
-        ""
+        words.stale_write.to_owned()
     } else {
-        "s"
+        fill(words.stale_writes, &[("count", count.to_string())])
     }
 }
 
 /// What became of client A, in a sentence.
 fn verdict(case: &SweepCase, ttl: SimDuration) -> Html {
+    let words = &SANDBOX.pitfall;
     let text = match case.lost {
-        Some((at, reason)) => format!(
-            "Client A lost the lease at t = {at}: {}. The lost flag stopped its writes ({} issued after the flag), \
-             the fence rejected {} stale write{}, and storage accepted {} stale write{}.",
-            reason.describe(),
-            case.writes_after_lost_flag,
-            case.fence_rejections,
-            plural(case.fence_rejections),
-            case.stale_accepted,
-            plural(case.stale_accepted),
+        Some((at, reason)) => fill(
+            words.lost,
+            &[
+                ("at", at.to_string()),
+                ("reason", reason.describe().to_owned()),
+                ("after_flag", case.writes_after_lost_flag.to_string()),
+                ("rejected", stale_writes(words, case.fence_rejections)),
+                ("accepted", stale_writes(words, case.stale_accepted)),
+            ],
         ),
-        None => format!(
-            "Client A kept the lease: a renewal confirmed within T = {ttl} reached it before its safe deadline, \
-             even with the {PITFALL_PAUSE} pause."
+        None => fill(
+            words.kept,
+            &[
+                ("ttl", ttl.to_string()),
+                ("pause", PITFALL_PAUSE.to_string()),
+            ],
         ),
     };
     let class = if case.is_lost() {
@@ -221,18 +242,25 @@ fn verdict(case: &SweepCase, ttl: SimDuration) -> Html {
 fn sweep_figure(sweep: &PauseSweep, offset_permille: u32, period: SimDuration) -> Html {
     let bar_width = 600.0 / f64::from(SWEEP_STARTS);
     let marker = (10.0 + 600.0 * f64::from(offset_permille) / 1000.0).to_string();
+    let words = &SANDBOX.pitfall;
+    let counts = [
+        ("starts", sweep.cases.len().to_string()),
+        ("lost", sweep.lost_count().to_string()),
+        ("percent", (sweep.lost_permille() / 10).to_string()),
+    ];
     html! {
         <figure class="sweep">
             <svg viewBox="0 0 620 90" role="img"
-                aria-label={format!("Sweep of {} pause starts across one renew period: {} lose the lease.",
-                    sweep.cases.len(), sweep.lost_count())}>
+                aria-label={fill(words.sweep_label, &counts)}>
                 { for sweep.cases.iter().enumerate().map(|(i, case)| {
                     let x = 10.0 + bar_width * i as f64;
                     html! {
                         <rect class={if case.is_lost() { "sweep-lost" } else { "sweep-kept" }}
                             x={x.to_string()} y="10" width={(bar_width - 2.0).to_string()} height="50" rx="2">
-                            <title>{format!("Pause starting {} into the period: {}", case.offset,
-                                if case.is_lost() { "lease lost" } else { "lease kept" })}</title>
+                            <title>{fill(words.sweep_case, &[
+                                ("offset", case.offset.to_string()),
+                                ("outcome", (if case.is_lost() { words.lease_lost } else { words.lease_kept }).to_owned()),
+                            ])}</title>
                         </rect>
                     }
                 }) }
@@ -241,9 +269,7 @@ fn sweep_figure(sweep: &PauseSweep, offset_permille: u32, period: SimDuration) -
                 <text x="610" y="82" text-anchor="end" class="sweep-axis">{period.to_string()}</text>
             </svg>
             <figcaption>
-                {format!("{} of {} pause starts across one renew period ({} %) lose the lease. \
-                          In every losing case the lost flag stops the writes and the fence rejects the stale one.",
-                    sweep.lost_count(), sweep.cases.len(), sweep.lost_permille() / 10)}
+                {fill(words.sweep_caption, &counts)}
             </figcaption>
         </figure>
     }

@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
 use super::SnippetLanguage;
+use crate::lesson::content::SANDBOX;
 
 #[wasm_bindgen(module = "/www/snippets/bridge.js")]
 extern "C" {
@@ -158,7 +159,7 @@ pub async fn create_editor(
     on_change: impl Fn(String) + 'static,
 ) -> Result<EditorHandle, JsValue> {
     let on_change = Closure::<dyn Fn(String)>::new(on_change).into_js_value();
-    let label = format!("{} code", language.name());
+    let label = language.code_label();
     let handle = create_editor_js(host, language.id(), doc, &label, on_change.unchecked_ref());
     Ok(handle.await?.unchecked_into())
 }
@@ -189,7 +190,7 @@ pub async fn start_run(
             error
                 .dyn_ref::<js_sys::Error>()
                 .map(|error| String::from(error.message()))
-                .unwrap_or_else(|| String::from("unknown error"))
+                .unwrap_or_else(|| SANDBOX.snippets.unknown_error.to_owned())
         })
 }
 

@@ -4,6 +4,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::state::MAX_LIMIT_SECS;
+use crate::lesson::content::SANDBOX;
 
 #[derive(Properties, PartialEq)]
 pub struct RunControlsProps {
@@ -33,22 +34,23 @@ pub fn RunControls(props: &RunControlsProps) -> Html {
         })
     };
     let click = |callback: &Callback<()>| callback.reform(|_: MouseEvent| ());
+    let words = &SANDBOX.snippets;
     html! {
         <div class="snippet-controls">
             <button type="button" class="button primary" onclick={click(&props.on_run)}
                 disabled={props.busy}>
-                {"Run"}
+                {words.run}
             </button>
             <button type="button" class="button" onclick={click(&props.on_stop)}
                 disabled={!props.busy}>
-                {"Stop"}
+                {words.stop}
             </button>
             <button type="button" class="button" onclick={click(&props.on_reset)}
                 disabled={!props.edited}>
-                {"Reset to original"}
+                {words.reset}
             </button>
             <label class="snippet-limit">
-                {"Time limit (s) "}
+                {words.time_limit}
                 <input type="number" min="1" max={MAX_LIMIT_SECS.to_string()} step="1"
                     value={props.limit_secs.to_string()} onchange={on_limit_change} />
             </label>

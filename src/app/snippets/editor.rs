@@ -57,7 +57,7 @@ pub fn EditorHost(props: &EditorHostProps) -> Html {
             <div class="snippet-editor-host" ref={host}></div>
             if editor.is_none() {
                 <label class="visually-hidden" for={id.clone()}>
-                    {format!("{} code", language.name())}
+                    {language.code_label()}
                 </label>
                 <textarea {id} class="snippet-textarea" spellcheck="false" rows="20"
                     value={props.code.clone()} oninput={on_input} />

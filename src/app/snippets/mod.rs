@@ -17,6 +17,8 @@ use serde::Serialize;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
+use crate::lesson::content::{fill, SANDBOX};
+
 pub use bridge::{OutputLimit, RunEnding, RunEvent, RunProgress, Stream};
 pub use state::{Panel, PanelAction, RunPhase};
 
@@ -58,24 +60,22 @@ impl SnippetLanguage {
         }
     }
 
+    /// The editor's accessible name: "Python code".
+    fn code_label(self) -> String {
+        fill(SANDBOX.snippets.code_label, &[("name", self.name())])
+    }
+
     fn heading(self) -> &'static str {
         match self {
-            Self::Python => "Lost flag stops writes (Python)",
-            Self::TypeScript => "The same idea in TypeScript",
+            Self::Python => SANDBOX.snippets.python_heading,
+            Self::TypeScript => SANDBOX.snippets.typescript_heading,
         }
     }
 
     fn intro(self) -> &'static str {
         match self {
-            Self::Python => {
-                "Heartbeats are timed with time.monotonic(), never the wall clock. When a \
-                 renew is missed past its budget the lost flag goes up, every later write is \
-                 skipped, and the fence turns away a write that was already on its way."
-            }
-            Self::TypeScript => {
-                "The same holder, timed with performance.now(): renew at T/3, give up at the \
-                 safe deadline, skip writes once lost, and let the fence catch the straggler."
-            }
+            Self::Python => SANDBOX.snippets.python_intro,
+            Self::TypeScript => SANDBOX.snippets.typescript_intro,
         }
     }
 }
@@ -100,12 +100,7 @@ pub fn SnippetPanels(props: &SnippetPanelsProps) -> Html {
     html! {
         <div class="snippets">
             <p class="snippets-rule">
-                {format!(
-                    "Press Run to try a snippet right here. Each one has to stand alone: it \
-                     gets no network, no files and no native modules, and it is stopped when \
-                     its time limit runs out or its output passes {}.",
-                    size_text(OUTPUT_LIMITS.total_bytes)
-                )}
+                {fill(SANDBOX.snippets.rule, &[("limit", size_text(OUTPUT_LIMITS.total_bytes))])}
             </p>
             <SnippetPanel
                 language={SnippetLanguage::Python}
@@ -157,8 +152,7 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
             <p>{language.intro()}</p>
             if came_from_link {
                 <p class="snippet-note">
-                    {"This code came with the link you opened and may differ from the \
-                      original. Read it first: it runs only when you press Run."}
+                    {SANDBOX.snippets.from_link}
                 </p>
             }
             <EditorHost {language} code={panel.code.clone()} {on_edit} />

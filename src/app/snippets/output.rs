@@ -5,6 +5,7 @@ use yew::virtual_dom::VText;
 
 use super::state::OutputText;
 use super::SnippetLanguage;
+use crate::lesson::content::SANDBOX;
 
 #[derive(Properties, PartialEq)]
 pub struct OutputConsoleProps {
@@ -31,8 +32,8 @@ pub fn OutputConsole(props: &OutputConsoleProps) -> Html {
     };
     html! {
         <>
-            {stream("stdout", "Output", &props.stdout)}
-            {stream("stderr", "Errors", &props.stderr)}
+            {stream("stdout", SANDBOX.snippets.output, &props.stdout)}
+            {stream("stderr", SANDBOX.snippets.errors, &props.stderr)}
         </>
     }
 }

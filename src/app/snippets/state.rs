@@ -7,6 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::bridge::{RunEnding, RunEvent, RunProgress, Stream};
+use crate::lesson::content::{fill, SANDBOX};
 
 pub const DEFAULT_LIMIT_SECS: u32 = 5;
 pub const MAX_LIMIT_SECS: u32 = 60;
@@ -123,7 +124,7 @@ impl Reducible for Panel {
                     return self;
                 }
                 next.stderr
-                    .push(format!("The sandbox could not start: {reason}\n"));
+                    .push(fill(SANDBOX.snippets.could_not_start, &[("reason", reason)]) + "\n");
                 next.phase = RunPhase::Ended(RunEnding::Failed { line: None });
             }
             _ => return self,

@@ -5,6 +5,7 @@ use yew::prelude::*;
 use super::bridge::{OutputLimit, RunEnding, OUTPUT_LIMITS};
 use super::state::{Download, RunPhase};
 use super::SnippetLanguage;
+use crate::lesson::content::{fill, SnippetWords, SANDBOX};
 
 #[derive(Properties, PartialEq)]
 pub struct EngineStatusProps {
@@ -32,66 +33,81 @@ pub fn EngineStatus(props: &EngineStatusProps) -> Html {
             </p>
             if let Some(fraction) = loading {
                 <progress class="snippet-progress" max="1" value={fraction}
-                    aria-label={format!("Loading {}", language.name())}></progress>
+                    aria-label={fill(SANDBOX.snippets.loading, &[("name", language.name())])}></progress>
             }
         </>
     }
 }
 
 fn status_text(language: SnippetLanguage, phase: RunPhase, limit_secs: u32) -> String {
+    let words = &SANDBOX.snippets;
     let name = language.name();
     match phase {
-        RunPhase::NotRun => String::from("Not run yet: nothing runs until you press Run."),
-        RunPhase::Preparing { download: None } => format!("Starting {name}…"),
+        RunPhase::NotRun => words.not_run.to_owned(),
+        RunPhase::Preparing { download: None } => fill(words.starting, &[("name", name)]),
         RunPhase::Preparing {
             download: Some(download),
-        } => format!("Downloading {name}… {}", downloaded(download)),
-        RunPhase::Running => format!("Running… (stopped after {limit_secs} s)"),
-        RunPhase::Ended(ending) => ending_text(name, ending, limit_secs),
+        } => fill(
+            words.downloading,
+            &[
+                ("name", name),
+                ("progress", downloaded(words, download).as_str()),
+            ],
+        ),
+        RunPhase::Running => fill(words.running, &[("secs", limit_secs.to_string())]),
+        RunPhase::Ended(ending) => ending_text(words, name, ending, limit_secs),
     }
 }
 
-fn ending_text(name: &str, ending: RunEnding, limit_secs: u32) -> String {
+fn ending_text(words: &SnippetWords, name: &str, ending: RunEnding, limit_secs: u32) -> String {
+    let secs = [("secs", limit_secs.to_string())];
     match ending {
-        RunEnding::Finished { millis } => format!("Finished in {millis} ms."),
-        RunEnding::Failed { line: Some(line) } => format!("Stopped by an error on line {line}."),
-        RunEnding::Failed { line: None } => format!("{name} reported an error."),
-        RunEnding::TimedOut => format!("Stopped: the time limit of {limit_secs} s ran out."),
-        RunEnding::Stopped => String::from("Stopped."),
+        RunEnding::Finished { millis } => fill(words.finished, &[("ms", millis.to_string())]),
+        RunEnding::Failed { line: Some(line) } => {
+            fill(words.failed_on_line, &[("line", line.to_string())])
+        }
+        RunEnding::Failed { line: None } => fill(words.failed, &[("name", name)]),
+        RunEnding::TimedOut => fill(words.timed_out, &secs),
+        RunEnding::Stopped => words.stopped.to_owned(),
         RunEnding::OutputLimitReached { limit } => {
-            format!(
-                "Output limit reached: {}. The run was stopped.",
-                limit_text(limit)
-            )
+            fill(words.output_limit, &[("limit", limit_text(words, limit))])
         }
-        RunEnding::SandboxCrashed => {
-            String::from("The snippet ran out of memory and its sandbox was restarted.")
-        }
+        RunEnding::SandboxCrashed => words.crashed.to_owned(),
     }
 }
 
-fn limit_text(limit: OutputLimit) -> String {
+fn limit_text(words: &SnippetWords, limit: OutputLimit) -> String {
     match limit {
         OutputLimit::TotalBytes => size_text(OUTPUT_LIMITS.total_bytes),
-        OutputLimit::BytesPerSecond => {
-            format!(
-                "{} in one second",
-                size_text(OUTPUT_LIMITS.bytes_per_second)
-            )
-        }
-        OutputLimit::Lines => format!("{} lines", with_thousands(OUTPUT_LIMITS.lines)),
+        OutputLimit::BytesPerSecond => fill(
+            words.per_second,
+            &[("size", size_text(OUTPUT_LIMITS.bytes_per_second))],
+        ),
+        OutputLimit::Lines => fill(
+            words.lines,
+            &[("count", with_thousands(OUTPUT_LIMITS.lines))],
+        ),
     }
 }
 
 /// "1 MB", "500 KB" or "1,234 bytes": decimal units, as the caps are set.
 pub fn size_text(bytes: u32) -> String {
-    match bytes {
+    let words = &SANDBOX.snippets;
+    let (unit, size) = match bytes {
         b if b >= 1_000_000 && b % 100_000 == 0 => {
-            format!("{}.{} MB", b / 1_000_000, b % 1_000_000 / 100_000).replace(".0 ", " ")
+            let tenths = b % 1_000_000 / 100_000;
+            let whole = b / 1_000_000;
+            let size = if tenths == 0 {
+                whole.to_string()
+            } else {
+                format!("{whole}.{tenths}")
+            };
+            (words.megabytes, size)
         }
-        b if b >= 1_000 && b % 1_000 == 0 => format!("{} KB", b / 1_000),
-        b => format!("{} bytes", with_thousands(b)),
-    }
+        b if b >= 1_000 && b % 1_000 == 0 => (words.kilobytes, (b / 1_000).to_string()),
+        b => (words.bytes, with_thousands(b)),
+    };
+    fill(unit, &[("size", size)])
 }
 
 fn with_thousands(n: u32) -> String {
@@ -106,14 +122,19 @@ fn with_thousands(n: u32) -> String {
     grouped
 }
 
-fn downloaded(download: Download) -> String {
+fn downloaded(words: &SnippetWords, download: Download) -> String {
     let megabytes = |bytes: f64| format!("{:.1}", bytes / 1e6);
     match download.total_bytes {
-        Some(total) if total > 0.0 => format!(
-            "{} of {} MB",
-            megabytes(download.received_bytes),
-            megabytes(total)
+        Some(total) if total > 0.0 => fill(
+            words.download_of,
+            &[
+                ("received", megabytes(download.received_bytes)),
+                ("total", megabytes(total)),
+            ],
         ),
-        _ => format!("{} MB", megabytes(download.received_bytes)),
+        _ => fill(
+            words.megabytes,
+            &[("size", megabytes(download.received_bytes))],
+        ),
     }
 }

@@ -1,0 +1,201 @@
+//! The words a learner reads live in `content/*.toml`, not in Rust: this scans the views and
+//! pure layers whose words were moved there, and fails on a string literal that reads like
+//! a sentence, a label or a button name.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::fs;
+
+/// The files whose learner words live in `content/`.
+const CLEANED: [&str; 31] = [
+    "src/app/sandbox/controls.rs",
+    "src/app/sandbox/pitfall.rs",
+    "src/app/sandbox/faults.rs",
+    "src/app/sandbox/search.rs",
+    "src/app/sandbox/search/view.rs",
+    "src/app/sandbox/search/pool.rs",
+    "src/app/sandbox/live.rs",
+    "src/app/snippets/bridge.rs",
+    "src/app/snippets/controls.rs",
+    "src/app/snippets/editor.rs",
+    "src/app/snippets/hooks.rs",
+    "src/app/snippets/mod.rs",
+    "src/app/snippets/output.rs",
+    "src/app/snippets/state.rs",
+    "src/app/snippets/status.rs",
+    "src/app/shell.rs",
+    "src/app/share.rs",
+    "src/share/embed.rs",
+    "src/share/mod.rs",
+    "src/share/links.rs",
+    "src/lab/switches.rs",
+    "src/lab/mod.rs",
+    "src/lab/fault_form.rs",
+    "src/lesson/diagram.rs",
+    "src/lab/sequence.rs",
+    "src/app/error_panel.rs",
+    "src/app/diagrams/mod.rs",
+    "src/app/diagrams/architecture.rs",
+    "src/app/diagrams/lifecycle.rs",
+    "src/app/diagrams/sequence.rs",
+    "src/app/diagrams/export.rs",
+];
+
+/// Literals that look like words but are not the learner's: key names, a JavaScript
+/// global, the languages' own names, CSS and SVG values, and the iframe snippet's markup.
+const NOT_WORDS: [&str; 12] = [
+    "Space",
+    "Home",
+    "End",
+    "Enter",
+    "Worker",
+    "Python",
+    "TypeScript",
+    "<iframe src=\\\"{}\\\" title=\\\"{}\\\" width=\\\"{width}\\\" height=\\\"{height}\\\" loading=\\\"lazy\\\" \\\n         sandbox=\\\"allow-scripts\\\" style=\\\"border:0;max-width:100%\\\"></iframe>",
+    "snippet-{language}-heading {heading}",
+    "--natural-width: {}px",
+    "max-width: {}px",
+    "xMidYMid meet",
+];
+
+/// Calls whose text is for developers (a broken invariant), never shown to a learner.
+const DEVELOPER_CALLS: [&str; 4] = ["expect(", "panic!(", "unreachable!(", "assert"];
+
+/// A string literal of a source file: its line, its text as written, and the code before
+/// it on that line.
+struct Literal {
+    line: usize,
+    text: String,
+    before: String,
+}
+
+/// The string literals of `source`, outside comments and character literals.
+fn literals(source: &str) -> Vec<Literal> {
+    let chars: Vec<char> = source.chars().collect();
+    let mut found = Vec::new();
+    let (mut i, mut line, mut line_start) = (0, 1, 0);
+    while i < chars.len() {
+        match (chars[i], chars.get(i + 1).copied()) {
+            ('\n', _) => {
+                line += 1;
+                line_start = i + 1;
+                i += 1;
+            }
+            ('/', Some('/')) => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ('/', Some('*')) => {
+                while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                    line += usize::from(chars[i] == '\n');
+                    i += 1;
+                }
+                i += 2;
+            }
+            // A character literal ('a', '\n', '\u{201c}'); a lifetime has no closing quote.
+            ('\'', _) => {
+                let close = chars[i + 1..]
+                    .iter()
+                    .take(12)
+                    .position(|&c| c == '\'')
+                    .filter(|&n| n == 1 || chars[i + 1] == '\\');
+                i += close.map_or(1, |n| n + 2);
+            }
+            ('"', _) => {
+                let before: String = chars[line_start..i].iter().collect();
+                let (start, start_line) = (i + 1, line);
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    if chars[i] == '\\' {
+                        i += 1;
+                    }
+                    line += usize::from(chars.get(i) == Some(&'\n'));
+                    i += 1;
+                }
+                found.push(Literal {
+                    line: start_line,
+                    text: chars[start..i].iter().collect(),
+                    before,
+                });
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+/// Two words with a space between them ("Step back"), or one capitalised word ("Remove"),
+/// not counting `{placeholders}`.
+fn reads_like_words(text: &str) -> bool {
+    let mut bare = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        bare.push_str(&rest[..open]);
+        rest = rest[open..]
+            .find('}')
+            .map_or("", |close| &rest[open + close + 1..]);
+    }
+    bare.push_str(rest);
+    let text = bare.as_str();
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphabetic() && c != '\'')
+        .filter(|w| w.chars().count() >= 2)
+        .collect();
+    let sentence = words.len() >= 2 && text.contains(' ');
+    let mut letters = text.chars();
+    let capitalised = letters.next().is_some_and(char::is_uppercase)
+        && letters.clone().count() >= 2
+        && letters.all(char::is_lowercase);
+    sentence || capitalised
+}
+
+/// A class list, the one place where spaced lowercase literals are not words.
+fn is_class_list(literal: &Literal) -> bool {
+    let before = literal.before.trim_end();
+    before.ends_with("class=") || before.ends_with("class={") || before.contains("classes!(")
+}
+
+fn learner_words_in(path: &str) -> Vec<String> {
+    let source = fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    // A module's own tests come last and may spell out what the page shows.
+    let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+    literals(code)
+        .into_iter()
+        .filter(|l| reads_like_words(&l.text))
+        .filter(|l| !is_class_list(l))
+        .filter(|l| !DEVELOPER_CALLS.iter().any(|call| l.before.contains(call)))
+        .filter(|l| !NOT_WORDS.contains(&l.text.as_str()))
+        .map(|l| format!("{path}:{}: \"{}\"", l.line, l.text))
+        .collect()
+}
+
+#[test]
+fn the_cleaned_views_and_layers_hold_no_learner_words() {
+    let found: Vec<String> = CLEANED.iter().flat_map(|p| learner_words_in(p)).collect();
+    assert!(
+        found.is_empty(),
+        "words a learner reads belong in content/*.toml:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_finds_words_in_text_nodes_labels_and_templates() {
+    let planted = r#"
+        html! { <button aria-label="Remove it">{"Step back"}</button> }
+        let s = format!("Can't add {}.", e);
+        let c = classes!("muted small", "state-lost");
+        let o = x.expect("the default preset exists");
+        // a comment "With spaces"
+        let q = '"';
+        html! { <p class="muted small">{"Faults"}</p> }
+    "#;
+    let found: Vec<String> = literals(planted)
+        .into_iter()
+        .filter(|l| reads_like_words(&l.text) && !is_class_list(l))
+        .filter(|l| !DEVELOPER_CALLS.iter().any(|call| l.before.contains(call)))
+        .map(|l| l.text)
+        .collect();
+    assert_eq!(found, ["Remove it", "Step back", "Can't add {}.", "Faults"]);
+}
