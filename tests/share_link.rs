@@ -9,6 +9,8 @@
 use std::time::Instant;
 
 use lease_lab::lab::PolicySwitch;
+use lease_lab::lesson::content::{ArchEdge, ArchNode, LeaseState};
+use lease_lab::lesson::diagram::{ArchSelection, LifecycleSelection};
 use lease_lab::model::scenario::LinkOverride;
 use lease_lab::model::search::{FaultKind, SearchSpec, MAX_BUDGET, MAX_PLAN_FAULTS};
 use lease_lab::model::{
@@ -253,6 +255,14 @@ fn search() -> impl Strategy<Value = SearchSpec> {
         })
 }
 
+/// Every part of a diagram a link can select (the states, nodes and edges).
+fn diagram_parts() -> Vec<String> {
+    let states = LeaseState::ALL.map(|state| LifecycleSelection::State(state).id());
+    let nodes = ArchNode::ALL.map(|node| ArchSelection::Node(node).id());
+    let edges = ArchEdge::ALL.map(|edge| ArchSelection::Edge(edge).id());
+    states.into_iter().chain(nodes).chain(edges).collect()
+}
+
 fn link_state() -> impl Strategy<Value = LinkState> {
     let lab = proptest::option::of(
         (
@@ -270,7 +280,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
     (
         0..Tab::ALL.len(),
         lab,
-        proptest::option::of("[A-Za-z0-9._:-]{1,64}"),
+        proptest::option::of(proptest::sample::select(diagram_parts())),
         code(),
         code(),
         proptest::option::of(search()),

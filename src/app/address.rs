@@ -37,9 +37,11 @@ pub fn restore_from_location() -> EmbedOptions {
     let query = hash.split_once('?').map_or("", |(_, q)| q);
     let (options, problems) = embed::read(&search, query);
     super::share::add_problems(problems);
+    let (selection, problems) = selection_of(query);
+    super::share::add_problems(problems);
     ADDRESS.with(|address| {
         *address.borrow_mut() = ShellAddress {
-            selection: selection_of(query),
+            selection,
             lab_fields: lab_fields_of(query),
             opened_with: hash.clone(),
         }

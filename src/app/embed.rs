@@ -14,12 +14,14 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
+use super::address;
 use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram};
 use super::lab_loader::{LabMount, LabPart};
 use super::resize::ResizeWatch;
 use super::share::{CopyLink, LinkNotice};
 use super::{gist::GistTab, maps::MapsTab, qa::QaTab};
 use crate::lesson::content::ArchNode;
+use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
 use crate::share::embed::{DiagramView, EmbedOptions, HEIGHT_MESSAGE_TYPE};
@@ -107,11 +109,21 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
 /// One diagram alone, under its heading.
 fn diagram_view(diagram: DiagramView) -> Html {
     let (heading, body) = match diagram {
+        // The link's selection shows selected, as on the lesson's tabs.
         DiagramView::Architecture => (
             LESSON.architecture.heading,
-            html! { <ArchitectureDiagram /> },
+            html! {
+                <ArchitectureDiagram
+                    initial={address::initial_selection().and_then(|id| ArchSelection::from_id(&id))} />
+            },
         ),
-        DiagramView::Lifecycle => (LESSON.lifecycle_map.heading, html! { <LifecycleDiagram /> }),
+        DiagramView::Lifecycle => (
+            LESSON.lifecycle_map.heading,
+            html! {
+                <LifecycleDiagram
+                    initial={address::initial_selection().and_then(|id| LifecycleSelection::from_id(&id))} />
+            },
+        ),
         DiagramView::Sequence => {
             let sequence = &LESSON.sequence;
             let messages = super::maps::heartbeat_messages();

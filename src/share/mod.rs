@@ -317,14 +317,23 @@ pub fn lab_fields_of(query: &str) -> String {
         .join("&")
 }
 
-/// The diagram part a fragment's query selects, if it names one; the problems with it are
-/// [`decode`]'s to report.
-pub fn selection_of(query: &str) -> Option<String> {
-    let (_, raw) = query
+/// The diagram part a fragment's query selects, if it names one, and the sentences about a
+/// selection it cannot show. The shell owns the selection, so it reports them: an embedded
+/// diagram, which never loads the laboratory, says so too.
+pub fn selection_of(query: &str) -> (Option<String>, Vec<String>) {
+    let mut problems = Problems::default();
+    let selection = query
         .split('&')
         .filter_map(|pair| pair.split_once('='))
-        .find(|(key, _)| *key == "sel")?;
-    read_selection(&unescape(raw).ok()?, &mut Problems::default())
+        .find(|(key, _)| *key == "sel")
+        .and_then(|(_, raw)| match unescape(raw) {
+            Ok(text) => read_selection(&text, &mut problems),
+            Err(_) => {
+                problems.push(fill(words().bad_selection, &[("part", quote(raw))]));
+                None
+            }
+        });
+    (selection, problems.finish())
 }
 
 impl LinkState {
@@ -452,9 +461,10 @@ pub fn decode(fragment: &str) -> Decoded {
     if fields.has_lab() {
         state.lab = read_lab(&fields, &mut problems);
     }
+    // The shell reports what is wrong with the selection ([`selection_of`]), not the lab.
     state.selection = fields
         .single("sel")
-        .and_then(|selection| read_selection(selection, &mut problems));
+        .and_then(|selection| read_selection(selection, &mut Problems::default()));
     read_snippets(&fields, &mut state.snippets, &mut problems);
     state.search = fields
         .single("search")
@@ -569,8 +579,7 @@ fn read_live(text: &str, problems: &mut Problems) -> Option<LiveTrace> {
     None
 }
 
-/// A diagram selection: safe characters only, and, where it names a diagram this page
-/// draws, a part of that diagram.
+/// A diagram selection: safe characters only, naming a part of a diagram this page draws.
 fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
     let safe = !selection.is_empty()
         && selection.len() <= MAX_SELECTION_CHARS
@@ -581,12 +590,9 @@ fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
         problems.push(fill(words().bad_selection, &[("part", quote(selection))]));
         return None;
     }
-    let names_a_diagram = ["lifecycle.", "architecture."]
-        .iter()
-        .any(|prefix| selection.starts_with(prefix));
     let found = LifecycleSelection::from_id(selection).is_some()
         || ArchSelection::from_id(selection).is_some();
-    if names_a_diagram && !found {
+    if !found {
         problems.push(fill(
             words().missing_selection,
             &[("part", quote(selection))],

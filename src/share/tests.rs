@@ -245,7 +245,7 @@ fn snippets_and_selection_are_carried_as_text() {
     let state = LinkState {
         tab: Tab::Maps,
         lab: None,
-        selection: Some("arch:edge:renew".to_owned()),
+        selection: Some("architecture.edge.renew".to_owned()),
         snippets: SnippetCode {
             python: Some(code.to_owned()),
             typescript: None,
@@ -262,9 +262,8 @@ fn snippets_and_selection_are_carried_as_text() {
             problems: vec![]
         }
     );
-    assert!(
-        only_problem("#/maps?v=1&sel=%3Cimg%20src%3Dx%3E").contains("\u{201c}<img src=x>\u{201d}")
-    );
+    assert!(only_selection_problem("v=1&sel=%3Cimg%20src%3Dx%3E")
+        .contains("\u{201c}<img src=x>\u{201d}"));
     assert!(only_problem("#/sandbox?v=1&py=%%%").contains("Python code could not be decoded"));
     let huge = base64url(&vec![b'#'; MAX_SNIPPET_BYTES + 1]);
     assert!(only_problem(&format!("#/sandbox?v=1&ts={huge}")).contains("longer than 8192 bytes"));
@@ -305,20 +304,43 @@ fn quoted_link_text_is_short_and_has_no_control_characters() {
     assert!(problem.contains('…'));
 }
 
+/// The one sentence the shell says about a query's selection.
+fn only_selection_problem(query: &str) -> String {
+    let (selection, problems) = selection_of(query);
+    assert_eq!(selection, None, "{query}");
+    assert_eq!(problems.len(), 1, "{query}: {problems:?}");
+    problems[0].clone()
+}
+
 #[test]
-fn a_selection_that_names_no_part_of_a_diagram_is_named() {
-    assert!(only_problem("#/maps?v=1&sel=lifecycle.nope").contains("the diagram does not have"));
-    assert!(only_problem("#/maps?v=1&sel=architecture.edge.x")
+fn a_selection_that_names_no_part_of_a_diagram_is_named_by_the_shell() {
+    assert!(only_selection_problem("v=1&sel=lifecycle.nope").contains("the diagram does not have"));
+    assert!(only_selection_problem("v=1&sel=architecture.edge.x")
         .contains("\u{201c}architecture.edge.x\u{201d}"));
+    assert!(
+        only_selection_problem("embed=diagram&diagram=lifecycle&sel=holdin")
+            .contains("\u{201c}holdin\u{201d}")
+    );
+    assert!(only_selection_problem("v=1&sel=%3Cimg%3E").contains("not a valid name"));
+    assert!(only_selection_problem("v=1&sel=%E0%A4").contains("not a valid name"));
     for id in [
         "lifecycle.holding",
         "architecture.edge.renew",
         "lifecycle.holding-renew_result",
     ] {
+        assert_eq!(
+            selection_of(&format!("v=1&sel={id}")),
+            (Some(id.to_owned()), Vec::new())
+        );
         let decoded = decode(&format!("#/maps?v=1&sel={id}"));
         assert_eq!(decoded.problems, Vec::<String>::new(), "{id}");
         assert_eq!(decoded.state.selection.as_deref(), Some(id));
     }
+    // The lab's own reading stays quiet about it: the notice says it once.
+    assert_eq!(
+        decode("#/maps?v=1&sel=lifecycle.nope").problems,
+        Vec::<String>::new()
+    );
 }
 
 #[test]
@@ -344,7 +366,7 @@ fn the_shell_and_the_lab_rebuild_a_link_from_their_own_parts() {
     .state;
     let fragment = encode(&state);
     let query = fragment.split_once('?').map_or("", |(_, q)| q);
-    let selection = selection_of(query);
+    let (selection, _) = selection_of(query);
     assert_eq!(selection.as_deref(), Some("architecture.edge.renew"));
     let rebuilt = compose(state.tab, &lab_fields_of(query), selection.as_deref());
     assert_eq!(rebuilt, fragment);
@@ -359,9 +381,9 @@ fn the_shell_and_the_lab_rebuild_a_link_from_their_own_parts() {
 
 #[test]
 fn the_shell_drops_a_selection_that_names_nothing() {
-    assert_eq!(selection_of("v=1&sel=%3Cimg%3E"), None);
-    assert_eq!(selection_of("v=1&sel=lifecycle.nope"), None);
-    assert_eq!(selection_of("v=1&preset=2"), None);
+    assert_eq!(selection_of("v=1&sel=%3Cimg%3E").0, None);
+    assert_eq!(selection_of("v=1&sel=lifecycle.nope").0, None);
+    assert_eq!(selection_of("v=1&preset=2"), (None, Vec::new()));
     assert_eq!(lab_fields_of("v=1&sel=lifecycle.lost&embed&theme=dark"), "");
 }
 

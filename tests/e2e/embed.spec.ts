@@ -102,6 +102,23 @@ test('one diagram alone, with the controls hidden, and clicks never navigate the
   await shot(page, 'embed-lifecycle-diagram');
 });
 
+test('an embedded diagram names a selection it does not have, and still loads no lab', async ({ page }) => {
+  const labFiles: string[] = [];
+  page.on('request', (request) => {
+    if (/^\/lab[^/]*\.(js|wasm|css)$/.test(new URL(request.url()).pathname)) labFiles.push(request.url());
+  });
+  const frame = await openParent(page, '/?embed&diagram=lifecycle#/maps?v=1&sel=lifecycle.holdng');
+  await expect(frame.getByRole('status').filter({ hasText: 'Part of this link could not be read' }))
+    .toContainText('lifecycle.holdng');
+  await expect(frame.locator('[role=button][aria-pressed=true]')).toHaveCount(0);
+  // A good selection is shown selected, with no notice.
+  await openParent(page, '/?embed&diagram=lifecycle#/maps?v=1&sel=lifecycle.holding');
+  await expect(frame.locator('[role=button][aria-pressed=true]')).toHaveCount(1);
+  await expect(frame.getByText('Part of this link could not be read')).toHaveCount(0);
+  await page.waitForTimeout(500);
+  expect(labFiles).toEqual([]);
+});
+
 test('the Q&A cards work without storage, and a sandbox without controls hides them', async ({ page }) => {
   const frame = await openParent(page, '/?embed&controls=off#/sandbox?v=1&preset=4');
   await expect(frame.getByRole('heading', { name: 'Lease laboratory' })).toBeVisible();
