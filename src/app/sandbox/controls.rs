@@ -4,7 +4,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{preset_choices, LabProps, SetupProps, StepProps};
+use super::{preset_choices, LabProps, RunProps, SetupProps};
 use crate::lab::{LabAction, PolicySwitch, Speed};
 use crate::lesson::content::SANDBOX;
 use crate::model::fields::{FormUnit, ScenarioField, SCENARIO_FIELDS};
@@ -133,16 +133,16 @@ fn lifecycle_class(state: Lifecycle) -> &'static str {
 /// What is true at the cursor: who the service says holds the lease, and what each client
 /// believes.
 #[component]
-pub fn Summary(props: &StepProps) -> Html {
-    let lab = &props.lab.0;
-    let snapshot = lab.run().state_at(props.at);
+pub fn Summary(props: &RunProps) -> Html {
+    let run = &props.run;
+    let snapshot = run.state_at(props.at);
     let holder = match snapshot.holder {
         Some((client, token)) => format!("client {client} with token {token}"),
         None => "nobody".to_owned(),
     };
     html! {
         <div class="now-summary" aria-label="State at the cursor">
-            <p>{format!("At {} the lock service says the holder is ", props.at)}<strong>{holder}</strong>{"."}</p>
+            <p>{format!("At {} the lock service says the holder is ", run.shown_time(props.at))}<strong>{holder}</strong>{"."}</p>
             <ul class="client-states">
                 { for snapshot.clients.iter().map(|client| {
                     let mut notes = Vec::new();
