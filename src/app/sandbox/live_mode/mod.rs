@@ -249,7 +249,8 @@ fn body(state: &UseReducerHandle<LiveState>) -> Html {
     }
 }
 
-/// The simulated laboratory's views of the live run at `t`: lifecycle badges, timeline,
+/// The simulated laboratory's views of the live run with the cursor at `t` (the panels show
+/// the latest event at or before it, as in the simulated run): lifecycle badges, timeline,
 /// storage table, checks and counts.
 fn views(
     run: &ShownRun,
@@ -259,14 +260,14 @@ fn views(
 ) -> Html {
     let step = RunProps {
         run: run.clone(),
-        at: t,
+        at: run.latest_event_at(t).unwrap_or(SimTime::ZERO),
         on_seek,
     };
     html! {
         <>
             <Summary ..step.clone() />
             <Timeline lanes={step.clone()} now={t} label={timeline} />
-            <div class="live-run-grid">
+            <div class="lab-grid live-run-grid">
                 <StoragePanel ..step.clone() />
                 <ChecksPanel {step} />
             </div>
@@ -349,8 +350,8 @@ fn recorded(
                     step="1" value={(t.as_micros() / 1_000).to_string()} oninput={on_seek} />
             </label>
             { freezes(&state.freezes) }
-            { views(shown, t, Some(seek.clone()), words::VIEWS_TIMELINE_RECORDED) }
-            <EventLog run={shown.clone()} at={t} on_seek={seek} />
+            { views(shown, t, Some(seek), words::VIEWS_TIMELINE_RECORDED) }
+            <EventLog run={shown.clone()} at={t} />
             <section class="live-record" aria-label={words::RECORD_HEADING}>
                 <h4>{words::RECORD_HEADING}</h4>
                 <p class="trace-id live-trace-id">{fill(words::RECORD_TRACE_HASH,
