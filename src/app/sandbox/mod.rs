@@ -13,7 +13,7 @@ mod live_mode;
 mod log;
 mod pitfall;
 mod progress;
-mod reading;
+pub mod reading;
 mod search;
 mod storage;
 mod timeline;
