@@ -7,7 +7,10 @@
 use std::rc::Rc;
 
 use lease_lab::app::sandbox::reading::{RunReading, TracedRun};
-use lease_lab::model::{presets, CheckId, Metrics, Recording, SimTime, Simulation};
+use lease_lab::model::{
+    presets, CheckId, ClientId, FencingToken, Metrics, Recording, SimTime, Simulation, Violation,
+    ViolationDetail,
+};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -91,9 +94,23 @@ fn a_traced_run_prints_times_to_the_millisecond() {
         run.shown_time(SimTime(3_004_500)),
         SimTime::from_millis(3_005)
     );
+    let lost = Violation {
+        check: CheckId::NoWriteAfterLost,
+        at: SimTime(5_000_600),
+        detail: ViolationDetail::WriteAfterLost {
+            client: ClientId::A,
+            token: FencingToken(1),
+            lost_at: SimTime(4_999_400),
+        },
+    };
+    let shown = run.shown_violation(lost);
+    assert_eq!(shown.at, SimTime::from_millis(5_001));
+    assert!(matches!(shown.detail,
+        ViolationDetail::WriteAfterLost { lost_at, .. } if lost_at == SimTime::from_millis(4_999)));
     let recording = Recording::of(&presets::preset("2").unwrap().scenario);
     assert_eq!(
         RunReading::shown_time(&recording, SimTime(3_004_499)),
         SimTime(3_004_499)
     );
+    assert_eq!(recording.shown_violation(lost), lost);
 }

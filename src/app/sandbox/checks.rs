@@ -127,7 +127,7 @@ pub fn ChecksPanel(props: &ChecksProps) -> Html {
                             <p class="check-title">{id.title()}</p>
                             <p class="check-status"><strong>{status_text(&**run, &status)}</strong></p>
                             if let CheckStatus::Broken { first, .. } = status {
-                                <p>{first.explanation()}</p>
+                                <p>{run.shown_violation(first).explanation()}</p>
                                 <p><strong>{CHECK_TEXTS.panel.prevented_by}</strong>{first.prevention()}</p>
                                 if let Some(seek) = props.step.on_seek.clone() {
                                     <button type="button" class="button small"

@@ -9,7 +9,8 @@ use std::rc::Rc;
 use crate::model::overview::Overview;
 use crate::model::{
     CheckId, CheckStatus, ClientId, Event, Lifecycle, LifecyclePoint, Metrics, Recording, Run,
-    Scenario, SimDuration, SimTime, Snapshot, Window, WriteRecord, WriteVerdict,
+    Scenario, SimDuration, SimTime, Snapshot, Violation, ViolationDetail, Window, WriteRecord,
+    WriteVerdict,
 };
 
 /// How many writes had reached storage by some time, and how they fared.
@@ -58,6 +59,39 @@ pub trait RunReading {
     /// A length of time as the views print it.
     fn shown_length(&self, d: SimDuration) -> SimDuration {
         d
+    }
+    /// A violation with its times as the views print them.
+    fn shown_violation(&self, v: Violation) -> Violation {
+        let detail = match v.detail {
+            ViolationDetail::TwoHolders {
+                previous,
+                previous_token,
+                new,
+                new_token,
+                remaining,
+            } => ViolationDetail::TwoHolders {
+                previous,
+                previous_token,
+                new,
+                new_token,
+                remaining: self.shown_length(remaining),
+            },
+            ViolationDetail::WriteAfterLost {
+                client,
+                token,
+                lost_at,
+            } => ViolationDetail::WriteAfterLost {
+                client,
+                token,
+                lost_at: self.shown_time(lost_at),
+            },
+            stale @ ViolationDetail::StaleAccepted { .. } => stale,
+        };
+        Violation {
+            at: self.shown_time(v.at),
+            detail,
+            ..v
+        }
     }
 }
 
