@@ -183,6 +183,8 @@ async function viewShape(root: Locator) {
   const lanes = /Lanes: (.*)\.$/.exec((await timeline.getAttribute('aria-label')) ?? '')?.[1];
   return {
     lanes,
+    diagrams: await root.getByRole('region', { name: 'Live diagrams' }).locator('svg').evaluateAll((svgs) =>
+      svgs.map((svg) => svg.getAttribute('aria-label'))),
     clients: await root.getByLabel('State at the cursor').getByRole('listitem').evaluateAll((items) =>
       items.map((li) => li.querySelector('.client-name')?.textContent)),
     storageColumns: await storage.getByRole('columnheader').allTextContents(),
@@ -192,7 +194,7 @@ async function viewShape(root: Locator) {
   };
 }
 
-test('the live run draws with the simulated laboratory\'s own timeline, badges, storage table, checks and counts', async ({ page, shot }) => {
+test('the live run draws with the simulated laboratory\'s own timeline, badges, diagrams, storage table, checks and counts', async ({ page, shot }) => {
   await openLive(page);
   await startAndHold(page);
   const storageTimes = liveRun(page).getByRole('region', { name: /^Storage/ }).getByRole('row').locator('td:first-child');
@@ -210,6 +212,9 @@ test('the live run draws with the simulated laboratory\'s own timeline, badges, 
   await page.getByRole('button', { name: 'Jump to end' }).click();
   const simulated = await viewShape(page.getByRole('region', { name: 'Lease laboratory' }));
   expect(simulated.checks).toHaveLength(4);
+  expect(simulated.diagrams.length).toBeGreaterThan(1);
+  expect(simulated.storageColumns.length).toBeGreaterThan(0);
+  expect(simulated.lanes).toContain('Client B');
   expect(simulated.counts.length).toBeGreaterThan(5);
   expect(live).toEqual(simulated);
   expect(recorded).toEqual(simulated);

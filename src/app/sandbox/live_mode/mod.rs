@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 use super::checks::ChecksPanel;
 use super::controls::Summary;
+use super::live::LiveDiagrams;
 use super::log::EventLog;
 use super::reading::ShownRun;
 use super::storage::StoragePanel;
@@ -251,7 +252,8 @@ fn body(state: &UseReducerHandle<LiveState>) -> Html {
 
 /// The simulated laboratory's views of the live run with the cursor at `t` (the panels show
 /// the latest event at or before it, as in the simulated run): lifecycle badges, timeline,
-/// storage table, checks and counts.
+/// the diagrams with the messages in flight and each client on its lifecycle state, storage
+/// table, checks and counts.
 fn views(
     run: &ShownRun,
     t: SimTime,
@@ -267,6 +269,7 @@ fn views(
         <>
             <Summary ..step.clone() />
             <Timeline lanes={step.clone()} now={t} label={timeline} />
+            <LiveDiagrams run={run.clone()} now={t} />
             <div class="lab-grid live-run-grid">
                 <StoragePanel ..step.clone() />
                 <ChecksPanel {step} />
