@@ -1,9 +1,9 @@
 //! Live mode in the laboratory: the same lease client for real on this page's timers, the
 //! lock service with storage and contender B in Web Workers ([`driver`]), faults applied at
-//! once, and the run drawn as it grows by the simulated laboratory's own views (timeline,
-//! lifecycle badges, storage table, checks and counts), read through [`ShownRun`]. After it
-//! stops, the recorded run is scrubbed like a simulated one, exported, shared as a link, and
-//! set beside the simulation of the same plan ([`compare`]).
+//! once, and the run drawn as it grows by the simulated laboratory's own views (lifecycle
+//! badges, timeline, diagrams, storage table, checks and counts), read through [`ShownRun`].
+//! After it stops, the recorded run is scrubbed like a simulated one, exported, shared as a
+//! link, and set beside the simulation of the same plan ([`compare`]).
 
 mod compare;
 mod driver;
