@@ -62,36 +62,16 @@ pub trait RunReading {
     }
     /// A violation with its times as the views print them.
     fn shown_violation(&self, v: Violation) -> Violation {
-        let detail = match v.detail {
-            ViolationDetail::TwoHolders {
-                previous,
-                previous_token,
-                new,
-                new_token,
-                remaining,
-            } => ViolationDetail::TwoHolders {
-                previous,
-                previous_token,
-                new,
-                new_token,
-                remaining: self.shown_length(remaining),
-            },
-            ViolationDetail::WriteAfterLost {
-                client,
-                token,
-                lost_at,
-            } => ViolationDetail::WriteAfterLost {
-                client,
-                token,
-                lost_at: self.shown_time(lost_at),
-            },
-            stale @ ViolationDetail::StaleAccepted { .. } => stale,
-        };
-        Violation {
-            at: self.shown_time(v.at),
-            detail,
-            ..v
+        let mut shown = v;
+        shown.at = self.shown_time(v.at);
+        match &mut shown.detail {
+            ViolationDetail::TwoHolders { remaining, .. } => {
+                *remaining = self.shown_length(*remaining)
+            }
+            ViolationDetail::WriteAfterLost { lost_at, .. } => *lost_at = self.shown_time(*lost_at),
+            ViolationDetail::StaleAccepted { .. } => {}
         }
+        shown
     }
 }
 
