@@ -22,7 +22,7 @@ async function openLive(page: Page, extra = '', params = PARAMS) {
 
 async function startAndHold(root: Root) {
   await root.getByRole('button', { name: 'Start live run' }).click();
-  await expect(root.locator('.live-badge').filter({ hasText: 'A:' })).toContainText('Holding', { timeout: 20_000 });
+  await expect(badge(root, 'A')).toContainText('Holding', { timeout: 20_000 });
 }
 
 function workers(page: Page): Promise<number> {
@@ -80,8 +80,28 @@ async function scrubTo(page: Page, s: number) {
   await page.getByLabel('Time in the recorded run').fill(String(Math.round(s * 1000)));
 }
 
+/** The live run's panel: it draws with the simulated laboratory's own views. */
+function liveRun(root: Root): Locator {
+  return root.getByRole('region', { name: 'Live run' });
+}
+
+/** A client's lifecycle badge in the state summary. */
 function badge(root: Root, who: string): Locator {
-  return root.locator('.live-badge').filter({ hasText: `${who}:` });
+  return liveRun(root).getByLabel('State at the cursor').getByRole('listitem').filter({ hasText: `Client ${who}` });
+}
+
+/** The sentence naming the lock service's holder. */
+function holder(root: Root): Locator {
+  return liveRun(root).getByLabel('State at the cursor').getByRole('paragraph');
+}
+
+function check(page: Page, title: string): Locator {
+  return liveRun(page).getByRole('region', { name: 'Checks' }).getByRole('listitem').filter({ hasText: title });
+}
+
+/** The count of `label` as of the cursor, from the counts table. */
+function count(page: Page, label: string): Locator {
+  return liveRun(page).getByRole('region', { name: 'Checks' }).getByRole('row', { name: label }).getByRole('cell').first();
 }
 
 test('freezing the page for 3 × T hands the lease to B, A goes Lost on waking, and the fence rejects its held write', async ({ page, context, shot, checkA11y }) => {
@@ -108,15 +128,15 @@ test('freezing the page for 3 × T hands the lease to B, A goes Lost on waking, 
 
   // Well inside the freeze: the service has expired A's lease and granted it to B.
   await scrubTo(page, freeze.at + freeze.measured - 0.3);
-  await expect(page.locator('.live-badge.service')).toContainText('B (token 2)');
+  await expect(holder(page)).toContainText('holder is client B with token 2');
   await expect(badge(page, 'A')).toContainText(/Holding|Renew in flight/);
   // Just after waking: A is Lost, and its held write reached storage and was rejected.
   await scrubTo(page, freeze.at + freeze.measured + 0.6);
   await expect(badge(page, 'A')).toContainText('Lost');
-  const rejected = page.locator('.live-storage tbody tr').filter({ hasText: 'rejected' });
-  await expect(rejected.first()).toContainText('A');
-  await expect(page.locator('.live-check').filter({ hasText: 'ordered by fencing token' })).toContainText('holds');
-  await expect(page.locator('.live-check').filter({ hasText: 'two unexpired holders' })).toContainText('holds');
+  const rejected = liveRun(page).getByRole('region', { name: /^Storage/ }).getByRole('row').filter({ hasText: 'Rejected' });
+  await expect(rejected.first().getByRole('cell').nth(1)).toHaveText('A');
+  await expect(check(page, 'ordered by fencing token')).toContainText('Holding');
+  await expect(check(page, 'two unexpired holders')).toContainText('Holding');
 
   const freezes = longTasks.filter((t) => t.duration > 2_000);
   expect(freezes).toHaveLength(1);
@@ -154,12 +174,58 @@ test('freezing the page for 3 × T hands the lease to B, A goes Lost on waking, 
   await shot(page, 'live-compare');
 });
 
+/** The accessible shape of a laboratory's run views: what a screen reader meets, by role. */
+async function viewShape(root: Locator) {
+  const storage = root.getByRole('region', { name: /^Storage/ });
+  const checks = root.getByRole('region', { name: 'Checks' });
+  const timeline = root.getByRole('img', { name: /^Timeline from 0 to / });
+  await expect(timeline).toHaveCount(1);
+  const lanes = /Lanes: (.*)\.$/.exec((await timeline.getAttribute('aria-label')) ?? '')?.[1];
+  return {
+    lanes,
+    diagrams: await root.getByRole('region', { name: 'Live diagrams' }).locator('svg').evaluateAll((svgs) =>
+      svgs.map((svg) => svg.getAttribute('aria-label'))),
+    clients: await root.getByLabel('State at the cursor').getByRole('listitem').evaluateAll((items) =>
+      items.map((li) => li.querySelector('.client-name')?.textContent)),
+    storageColumns: await storage.getByRole('columnheader').allTextContents(),
+    checks: await checks.getByRole('list').first().getByRole('listitem').evaluateAll((items) =>
+      items.map((li) => li.querySelector('.check-title')?.textContent)),
+    counts: await checks.getByRole('table').getByRole('rowheader').allTextContents(),
+  };
+}
+
+test('the live run draws with the simulated laboratory\'s own timeline, badges, diagrams, storage table, checks and counts', async ({ page, shot }) => {
+  await openLive(page);
+  await startAndHold(page);
+  const storageTimes = liveRun(page).getByRole('region', { name: /^Storage/ }).getByRole('row').locator('td:first-child');
+  await expect(storageTimes.first()).toBeVisible({ timeout: 10_000 });
+  const live = await viewShape(liveRun(page));
+  // Real milliseconds since the live run started: never the trace's microseconds.
+  for (const time of await storageTimes.allTextContents()) expect(time).toMatch(/^\d+(\.\d{3})? m?s$/);
+  await shot(page, 'live-running-shared-views');
+  await page.getByRole('button', { name: 'Stop live run' }).click();
+  await expect(page.getByRole('heading', { name: 'Recorded live run' })).toBeVisible();
+  const recorded = await viewShape(liveRun(page));
+
+  await page.getByRole('button', { name: 'Simulated', exact: true }).click();
+  await expect(liveRun(page)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Jump to end' }).click();
+  const simulated = await viewShape(page.getByRole('region', { name: 'Lease laboratory' }));
+  expect(simulated.checks).toHaveLength(4);
+  expect(simulated.diagrams.length).toBeGreaterThan(1);
+  expect(simulated.storageColumns.length).toBeGreaterThan(0);
+  expect(simulated.lanes).toContain('Client B');
+  expect(simulated.counts.length).toBeGreaterThan(5);
+  expect(live).toEqual(simulated);
+  expect(recorded).toEqual(simulated);
+});
+
 test('with fencing off, the same freeze in the write path breaks the order of writes', async ({ page }) => {
   await openLive(page, '&fencing=off');
   await holdThenFreezeInWritePath(page, 3 * T_MS);
   await page.waitForTimeout(1_000);
   await page.getByRole('button', { name: 'Stop live run' }).click();
-  await expect(page.locator('.live-check').filter({ hasText: 'ordered by fencing token' })).toContainText('broken at');
+  await expect(check(page, 'ordered by fencing token')).toContainText('Broken at');
 });
 
 /** T = 2 s here: the wall-clock step, not a starved page, should be what loses the lease. */
@@ -178,16 +244,16 @@ async function stepBackAndWait(page: Page): Promise<void> {
 test('under wall-clock timers, stepping the wall clock back loses the lease', async ({ page }) => {
   await openLive(page, '&wall-timers=on', WALL_PARAMS);
   await stepBackAndWait(page);
-  await expect(page.locator('.live-counts div').filter({ hasText: 'Lost flags set' }).locator('dd')).not.toHaveText('0');
-  await expect(page.locator('.live-badge.service')).toContainText('B');
+  await expect(count(page, 'Leases lost')).not.toHaveText('0');
+  await expect(holder(page)).toContainText('holder is client B');
 });
 
 test('under Prefer, the same step of the wall clock changes nothing', async ({ page }) => {
   await openLive(page, '', WALL_PARAMS);
   await stepBackAndWait(page);
-  await expect(page.locator('.live-counts div').filter({ hasText: 'Lost flags set' }).locator('dd')).toHaveText('0');
+  await expect(count(page, 'Leases lost')).toHaveText('0');
   await expect(badge(page, 'A')).toContainText(/Holding|Renew in flight/);
-  await expect(page.locator('.live-badge.service')).toContainText('A (token 1)');
+  await expect(holder(page)).toContainText('holder is client A with token 1');
 });
 
 test('leaving the Sandbox tab terminates the live workers', async ({ page }) => {

@@ -4,21 +4,22 @@
 
 use yew::prelude::*;
 
-use super::StepProps;
-use crate::lab::LabAction;
+use super::reading::{RunReading, ShownRun};
+use super::RunProps;
+use crate::lab::PolicySwitch;
 use crate::lesson::checks::{fill, CheckWords, ViolationWords, CHECK_TEXTS};
-use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, Recording, SimTime};
+use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, SimTime};
 
 /// At most this many lost-flag moments are listed; the rest are counted.
 const SHOWN_LOSSES: usize = 6;
 
 /// The figures a learner compares between runs, by label, from one set of measurements.
-/// Every figure comes from the model's observer (`Recording::metrics_at` as of the step shown and
-/// `Recording::metrics` for the whole run), so the two columns never count by different rules.
-fn figures(m: &Metrics) -> [(&'static str, String); 11] {
+/// Every figure comes from the model's observer (`metrics_at` as of the step shown and
+/// `metrics` for the whole run), so the two columns never count by different rules.
+fn figures(run: &dyn RunReading, m: &Metrics) -> [(&'static str, String); 11] {
     let l = &CHECK_TEXTS.counts;
     let failover = match m.max_failover {
-        Some(d) => d.to_string(),
+        Some(d) => run.shown_length(d).to_string(),
         None => CHECK_TEXTS.panel.no_failover.to_owned(),
     };
     [
@@ -37,12 +38,12 @@ fn figures(m: &Metrics) -> [(&'static str, String); 11] {
 }
 
 /// A panel template with the time shown filled in.
-fn at_now(template: &str, now: SimTime) -> String {
-    fill(template, &[("now", now.to_string())])
+fn at_now(run: &dyn RunReading, template: &str, now: SimTime) -> String {
+    fill(template, &[("now", run.shown_time(now).to_string())])
 }
 
 /// The latest moments a client went Lost, up to `now`, and a count of the earlier ones.
-fn losses_list(run: &Recording, now: SimTime) -> Html {
+fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
     let window = run.losses_before(now, SHOWN_LOSSES);
     if window.total == 0 {
         return Html::default();
@@ -59,14 +60,14 @@ fn losses_list(run: &Recording, now: SimTime) -> Html {
                     _ => "",
                 };
                 html! {
-                    <li>{format!("Client {client} went Lost at t = {}: {reason}; it stopped writing.", point.from)}</li>
+                    <li>{format!("Client {client} went Lost at t = {}: {reason}; it stopped writing.", run.shown_time(point.from))}</li>
                 }
             }) }
         </ul>
     }
 }
 
-fn status_text(status: &CheckStatus) -> String {
+fn status_text(run: &dyn RunReading, status: &CheckStatus) -> String {
     let panel = &CHECK_TEXTS.panel;
     match status {
         CheckStatus::Holding => panel.holding.to_owned(),
@@ -79,25 +80,43 @@ fn status_text(status: &CheckStatus) -> String {
             };
             fill(
                 template,
-                &[("at", first.at.to_string()), ("count", count.to_string())],
+                &[
+                    ("at", run.shown_time(first.at).to_string()),
+                    ("count", count.to_string()),
+                ],
             )
         }
     }
 }
 
+/// A run set beside the one shown: the same scenario with one policy switch flipped.
+#[derive(Clone, PartialEq)]
+pub struct ComparedRun {
+    /// The switch flipped.
+    pub switch: PolicySwitch,
+    /// The flipped run.
+    pub run: ShownRun,
+}
+
+/// Props of [`ChecksPanel`]: the run at the step shown, and the run compared with it.
+#[derive(Properties, PartialEq, Clone)]
+pub struct ChecksProps {
+    pub step: RunProps,
+    #[prop_or_default]
+    pub compare: Option<ComparedRun>,
+}
+
 /// Every check at the cursor, the counts, and the comparison if there is one.
 #[component]
-pub fn ChecksPanel(props: &StepProps) -> Html {
-    let lab = &props.lab.0;
-    let run = lab.run();
-    let now = props.at;
-    let tally = run.tally_at(now);
+pub fn ChecksPanel(props: &ChecksProps) -> Html {
+    let run = &props.step.run;
+    let now = props.step.at;
     html! {
         <section class="card checks-panel" aria-labelledby="checks-title">
             <h4 id="checks-title">{"Checks"}</h4>
             <ul class="checks" aria-live="polite">
                 { for CheckId::ALL.into_iter().map(|id| {
-                    let status = run.check_as_of(id, now, &tally);
+                    let status = run.check_at(id, now);
                     let class = match status {
                         CheckStatus::Holding => "check status-ok",
                         CheckStatus::NotApplicable => "check check-na",
@@ -106,14 +125,16 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
                     html! {
                         <li class={class}>
                             <p class="check-title">{id.title()}</p>
-                            <p class="check-status"><strong>{status_text(&status)}</strong></p>
+                            <p class="check-status"><strong>{status_text(&**run, &status)}</strong></p>
                             if let CheckStatus::Broken { first, .. } = status {
-                                <p>{first.explanation()}</p>
+                                <p>{run.shown_violation(first).explanation()}</p>
                                 <p><strong>{CHECK_TEXTS.panel.prevented_by}</strong>{first.prevention()}</p>
-                                <button type="button" class="button small"
-                                    onclick={props.send(move |_: MouseEvent| LabAction::Seek(first.at))}>
-                                    {fill(CHECK_TEXTS.panel.go_to, &[("at", first.at.to_string())])}
-                                </button>
+                                if let Some(seek) = props.step.on_seek.clone() {
+                                    <button type="button" class="button small"
+                                        onclick={Callback::from(move |_: MouseEvent| seek.emit(first.at))}>
+                                        {fill(CHECK_TEXTS.panel.go_to, &[("at", run.shown_time(first.at).to_string())])}
+                                    </button>
+                                }
                             }
                             if status == CheckStatus::NotApplicable {
                                 <p class="muted small">{id.not_applicable()}</p>
@@ -122,23 +143,20 @@ pub fn ChecksPanel(props: &StepProps) -> Html {
                     }
                 }) }
             </ul>
-            { losses_list(run, now) }
-            <Comparison ..props.clone() />
+            { losses_list(&**run, now) }
+            { counts(&**run, now, props.compare.as_ref()) }
         </section>
     }
 }
 
-/// The counts of this run, side by side with the comparison run when comparing.
-#[component]
-fn Comparison(props: &StepProps) -> Html {
-    let lab = &props.lab.0;
-    let now = props.at;
+/// The counts of this run, side by side with the compared run when there is one.
+fn counts(run: &dyn RunReading, now: SimTime, compare: Option<&ComparedRun>) -> Html {
     let panel = &CHECK_TEXTS.panel;
-    let mine = figures(&lab.run().metrics_at(now));
-    let Some(compare) = lab.compare() else {
-        return counts_table(mine, figures(lab.run().metrics()), now);
+    let mine = figures(run, &run.metrics_at(now));
+    let Some(compare) = compare else {
+        return counts_table(run, mine, figures(run, run.metrics()), now);
     };
-    let policy = lab.scenario().policy;
+    let policy = run.scenario().policy;
     let flipped_name = format!(
         "{} {}",
         if compare.switch.is_on(&policy) {
@@ -148,12 +166,10 @@ fn Comparison(props: &StepProps) -> Html {
         },
         compare.switch.label().to_ascii_lowercase()
     );
-    let theirs = figures(&compare.run.metrics_at(now));
-    let mine_status = |id| lab.run().check_at(id, now);
-    let their_status = |id| compare.run.check_at(id, now);
+    let theirs = figures(&*compare.run, &compare.run.metrics_at(now));
     let statuses: Vec<_> = CheckId::ALL
         .into_iter()
-        .map(|id| (id, mine_status(id), their_status(id)))
+        .map(|id| (id, run.check_at(id, now), compare.run.check_at(id, now)))
         .collect();
     let summary = difference(
         &statuses,
@@ -166,7 +182,7 @@ fn Comparison(props: &StepProps) -> Html {
         <div class="comparison">
             <p class="comparison-summary" aria-live="polite">{summary}</p>
             <table class="counts">
-                <caption>{at_now(panel.compare_caption, now)}</caption>
+                <caption>{at_now(run, panel.compare_caption, now)}</caption>
                 <thead>
                     <tr><th scope="col">{panel.measure}</th><th scope="col">{panel.this_run}</th><th scope="col">{flipped_name.clone()}</th></tr>
                 </thead>
@@ -174,8 +190,8 @@ fn Comparison(props: &StepProps) -> Html {
                     { for statuses.iter().map(|(id, a, b)| html! {
                         <tr>
                             <th scope="row">{id.title()}</th>
-                            <td>{status_text(a)}</td>
-                            <td>{status_text(b)}</td>
+                            <td>{status_text(run, a)}</td>
+                            <td>{status_text(&*compare.run, b)}</td>
                         </tr>
                     }) }
                     { for mine.into_iter().zip(theirs).map(|((label, a), (_, b))| html! {
@@ -189,6 +205,7 @@ fn Comparison(props: &StepProps) -> Html {
 
 /// The counts up to the step shown beside the whole run's, when nothing is compared.
 fn counts_table(
+    run: &dyn RunReading,
     mine: [(&'static str, String); 11],
     whole: [(&'static str, String); 11],
     now: SimTime,
@@ -196,9 +213,9 @@ fn counts_table(
     let panel = &CHECK_TEXTS.panel;
     html! {
         <table class="counts">
-            <caption>{at_now(panel.counts_caption, now)}</caption>
+            <caption>{at_now(run, panel.counts_caption, now)}</caption>
             <thead>
-                <tr><th scope="col">{panel.measure}</th><th scope="col">{at_now(panel.as_of, now)}</th><th scope="col">{panel.whole_run}</th></tr>
+                <tr><th scope="col">{panel.measure}</th><th scope="col">{at_now(run, panel.as_of, now)}</th><th scope="col">{panel.whole_run}</th></tr>
             </thead>
             <tbody>
                 { for mine.into_iter().zip(whole).map(|((label, value), (_, total))| html! {

@@ -4,7 +4,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::{preset_choices, LabProps, SetupProps, StepProps};
+use super::{preset_choices, LabProps, RunProps, SetupProps};
 use crate::lab::{LabAction, PolicySwitch, Speed};
 use crate::lesson::content::{fill, SANDBOX};
 use crate::model::fields::{FormUnit, ScenarioField, SCENARIO_FIELDS};
@@ -136,9 +136,9 @@ fn lifecycle_class(state: Lifecycle) -> &'static str {
 /// What is true at the cursor: who the service says holds the lease, and what each client
 /// believes.
 #[component]
-pub fn Summary(props: &StepProps) -> Html {
-    let lab = &props.lab.0;
-    let snapshot = lab.run().state_at(props.at);
+pub fn Summary(props: &RunProps) -> Html {
+    let run = &props.run;
+    let snapshot = run.state_at(props.at);
     let words = &SANDBOX.summary;
     let holder = match snapshot.holder {
         Some((client, token)) => fill(
@@ -147,7 +147,10 @@ pub fn Summary(props: &StepProps) -> Html {
         ),
         None => words.nobody.to_owned(),
     };
-    let sentence = fill(words.holder_is, &[("at", props.at.to_string())]);
+    let sentence = fill(
+        words.holder_is,
+        &[("at", run.shown_time(props.at).to_string())],
+    );
     let (before, after) = sentence.split_once("{holder}").unwrap_or((&sentence, ""));
     html! {
         <div class="now-summary" aria-label={words.label}>

@@ -4,14 +4,15 @@
 
 use yew::prelude::*;
 
-use super::{LabProps, StepProps};
+use super::reading::ShownRun;
+use super::StepProps;
 use crate::app::diagrams::architecture::{ArchitectureDiagram, InFlight};
 use crate::app::diagrams::export::MermaidExport;
 use crate::app::diagrams::lifecycle::{LifecycleDiagram, StateMarker};
 use crate::app::diagrams::sequence::{SequenceDiagram, SequenceMessage};
 use crate::lab::{LabAction, RunSequence};
 use crate::lesson::content::{fill, ArchEdge, LeaseState, SANDBOX};
-use crate::model::{Lifecycle, Message, NodeId};
+use crate::model::{Lifecycle, Message, NodeId, SimTime};
 
 const SEQUENCE_WINDOW: usize = 12;
 
@@ -37,11 +38,17 @@ fn lesson_state(state: Lifecycle) -> LeaseState {
     }
 }
 
+/// Props of [`LiveDiagrams`]: the run and the cursor.
+#[derive(Properties, PartialEq, Clone)]
+pub struct DiagramsProps {
+    pub run: ShownRun,
+    pub now: SimTime,
+}
+
 /// The architecture and lifecycle diagrams at the cursor.
 #[component]
-pub fn LiveDiagrams(props: &LabProps) -> Html {
-    let lab = &props.lab.0;
-    let snapshot = lab.run().state_at(lab.now());
+pub fn LiveDiagrams(props: &DiagramsProps) -> Html {
+    let snapshot = props.run.state_at(props.now);
     let in_flight: Vec<InFlight> = snapshot
         .in_flight
         .iter()

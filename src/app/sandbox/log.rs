@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::StepProps;
+use super::RunProps;
 use crate::lesson::checks::CheckWords;
 use crate::model::{Event, EventKind, Run};
 
@@ -11,9 +11,9 @@ const SHOWN_EVENTS: usize = 60;
 
 /// The latest events up to the cursor, oldest first.
 #[component]
-pub fn EventLog(props: &StepProps) -> Html {
-    let lab = &props.lab.0;
-    let window = lab.run().events_before(props.at, SHOWN_EVENTS);
+pub fn EventLog(props: &RunProps) -> Html {
+    let run = &props.run;
+    let window = run.events_before(props.at, SHOWN_EVENTS);
     let total = window.total;
     let first = total - window.items.len() + 1;
     html! {
@@ -22,13 +22,13 @@ pub fn EventLog(props: &StepProps) -> Html {
             <div role="log" aria-label="Event log" class="log-lines" tabindex="0">
                 <ol start={first.to_string()}>
                     { for window.items.iter().map(|event| html! {
-                        <li><span class="log-time">{event.at.to_string()}</span>{" "}{line(event)}</li>
+                        <li><span class="log-time">{run.shown_time(event.at).to_string()}</span>{" "}{line(event)}</li>
                     }) }
                 </ol>
             </div>
             if total > SHOWN_EVENTS {
                 <p class="muted small">{format!("Showing events {first} to {total} of the {total} so far (the run has {} in all); \
-                    step back or scrub to read earlier ones.", lab.run().event_count())}</p>
+                    step back or scrub to read earlier ones.", run.event_count())}</p>
             }
         </details>
     }

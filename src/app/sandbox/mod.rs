@@ -13,6 +13,7 @@ mod live_mode;
 mod log;
 mod pitfall;
 mod progress;
+pub mod reading;
 mod search;
 mod storage;
 mod timeline;
@@ -24,6 +25,7 @@ use yew::prelude::*;
 use crate::lab::{Lab, LabAction};
 use crate::lesson::content::{PresetText, SANDBOX};
 use crate::model::{presets, SimTime};
+use reading::ShownRun;
 
 /// The lab as a Yew reducer state. An action that changes nothing keeps the same `Rc`,
 /// so Yew skips the render.
@@ -111,6 +113,26 @@ impl PartialEq for StepProps {
 impl StepProps {
     fn send<T: 'static>(&self, make: impl Fn(T) -> LabAction + 'static) -> Callback<T> {
         send(&self.lab, make)
+    }
+}
+
+/// Props of the panels drawn from a run at one time, whichever kind of run it is: `at` is
+/// the latest event at or before the cursor, so playback between events skips their render.
+#[derive(Properties, Clone)]
+pub struct RunProps {
+    pub run: ShownRun,
+    pub at: SimTime,
+    /// Moves the cursor; `None` where there is no cursor to move (a live run going on).
+    #[prop_or_default]
+    pub on_seek: Option<Callback<SimTime>>,
+}
+
+/// The seek callback is not compared: each render makes a new one that does the same.
+impl PartialEq for RunProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.run == other.run
+            && self.at == other.at
+            && self.on_seek.is_some() == other.on_seek.is_some()
     }
 }
 
@@ -291,6 +313,15 @@ fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime) -> Html {
         setup: setup.setup.clone(),
         at,
     };
+    let run = RunProps {
+        run: ShownRun::from(lab.run().clone()),
+        at,
+        on_seek: Some(send(store, LabAction::Seek)),
+    };
+    let compare = lab.compare().map(|c| checks::ComparedRun {
+        switch: c.switch,
+        run: ShownRun::from(c.run.clone()),
+    });
     html! {
         <>
             <controls::PresetPicker ..setup.clone() />
@@ -298,16 +329,16 @@ fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime) -> Html {
                 <p class="lab-problem status-warn" role="status">{problem}</p>
             }
             <controls::PlaybackBar ..props.clone() />
-            <timeline::Timeline lab={store.clone()} lanes={step.clone()} />
-            <live::LiveDiagrams ..props />
+            <timeline::Timeline lanes={run.clone()} now={lab.now()} label={timeline::SIMULATED_LABEL} />
+            <live::LiveDiagrams run={run.run.clone()} now={lab.now()} />
             <div class="lab-grid">
                 <div class="lab-main">
-                    <controls::Summary ..step.clone() />
-                    <storage::StoragePanel ..step.clone() />
+                    <controls::Summary ..run.clone() />
+                    <storage::StoragePanel ..run.clone() />
                     <live::RunSequenceView ..step.clone() />
                 </div>
                 <div class="lab-side">
-                    <checks::ChecksPanel ..step.clone() />
+                    <checks::ChecksPanel step={run.clone()} {compare} />
                 </div>
             </div>
             <div class="lab-settings">
@@ -316,7 +347,7 @@ fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime) -> Html {
                 <controls::ParametersPanel ..setup.clone() />
             </div>
             <search::SearchPanel ..setup />
-            <log::EventLog ..step />
+            <log::EventLog ..run />
             <p class="trace-id">
                 {format!("Trace hash {:016x} · seed {} · {} events",
                     lab.run().trace_hash(), lab.scenario().seed, lab.run().event_count())}

@@ -4,7 +4,8 @@
 
 use yew::prelude::*;
 
-use super::StepProps;
+use super::reading::RunReading;
+use super::RunProps;
 use crate::model::{WriteRecord, WriteVerdict};
 
 const SHOWN_WRITES: usize = 40;
@@ -28,11 +29,11 @@ fn verdict(write: &WriteRecord) -> (&'static str, bool, String) {
     }
 }
 
-fn row(write: &WriteRecord) -> Html {
+fn row(run: &dyn RunReading, write: &WriteRecord) -> Html {
     let (class, stands_out, verdict) = verdict(write);
     html! {
         <tr class={classes!(class, stands_out.then_some("stands-out"))}>
-            <td>{write.at.to_string()}</td>
+            <td>{run.shown_time(write.at).to_string()}</td>
             <td>{write.client.to_string()}</td>
             <td>{write.token.to_string()}</td>
             <td>
@@ -44,12 +45,12 @@ fn row(write: &WriteRecord) -> Html {
 
 /// The storage log as a table, newest first.
 #[component]
-pub fn StoragePanel(props: &StepProps) -> Html {
-    let lab = &props.lab.0;
-    let tally = lab.run().tally_at(props.at);
-    let window = lab.run().writes_before(props.at, SHOWN_WRITES);
-    let fencing = lab.scenario().policy.fencing;
-    let (total, rejected, stale) = (tally.writes, tally.writes_rejected(), tally.writes_stale);
+pub fn StoragePanel(props: &RunProps) -> Html {
+    let run = &props.run;
+    let counts = run.write_counts_at(props.at);
+    let window = run.writes_before(props.at, SHOWN_WRITES);
+    let fencing = run.scenario().policy.fencing;
+    let (total, rejected, stale) = (counts.total, counts.rejected, counts.stale);
     html! {
         <section class="card storage-panel" aria-labelledby="storage-title">
             <h4 id="storage-title">
@@ -78,7 +79,7 @@ pub fn StoragePanel(props: &StepProps) -> Html {
                             </tr>
                         </thead>
                         <tbody>
-                            { for window.items.iter().rev().map(row) }
+                            { for window.items.iter().rev().map(|w| row(&**run, w)) }
                         </tbody>
                     </table>
                 </div>

@@ -4,11 +4,14 @@
 
 use yew::prelude::*;
 
-use super::{LabStore, StepProps};
-use crate::lab::LabAction;
+use super::reading::RunReading;
+use super::RunProps;
 use crate::model::overview::{ClientLane, Mark, MarkGroup, Overview, Span, Spans};
 use crate::model::{ClientId, NodeId, Scenario, SimTime};
 
+/// What the simulated run's timeline is called, with how to use it.
+pub const SIMULATED_LABEL: &str =
+    "Timeline: click to move the cursor; Space plays or pauses, the arrow keys step between events";
 /// The drawing's width (CSS pixels, so text keeps its size) before the figure is measured.
 const DEFAULT_WIDTH: u32 = 1000;
 /// Narrower than this, the drawing scales down instead of losing its plot.
@@ -191,16 +194,17 @@ fn mark_style(mark: Mark) -> (&'static str, f64) {
     }
 }
 
-fn mark_title(mark: Mark, client: ClientId, group: &MarkGroup) -> String {
+fn mark_title(run: &dyn RunReading, mark: Mark, client: ClientId, group: &MarkGroup) -> String {
     let more = if group.count > 1 {
         " (and more close by)"
     } else {
         ""
     };
     let token = group.token.map(|t| t.to_string()).unwrap_or_default();
+    let at = run.shown_time(group.first);
     match mark {
-        Mark::Lost => format!("Client {client} lost the lease at {}{more}", group.first),
-        _ => format!("Write with token {token} at {}{more}", group.first),
+        Mark::Lost => format!("Client {client} lost the lease at {at}{more}"),
+        _ => format!("Write with token {token} at {at}{more}"),
     }
 }
 
@@ -264,6 +268,7 @@ fn mark_paths(view: &Overview, plot: &Plot) -> Vec<Vec<MarkPath>> {
 
 /// One kind of mark on one client's lane, up to `now`.
 fn mark_shapes(
+    run: &dyn RunReading,
     lane: &ClientLane,
     path: &MarkPath,
     client: ClientId,
@@ -283,7 +288,7 @@ fn mark_shapes(
             { for lane.marks(mark).take(shown).map(|g| {
                 let mut d = String::new();
                 mark_path(&mut d, mark, plot.x(g.first), y);
-                html! { <path class={class} {d}><title>{mark_title(mark, client, g)}</title></path> }
+                html! { <path class={class} {d}><title>{mark_title(run, mark, client, g)}</title></path> }
             }) }
         };
     }
@@ -304,6 +309,7 @@ fn mark_shapes(
 
 /// One client's lane up to `now`: beliefs, pauses, crash, renewals, writes and losses.
 fn client_shapes(
+    run: &dyn RunReading,
     lane: &ClientLane,
     paths: &[MarkPath],
     client: ClientId,
@@ -328,16 +334,17 @@ fn client_shapes(
                 <path class={format!("believed client-{}", client.0)} d={believed} />
             }
             if !paused.is_empty() { <path class="pause" d={paused} /> }
-            { for Mark::ALL.into_iter().zip(paths).map(|(mark, path)| mark_shapes(lane, path, client, mark, now, plot)) }
+            { for Mark::ALL.into_iter().zip(paths).map(|(mark, path)| mark_shapes(run, lane, path, client, mark, now, plot)) }
             { crash.unwrap_or_default() }
         </>
     }
 }
 
-/// Props of [`TimelineLanes`]: the step the other panels show, and the drawing's width.
+/// Props of [`TimelineLanes`]: the run at the time the other panels show, and the
+/// drawing's width.
 #[derive(Properties, PartialEq, Clone)]
 struct LanesProps {
-    step: StepProps,
+    step: RunProps,
     width: u32,
 }
 
@@ -346,28 +353,28 @@ struct LanesProps {
 /// overview, so its size does not grow with the run.
 #[component]
 fn TimelineLanes(props: &LanesProps) -> Html {
-    let run = props.step.lab.0.run();
+    let run = &props.step.run;
     let plot = Plot::new(props.width, run.end());
     let now = props.step.at;
     let view = run.overview();
     let marks = {
         let run = run.clone();
-        use_memo(
-            (props.step.setup.clone(), props.width),
-            move |(_, width)| mark_paths(run.overview(), &Plot::new(*width, run.end())),
-        )
+        use_memo((props.step.run.clone(), props.width), move |(_, width)| {
+            mark_paths(run.overview(), &Plot::new(*width, run.end()))
+        })
     };
     html! {
         <g class="lanes">
             { tenure_shapes(view, run.scenario().clients, now, &plot) }
-            { for view.clients.iter().zip(marks.iter()).enumerate().map(|(c, (lane, paths))| client_shapes(lane, paths, ClientId(c as u8), now, &plot)) }
-            { for fault_markers(run.scenario(), &plot) }
+            { for view.clients.iter().zip(marks.iter()).enumerate().map(|(c, (lane, paths))| client_shapes(&**run, lane, paths, ClientId(c as u8), now, &plot)) }
+            { for fault_markers(&**run, &plot) }
         </g>
     }
 }
 
 /// Every planned fault: a marker on the faults lane and a line down to the node it hits.
-fn fault_markers<'a>(scenario: &'a Scenario, plot: &'a Plot) -> impl Iterator<Item = Html> + 'a {
+fn fault_markers<'a>(run: &'a dyn RunReading, plot: &'a Plot) -> impl Iterator<Item = Html> + 'a {
+    let scenario: &Scenario = run.scenario();
     scenario.faults.0.iter().map(move |planned| {
         let px = plot.x(planned.at);
         let node_y = lane_y(planned.fault.target());
@@ -375,7 +382,7 @@ fn fault_markers<'a>(scenario: &'a Scenario, plot: &'a Plot) -> impl Iterator<It
             <g class="fault-marker">
                 <line x1={px.to_string()} x2={px.to_string()} y1={(TOP + 20.0).to_string()} y2={(node_y + 26.0).to_string()} />
                 <path d={format!("M{px},{} l-5,-9 h10 z", TOP + 20.0)}>
-                    <title>{format!("{} at {}", planned.fault.describe(), planned.at)}</title>
+                    <title>{format!("{} at {}", planned.fault.describe(), run.shown_time(planned.at))}</title>
                 </path>
             </g>
         }
@@ -385,35 +392,43 @@ fn fault_markers<'a>(scenario: &'a Scenario, plot: &'a Plot) -> impl Iterator<It
 /// The cursor every frame, and the lanes as of the step the other panels show.
 #[derive(Properties, PartialEq, Clone)]
 pub struct TimelineProps {
-    pub lab: UseReducerHandle<LabStore>,
-    pub lanes: StepProps,
+    /// The run, at the time the other panels show, and where a click moves the cursor.
+    pub lanes: RunProps,
+    /// The cursor.
+    pub now: SimTime,
+    /// What the timeline's group is called, with how to use it here.
+    pub label: AttrValue,
 }
 
 /// The lanes of the run up to the cursor, drawn at the figure's width in CSS pixels so
 /// the labels keep their size on a phone.
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
-    let lab = &props.lab.0;
-    let run = lab.run();
+    let run = &props.lanes.run;
     let scroll_ref = use_node_ref();
     let width = crate::app::resize::use_element_width(scroll_ref.clone(), DEFAULT_WIDTH);
     let plot = Plot::new(width, run.end());
-    let end = plot.end;
-    let now = lab.now();
+    let end = run.shown_time(plot.end);
+    let now = props.now;
     let clients = run.scenario().clients;
     let height = TOP + LANE * (2.0 + f64::from(clients)) + 26.0;
     let svg_ref = use_node_ref();
 
-    let onclick = seek_on_click(svg_ref.clone(), props.lab.clone(), plot);
+    let onclick = props
+        .lanes
+        .on_seek
+        .clone()
+        .map(|seek| seek_on_click(svg_ref.clone(), seek, plot));
     let cursor = plot.x(now);
     let label_for = |i: u8| format!("Client {}", ClientId(i));
     let summary = format!(
-        "Timeline from 0 to {end}, drawn up to t = {now}. Lanes: faults, lock service holder, {}.",
+        "Timeline from 0 to {end}, drawn up to t = {}. Lanes: faults, lock service holder, {}.",
+        run.shown_time(now),
         (0..clients).map(label_for).collect::<Vec<_>>().join(", ")
     );
     html! {
         <figure class="timeline"><div ref={scroll_ref} class="timeline-scroll" tabindex="0" role="group"
-            aria-label="Timeline: click to move the cursor; Space plays or pauses, the arrow keys step between events">
+            aria-label={props.label.clone()}>
             <svg ref={svg_ref} viewBox={format!("0 0 {} {height}", plot.width)} role="img" aria-label={summary}
                 {onclick}>
                 <defs>
@@ -438,11 +453,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
 }
 
 /// Moves the cursor to the time under the pointer.
-fn seek_on_click(
-    svg_ref: NodeRef,
-    lab: UseReducerHandle<LabStore>,
-    plot: Plot,
-) -> Callback<MouseEvent> {
+fn seek_on_click(svg_ref: NodeRef, seek: Callback<SimTime>, plot: Plot) -> Callback<MouseEvent> {
     Callback::from(move |event: MouseEvent| {
         let Some(svg) = svg_ref.cast::<web_sys::Element>() else {
             return;
@@ -452,7 +463,7 @@ fn seek_on_click(
             return;
         }
         let view_x = (f64::from(event.client_x()) - rect.left()) / rect.width() * plot.width;
-        lab.dispatch(LabAction::Seek(plot.time_at(view_x)));
+        seek.emit(plot.time_at(view_x));
     })
 }
 

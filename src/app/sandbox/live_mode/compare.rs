@@ -6,9 +6,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::views;
+use crate::app::sandbox::reading::ShownRun;
+use crate::app::sandbox::timeline::Timeline;
+use crate::app::sandbox::RunProps;
 use crate::lab::live::compare::{delivery_lateness, simulate, timer_lateness, Ending};
-use crate::lab::live::trace::{Freeze, LiveTrace};
+use crate::lab::live::trace::LiveTrace;
 use crate::lab::live::words::{self, fill};
 use crate::lab::live::{shown_length, shown_time};
 use crate::model::{ClientId, Run};
@@ -19,6 +21,8 @@ pub struct ComparisonProps {
     pub trace: Rc<LiveTrace>,
     /// Its replay.
     pub live: Rc<Run>,
+    /// The replay as the views read it.
+    pub shown: ShownRun,
 }
 
 impl PartialEq for ComparisonProps {
@@ -86,34 +90,35 @@ fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
     out
 }
 
-/// The model's pauses of A, drawn where the live timeline draws the page's freezes.
-fn model_pauses(run: &Run) -> Vec<Freeze> {
-    run.pauses(ClientId::A)
-        .map(|iv| {
-            let length = iv.until.unwrap_or(run.end()) - iv.from;
-            Freeze {
-                at: iv.from,
-                asked: length,
-                measured: length,
-            }
-        })
-        .collect()
+/// A whole run's timeline, with no cursor to move.
+fn whole_timeline(run: &ShownRun, label: &'static str) -> Html {
+    let end = run.end();
+    let lanes = RunProps {
+        run: run.clone(),
+        at: end,
+        on_seek: None,
+    };
+    html! { <Timeline {lanes} now={end} {label} /> }
 }
 
 /// The button, then the two timelines and the differences.
 #[component]
 pub fn Comparison(props: &ComparisonProps) -> Html {
-    let simulated = use_state(|| None::<Rc<Run>>);
+    let simulated = use_state(|| None::<(Rc<Run>, ShownRun)>);
     let on_simulate = {
         let (simulated, trace) = (simulated.clone(), props.trace.clone());
-        Callback::from(move |_| simulated.set(simulate(&trace).map(Rc::new)))
+        Callback::from(move |_| {
+            simulated.set(simulate(&trace).map(|run| {
+                let run = Rc::new(run);
+                (run.clone(), ShownRun::from(run))
+            }))
+        })
     };
-    let Some(sim) = (*simulated).clone() else {
+    let Some((sim, sim_shown)) = (*simulated).clone() else {
         return html! {
             <button type="button" class="button" onclick={on_simulate}>{words::RECORD_SIMULATE}</button>
         };
     };
-    let live = &props.live;
     html! {
         <section class="live-compare" aria-label={words::COMPARE_HEADING}>
             <h4>{words::COMPARE_HEADING}</h4>
@@ -121,15 +126,15 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
             <div class="live-compare-grid">
                 <div>
                     <h5>{words::COMPARE_LIVE}</h5>
-                    { views::timeline(live, &props.trace.freezes, live.end()) }
+                    { whole_timeline(&props.shown, words::COMPARE_LIVE_TIMELINE) }
                 </div>
                 <div>
                     <h5>{words::COMPARE_SIMULATED}</h5>
-                    { views::timeline(&sim, &model_pauses(&sim), sim.end()) }
+                    { whole_timeline(&sim_shown, words::COMPARE_SIMULATED_TIMELINE) }
                 </div>
             </div>
             <ul class="live-differences">
-                { for differences(&props.trace, live, &sim).into_iter().map(|d| html! { <li>{d}</li> }) }
+                { for differences(&props.trace, &props.live, &sim).into_iter().map(|d| html! { <li>{d}</li> }) }
             </ul>
         </section>
     }

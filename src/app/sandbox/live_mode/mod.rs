@@ -1,19 +1,27 @@
 //! Live mode in the laboratory: the same lease client for real on this page's timers, the
 //! lock service with storage and contender B in Web Workers ([`driver`]), faults applied at
-//! once, and the run's views drawn from the live trace as it grows ([`views`]). After it
-//! stops, the recorded run is scrubbed like a simulated one, exported, shared as a link, and
-//! set beside the simulation of the same plan ([`compare`]).
+//! once, and the run drawn as it grows by the simulated laboratory's own views (lifecycle
+//! badges, timeline, diagrams, storage table, checks and counts), read through [`ShownRun`].
+//! After it stops, the recorded run is scrubbed like a simulated one, exported, shared as a
+//! link, and set beside the simulation of the same plan ([`compare`]).
 
 mod compare;
 mod driver;
 mod faults;
-mod views;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::checks::ChecksPanel;
+use super::controls::Summary;
+use super::live::LiveDiagrams;
+use super::log::EventLog;
+use super::reading::ShownRun;
+use super::storage::StoragePanel;
+use super::timeline::Timeline;
+use super::RunProps;
 use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
 use crate::lab::live::words::{self, fill};
 use crate::lab::live::{shown_length, shown_time};
@@ -26,12 +34,14 @@ enum Phase {
     Idle,
     Starting,
     Running {
-        run: Rc<Run>,
+        run: ShownRun,
         now: SimTime,
     },
     Stopped {
         trace: Rc<LiveTrace>,
         run: Rc<Run>,
+        /// The same run, as the views read it.
+        shown: ShownRun,
         /// Whether the recording fits in a link (compressing it once, not at every render).
         fits_link: Result<(), TraceRefusal>,
         why: Option<String>,
@@ -58,6 +68,7 @@ enum LiveAction {
 impl LiveState {
     fn recorded(trace: Rc<LiveTrace>, why: Option<String>) -> LiveState {
         let run = Rc::new(trace.replay());
+        let shown = ShownRun::from(run.clone());
         let why = why.or_else(|| {
             let at = shown_time(trace.hidden_at?).to_string();
             Some(fill(words::LIVE_HIDDEN, &[("at", at)]))
@@ -68,6 +79,7 @@ impl LiveState {
             phase: Phase::Stopped {
                 trace,
                 run,
+                shown,
                 fits_link,
                 why,
             },
@@ -92,7 +104,10 @@ impl Reducible for LiveState {
                 }
             }
             LiveAction::Update(LiveUpdate::Running { run, now }) => {
-                next.phase = Phase::Running { run, now }
+                next.phase = Phase::Running {
+                    run: ShownRun::from(run),
+                    now,
+                }
             }
             LiveAction::Update(LiveUpdate::Stopped { trace, why }) => {
                 let notice = next.notice.take();
@@ -194,8 +209,8 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
         Phase::Failed(why) => Some(why.clone()),
     };
     html! {
-        <section class="live-lab" aria-labelledby="live-title">
-            <h4 id="live-title">{words::LIVE_HEADING}</h4>
+        <section class="live-lab" aria-labelledby="live-run-title">
+            <h4 id="live-run-title">{words::LIVE_HEADING}</h4>
             <p class="muted">{words::LIVE_INTRO}</p>
             <div class="live-controls">
                 if running {
@@ -221,24 +236,45 @@ fn body(state: &UseReducerHandle<LiveState>) -> Html {
     match &state.phase {
         Phase::Running { run, now } => html! {
             <div class="live-views">
-                { views::badges(run, *now) }
-                { views::timeline(run, &state.freezes, *now) }
-                <div class="live-run-grid">
-                    { views::storage(run, *now) }
-                    <div>
-                        { views::checks(run, *now) }
-                        { views::counts(run, *now) }
-                    </div>
-                </div>
+                { views(run, *now, None, words::VIEWS_TIMELINE_RUNNING) }
             </div>
         },
         Phase::Stopped {
             trace,
             run,
+            shown,
             fits_link,
             ..
-        } => recorded(state, trace, run, fits_link),
+        } => recorded(state, trace, run, shown, fits_link),
         _ => Html::default(),
+    }
+}
+
+/// The simulated laboratory's views of the live run with the cursor at `t` (the panels show
+/// the latest event at or before it, as in the simulated run): lifecycle badges, timeline,
+/// the diagrams with the messages in flight and each client on its lifecycle state, storage
+/// table, checks and counts.
+fn views(
+    run: &ShownRun,
+    t: SimTime,
+    on_seek: Option<Callback<SimTime>>,
+    timeline: &'static str,
+) -> Html {
+    let step = RunProps {
+        run: run.clone(),
+        at: run.latest_event_at(t).unwrap_or(SimTime::ZERO),
+        on_seek,
+    };
+    html! {
+        <>
+            <Summary ..step.clone() />
+            <Timeline lanes={step.clone()} now={t} label={timeline} />
+            <LiveDiagrams run={run.clone()} now={t} />
+            <div class="lab-grid live-run-grid">
+                <StoragePanel ..step.clone() />
+                <ChecksPanel {step} />
+            </div>
+        </>
     }
 }
 
@@ -263,10 +299,15 @@ fn recorded(
     state: &UseReducerHandle<LiveState>,
     trace: &Rc<LiveTrace>,
     run: &Rc<Run>,
+    shown: &ShownRun,
     fits_link: &Result<(), TraceRefusal>,
 ) -> Html {
     let end = run.end();
     let t = state.cursor.unwrap_or(end).min(end);
+    let seek = {
+        let state = state.clone();
+        Callback::from(move |t: SimTime| state.dispatch(LiveAction::Seek(t)))
+    };
     let on_seek = {
         let state = state.clone();
         Callback::from(move |e: InputEvent| {
@@ -311,16 +352,9 @@ fn recorded(
                 <input type="range" min="0" max={end.as_micros().div_ceil(1_000).to_string()}
                     step="1" value={(t.as_micros() / 1_000).to_string()} oninput={on_seek} />
             </label>
-            { views::badges(run, t) }
-            { views::timeline(run, &state.freezes, t) }
             { freezes(&state.freezes) }
-            <div class="live-run-grid">
-                { views::storage(run, t) }
-                <div>
-                    { views::checks(run, t) }
-                    { views::counts(run, t) }
-                </div>
-            </div>
+            { views(shown, t, Some(seek), words::VIEWS_TIMELINE_RECORDED) }
+            <EventLog run={shown.clone()} at={t} />
             <section class="live-record" aria-label={words::RECORD_HEADING}>
                 <h4>{words::RECORD_HEADING}</h4>
                 <p class="trace-id live-trace-id">{fill(words::RECORD_TRACE_HASH,
@@ -328,7 +362,7 @@ fn recorded(
                 { link }
                 <button type="button" class="button" onclick={on_export}>{words::RECORD_EXPORT}</button>
             </section>
-            <compare::Comparison trace={trace.clone()} live={run.clone()} />
+            <compare::Comparison trace={trace.clone()} live={run.clone()} shown={shown.clone()} />
         </div>
     }
 }

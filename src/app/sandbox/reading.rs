@@ -1,0 +1,258 @@
+//! What the laboratory's views read from a run, whichever kind it is: a simulated
+//! [`Recording`] (checkpoints, replayed on demand) or a [`TracedRun`] that keeps its whole
+//! trace (a live run as it grows, its recording, or the simulation set beside it). The views
+//! take a [`ShownRun`] and never know which; each kind answers from what it really holds.
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+use crate::model::overview::Overview;
+use crate::model::{
+    CheckId, CheckStatus, ClientId, Event, Lifecycle, LifecyclePoint, Metrics, Recording, Run,
+    Scenario, SimDuration, SimTime, Snapshot, Violation, ViolationDetail, Window, WriteRecord,
+    WriteVerdict,
+};
+
+/// How many writes had reached storage by some time, and how they fared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteCounts {
+    /// Writes storage decided on.
+    pub total: usize,
+    /// Of which the fence rejected.
+    pub rejected: usize,
+    /// Of which accepted although a higher token was stored.
+    pub stale: usize,
+}
+
+/// The questions the views ask of a run, every one as of a time `t`.
+pub trait RunReading {
+    /// The scenario the run followed (for a live run: the faults applied, at their times).
+    fn scenario(&self) -> &Scenario;
+    /// When the run ends (for a live run still going: now).
+    fn end(&self) -> SimTime;
+    /// The timeline's lanes over the whole run.
+    fn overview(&self) -> &Overview;
+    /// Everything a view draws at `t`.
+    fn state_at(&self, t: SimTime) -> Snapshot;
+    /// The time of the latest event at or before `t`.
+    fn latest_event_at(&self, t: SimTime) -> Option<SimTime>;
+    /// The writes storage decided on up to `t`, counted.
+    fn write_counts_at(&self, t: SimTime) -> WriteCounts;
+    /// The last `max` writes storage decided on at or before `t`.
+    fn writes_before(&self, t: SimTime, max: usize) -> Window<WriteRecord>;
+    /// One check's status as of `t`.
+    fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus;
+    /// The last `max` times a lost flag was set at or before `t`.
+    fn losses_before(&self, t: SimTime, max: usize) -> Window<(ClientId, LifecyclePoint)>;
+    /// The observer's measurements as of `t`.
+    fn metrics_at(&self, t: SimTime) -> Metrics;
+    /// The observer's measurements over the whole run.
+    fn metrics(&self) -> &Metrics;
+    /// The last `max` events at or before `t`.
+    fn events_before(&self, t: SimTime, max: usize) -> Window<Event>;
+    /// How many events the whole run has.
+    fn event_count(&self) -> usize;
+    /// A time as the views print it.
+    fn shown_time(&self, t: SimTime) -> SimTime {
+        t
+    }
+    /// A length of time as the views print it.
+    fn shown_length(&self, d: SimDuration) -> SimDuration {
+        d
+    }
+    /// A violation with its times as the views print them.
+    fn shown_violation(&self, v: Violation) -> Violation {
+        let mut shown = v;
+        shown.at = self.shown_time(v.at);
+        match &mut shown.detail {
+            ViolationDetail::TwoHolders { remaining, .. } => {
+                *remaining = self.shown_length(*remaining)
+            }
+            ViolationDetail::WriteAfterLost { lost_at, .. } => *lost_at = self.shown_time(*lost_at),
+            ViolationDetail::StaleAccepted { .. } => {}
+        }
+        shown
+    }
+}
+
+impl RunReading for Recording {
+    fn scenario(&self) -> &Scenario {
+        Recording::scenario(self)
+    }
+    fn end(&self) -> SimTime {
+        Recording::end(self)
+    }
+    fn overview(&self) -> &Overview {
+        Recording::overview(self)
+    }
+    fn state_at(&self, t: SimTime) -> Snapshot {
+        Recording::state_at(self, t)
+    }
+    fn latest_event_at(&self, t: SimTime) -> Option<SimTime> {
+        self.tally_at(t).latest
+    }
+    fn write_counts_at(&self, t: SimTime) -> WriteCounts {
+        let tally = self.tally_at(t);
+        WriteCounts {
+            total: tally.writes,
+            rejected: tally.writes_rejected(),
+            stale: tally.writes_stale,
+        }
+    }
+    fn writes_before(&self, t: SimTime, max: usize) -> Window<WriteRecord> {
+        Recording::writes_before(self, t, max)
+    }
+    fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
+        Recording::check_at(self, id, t)
+    }
+    fn losses_before(&self, t: SimTime, max: usize) -> Window<(ClientId, LifecyclePoint)> {
+        Recording::losses_before(self, t, max)
+    }
+    fn metrics_at(&self, t: SimTime) -> Metrics {
+        Recording::metrics_at(self, t)
+    }
+    fn metrics(&self) -> &Metrics {
+        Recording::metrics(self)
+    }
+    fn events_before(&self, t: SimTime, max: usize) -> Window<Event> {
+        Recording::events_before(self, t, max)
+    }
+    fn event_count(&self) -> usize {
+        Recording::event_count(self)
+    }
+}
+
+/// The last `max` of `items`, and how many there were.
+fn last<T: Clone>(items: &[T], max: usize) -> Window<T> {
+    Window {
+        items: items[items.len().saturating_sub(max)..].to_vec(),
+        total: items.len(),
+    }
+}
+
+/// A run that keeps its whole trace, on a live run's timeline (real time since the live run
+/// started, printed to the millisecond), with the timeline's lanes built once from its events.
+pub struct TracedRun {
+    run: Rc<Run>,
+    overview: Overview,
+}
+
+impl TracedRun {
+    /// Reads `run`, building its lanes over the run's length.
+    pub fn new(run: Rc<Run>) -> TracedRun {
+        let mut overview = Overview::new(run.scenario().clients, run.end());
+        for e in run.events() {
+            overview.add(e);
+        }
+        TracedRun { run, overview }
+    }
+}
+
+impl RunReading for TracedRun {
+    fn scenario(&self) -> &Scenario {
+        self.run.scenario()
+    }
+    fn end(&self) -> SimTime {
+        self.run.end()
+    }
+    fn overview(&self) -> &Overview {
+        &self.overview
+    }
+    fn state_at(&self, t: SimTime) -> Snapshot {
+        self.run.state_at(t)
+    }
+    fn latest_event_at(&self, t: SimTime) -> Option<SimTime> {
+        self.run.events_until(t).last().map(|e| e.at)
+    }
+    fn write_counts_at(&self, t: SimTime) -> WriteCounts {
+        let log = self.run.storage_log_until(t);
+        let count = |f: fn(&WriteVerdict) -> bool| log.iter().filter(|w| f(&w.verdict)).count();
+        WriteCounts {
+            total: log.len(),
+            rejected: count(|v| !v.accepted()),
+            stale: count(|v| {
+                matches!(
+                    v,
+                    WriteVerdict::Accepted {
+                        stale_over: Some(_)
+                    }
+                )
+            }),
+        }
+    }
+    fn writes_before(&self, t: SimTime, max: usize) -> Window<WriteRecord> {
+        last(self.run.storage_log_until(t), max)
+    }
+    fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
+        self.run.check_at(id, t)
+    }
+    fn losses_before(&self, t: SimTime, max: usize) -> Window<(ClientId, LifecyclePoint)> {
+        let mut losses: Vec<(ClientId, LifecyclePoint)> = (0..self.run.scenario().clients)
+            .map(ClientId)
+            .flat_map(|c| {
+                self.run
+                    .lifecycle_history(c)
+                    .iter()
+                    .filter(move |p| p.from <= t && matches!(p.state, Lifecycle::Lost(_)))
+                    .map(move |p| (c, *p))
+            })
+            .collect();
+        losses.sort_by_key(|(c, p)| (p.from, c.0));
+        last(&losses, max)
+    }
+    fn metrics_at(&self, t: SimTime) -> Metrics {
+        self.run.metrics_at(t)
+    }
+    fn metrics(&self) -> &Metrics {
+        self.run.metrics()
+    }
+    fn events_before(&self, t: SimTime, max: usize) -> Window<Event> {
+        last(self.run.events_until(t), max)
+    }
+    fn event_count(&self) -> usize {
+        self.run.events().len()
+    }
+    fn shown_time(&self, t: SimTime) -> SimTime {
+        crate::lab::live::shown_time(t)
+    }
+    fn shown_length(&self, d: SimDuration) -> SimDuration {
+        crate::lab::live::shown_length(d)
+    }
+}
+
+/// The run a view shows. Props compare it by identity: a run is never changed in place, so a
+/// new one always comes in a new `Rc`.
+#[derive(Clone)]
+pub struct ShownRun(Rc<dyn RunReading>);
+
+impl ShownRun {
+    /// Shows `run`.
+    pub fn new(run: Rc<dyn RunReading>) -> ShownRun {
+        ShownRun(run)
+    }
+}
+
+impl PartialEq for ShownRun {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for ShownRun {
+    type Target = dyn RunReading;
+    fn deref(&self) -> &Self::Target {
+        &*self.0
+    }
+}
+
+impl From<Rc<Recording>> for ShownRun {
+    fn from(run: Rc<Recording>) -> ShownRun {
+        ShownRun(run)
+    }
+}
+
+impl From<Rc<Run>> for ShownRun {
+    fn from(run: Rc<Run>) -> ShownRun {
+        ShownRun(Rc::new(TracedRun::new(run)))
+    }
+}
