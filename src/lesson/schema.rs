@@ -166,7 +166,37 @@ records! {
         playback: PlaybackWords, summary: SummaryWords, policies: PolicyWords,
         parameters: ParameterWords, pitfall: PitfallWords, fault_form: FaultFormWords,
         live_diagrams: LiveDiagramWords, snippets: SnippetWords, lab_problems: LabProblems,
-        run_sequence: RunSequenceWords,
+        run_sequence: RunSequenceWords, lab: LabWords, timeline: TimelineWords,
+        storage: StorageWords, event_log: EventLogWords, progress: ProgressWords,
+        checks_panel: ChecksPanelWords,
+    }
+    /// The laboratory's heading and the run's identity line.
+    LabWords { heading: Text, trace_id: Text }
+    /// The run's timeline: its name, lanes, marks and legend.
+    TimelineWords {
+        simulated_label: Text, summary: Text, faults_lane: Text, service_lane: Text,
+        more_close_by: Text, lost_mark: Text, write_mark: Text, lost_marks: Text,
+        write_marks: Text, legend_tenure: Text, legend_believed: Text, legend_paused: Text,
+        legend_lost: Text, legend_write_ok: Text, legend_write_bad: Text, legend_renew: Text,
+        legend_renew_ok: Text, legend_not_owner: Text, legend_renew_lost: Text,
+        legend_fault: Text,
+    }
+    /// The storage panel.
+    StorageWords {
+        heading: Text, fenced: Text, not_fenced: Text, tally: Text, empty: Text,
+        scroll_label: Text, caption: Text, time: Text, client: Text, token: Text,
+        verdict: Text, accepted: Text, stale: Text, rejected: Text, newest: Text,
+    }
+    /// The event log.
+    EventLogWords { summary: Text, label: Text, window: Text }
+    /// A long run's simulation in progress.
+    ProgressWords {
+        heading: Text, this_run: Text, both_runs: Text, status: Text, note: Text, stop: Text,
+    }
+    /// The checks panel's own sentences (the checks' words are in checks.toml).
+    ChecksPanelWords {
+        heading: Text, earlier_losses: Text, went_lost: Text, without: Text, with: Text,
+        breaks_here: Text, breaks_flipped: Text, differs: Text, agree: Text, difference: Text,
     }
     /// The run's sequence diagram: its participants and the fates of its messages.
     RunSequenceWords {

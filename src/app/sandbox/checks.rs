@@ -8,6 +8,7 @@ use super::reading::{RunReading, ShownRun};
 use super::RunProps;
 use crate::lab::PolicySwitch;
 use crate::lesson::checks::{fill, CheckWords, ViolationWords, CHECK_TEXTS};
+use crate::lesson::content::SANDBOX;
 use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, SimTime};
 
 /// At most this many lost-flag moments are listed; the rest are counted.
@@ -52,7 +53,7 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
     html! {
         <ul class="losses">
             if earlier > 0 {
-                <li class="muted">{format!("{earlier} earlier losses; the latest {} follow.", window.items.len())}</li>
+                <li class="muted">{fill(SANDBOX.checks_panel.earlier_losses, &[("earlier", earlier.to_string()), ("latest", window.items.len().to_string())])}</li>
             }
             { for window.items.iter().map(|(client, point)| {
                 let reason = match point.state {
@@ -60,7 +61,11 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
                     _ => "",
                 };
                 html! {
-                    <li>{format!("Client {client} went Lost at t = {}: {reason}; it stopped writing.", run.shown_time(point.from))}</li>
+                    <li>{fill(SANDBOX.checks_panel.went_lost, &[
+                        ("client", client.to_string()),
+                        ("at", run.shown_time(point.from).to_string()),
+                        ("reason", reason.to_owned()),
+                    ])}</li>
                 }
             }) }
         </ul>
@@ -113,7 +118,7 @@ pub fn ChecksPanel(props: &ChecksProps) -> Html {
     let now = props.step.at;
     html! {
         <section class="card checks-panel" aria-labelledby="checks-title">
-            <h4 id="checks-title">{"Checks"}</h4>
+            <h4 id="checks-title">{SANDBOX.checks_panel.heading}</h4>
             <ul class="checks" aria-live="polite">
                 { for CheckId::ALL.into_iter().map(|id| {
                     let status = run.check_at(id, now);
@@ -157,14 +162,14 @@ fn counts(run: &dyn RunReading, now: SimTime, compare: Option<&ComparedRun>) -> 
         return counts_table(run, mine, figures(run, run.metrics()), now);
     };
     let policy = run.scenario().policy;
-    let flipped_name = format!(
-        "{} {}",
-        if compare.switch.is_on(&policy) {
-            "Without"
-        } else {
-            "With"
-        },
-        compare.switch.label().to_ascii_lowercase()
+    let flipped = if compare.switch.is_on(&policy) {
+        SANDBOX.checks_panel.without
+    } else {
+        SANDBOX.checks_panel.with
+    };
+    let flipped_name = fill(
+        flipped,
+        &[("switch", compare.switch.label().to_ascii_lowercase())],
     );
     let theirs = figures(&*compare.run, &compare.run.metrics_at(now));
     let statuses: Vec<_> = CheckId::ALL
@@ -234,29 +239,34 @@ fn difference(
     flipped_name: &str,
     switch: &str,
 ) -> String {
+    let words = &SANDBOX.checks_panel;
     let mut differences = Vec::new();
     for (id, a, b) in statuses {
         if a.is_broken() != b.is_broken() {
-            let broken_in = if a.is_broken() {
-                "only in this run"
+            let template = if a.is_broken() {
+                words.breaks_here
             } else {
-                "only with the switch flipped"
+                words.breaks_flipped
             };
-            differences.push(format!("\u{201c}{}\u{201d} breaks {broken_in}", id.title()));
+            differences.push(fill(template, &[("check", id.title().to_owned())]));
         }
     }
     for ((label, a), (_, b)) in mine.iter().zip(theirs) {
         if a != b {
-            differences.push(format!(
-                "{}: {a} here, {b} {}",
-                label.to_ascii_lowercase(),
-                flipped_name.to_ascii_lowercase()
+            differences.push(fill(
+                words.differs,
+                &[
+                    ("figure", label.to_ascii_lowercase()),
+                    ("here", a.clone()),
+                    ("there", b.clone()),
+                    ("compared", flipped_name.to_ascii_lowercase()),
+                ],
             ));
         }
     }
     if differences.is_empty() {
-        format!("So far the two runs agree: flipping \u{201c}{switch}\u{201d} has made no difference yet.")
+        fill(words.agree, &[("switch", switch.to_owned())])
     } else {
-        format!("Difference: {}.", differences.join("; "))
+        fill(words.difference, &[("differences", differences.join("; "))])
     }
 }

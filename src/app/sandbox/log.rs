@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::RunProps;
 use crate::lesson::checks::CheckWords;
+use crate::lesson::content::{fill, SANDBOX};
 use crate::model::{Event, EventKind, Run};
 
 const SHOWN_EVENTS: usize = 60;
@@ -16,10 +17,11 @@ pub fn EventLog(props: &RunProps) -> Html {
     let window = run.events_before(props.at, SHOWN_EVENTS);
     let total = window.total;
     let first = total - window.items.len() + 1;
+    let words = &SANDBOX.event_log;
     html! {
         <details class="card event-log">
-            <summary>{format!("Event log ({total} events so far)")}</summary>
-            <div role="log" aria-label="Event log" class="log-lines" tabindex="0">
+            <summary>{fill(words.summary, &[("total", total.to_string())])}</summary>
+            <div role="log" aria-label={words.label} class="log-lines" tabindex="0">
                 <ol start={first.to_string()}>
                     { for window.items.iter().map(|event| html! {
                         <li><span class="log-time">{run.shown_time(event.at).to_string()}</span>{" "}{line(event)}</li>
@@ -27,8 +29,11 @@ pub fn EventLog(props: &RunProps) -> Html {
                 </ol>
             </div>
             if total > SHOWN_EVENTS {
-                <p class="muted small">{format!("Showing events {first} to {total} of the {total} so far (the run has {} in all); \
-                    step back or scrub to read earlier ones.", run.event_count())}</p>
+                <p class="muted small">{fill(words.window, &[
+                    ("first", first.to_string()),
+                    ("total", total.to_string()),
+                    ("all", run.event_count().to_string()),
+                ])}</p>
             }
         </details>
     }

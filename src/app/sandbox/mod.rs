@@ -23,7 +23,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::lab::{Lab, LabAction};
-use crate::lesson::content::{PresetText, SANDBOX};
+use crate::lesson::content::{fill, PresetText, SANDBOX};
 use crate::model::{presets, SimTime};
 use reading::ShownRun;
 
@@ -220,7 +220,7 @@ pub fn Laboratory() -> Html {
     };
     html! {
         <section class="lab" aria-labelledby="lab-title" {onkeydown}>
-            <h3 id="lab-title">{"Lease laboratory"}</h3>
+            <h3 id="lab-title">{SANDBOX.lab.heading}</h3>
             { mode_switch(&live_mode) }
             { body }
         </section>
@@ -329,7 +329,7 @@ fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime) -> Html {
                 <p class="lab-problem status-warn" role="status">{problem}</p>
             }
             <controls::PlaybackBar ..props.clone() />
-            <timeline::Timeline lanes={run.clone()} now={lab.now()} label={timeline::SIMULATED_LABEL} />
+            <timeline::Timeline lanes={run.clone()} now={lab.now()} label={SANDBOX.timeline.simulated_label} />
             <live::LiveDiagrams run={run.run.clone()} now={lab.now()} />
             <div class="lab-grid">
                 <div class="lab-main">
@@ -349,8 +349,11 @@ fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime) -> Html {
             <search::SearchPanel ..setup />
             <log::EventLog ..run />
             <p class="trace-id">
-                {format!("Trace hash {:016x} · seed {} · {} events",
-                    lab.run().trace_hash(), lab.scenario().seed, lab.run().event_count())}
+                {fill(SANDBOX.lab.trace_id, &[
+                    ("hash", format!("{:016x}", lab.run().trace_hash())),
+                    ("seed", lab.scenario().seed.to_string()),
+                    ("events", lab.run().event_count().to_string()),
+                ])}
             </p>
         </>
     }

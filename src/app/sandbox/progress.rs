@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::LabStore;
 use crate::lab::{LabAction, Progress};
+use crate::lesson::content::{fill, SANDBOX};
 
 /// Props: the progress to show, and the lab to stop.
 #[derive(Properties, PartialEq, Clone)]
@@ -23,27 +24,33 @@ pub fn SimulationProgress(props: &ProgressProps) -> Html {
         runs,
     } = props.progress;
     let percent = props.progress.percent();
+    let words = &SANDBOX.progress;
     let runs = if runs > 1 {
-        "this run and the comparison"
+        words.both_runs
     } else {
-        "the run"
+        words.this_run
     };
+    let status = fill(
+        words.status,
+        &[
+            ("runs", runs.to_owned()),
+            ("simulated", simulated.to_string()),
+            ("end", end.to_string()),
+            ("percent", percent.to_string()),
+            ("events", events.to_string()),
+        ],
+    );
     let stop = {
         let lab = props.lab.clone();
         Callback::from(move |_: MouseEvent| lab.dispatch(LabAction::StopSimulating))
     };
     html! {
         <section class="card simulation-progress" aria-labelledby="simulating-title">
-            <h4 id="simulating-title">{"Simulating…"}</h4>
-            <p role="status">
-                {format!("Simulating {runs}: {simulated} of {end} ({percent} %), {events} events so far.")}
-            </p>
+            <h4 id="simulating-title">{words.heading}</h4>
+            <p role="status">{status}</p>
             <progress max="100" value={percent.to_string()} aria-labelledby="simulating-title"></progress>
-            <p class="muted small">
-                {"A long run is simulated in small slices, so the page keeps answering. \
-                  Stop here ends the run at the time reached (its length is cut to it)."}
-            </p>
-            <button type="button" class="button" onclick={stop}>{"Stop here"}</button>
+            <p class="muted small">{words.note}</p>
+            <button type="button" class="button" onclick={stop}>{words.stop}</button>
         </section>
     }
 }

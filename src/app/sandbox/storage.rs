@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::reading::RunReading;
 use super::RunProps;
+use crate::lesson::content::{fill, SANDBOX};
 use crate::model::{WriteRecord, WriteVerdict};
 
 const SHOWN_WRITES: usize = 40;
@@ -13,18 +14,26 @@ const SHOWN_WRITES: usize = 40;
 /// The row's class, whether it stands out, and the verdict in words.
 fn verdict(write: &WriteRecord) -> (&'static str, bool, String) {
     match write.verdict {
-        WriteVerdict::Accepted { stale_over: None } => ("status-ok", false, "Accepted".to_owned()),
+        WriteVerdict::Accepted { stale_over: None } => {
+            ("status-ok", false, SANDBOX.storage.accepted.to_owned())
+        }
         WriteVerdict::Accepted {
             stale_over: Some(highest),
         } => (
             "status-bad",
             true,
-            format!("Accepted although token {highest} was already stored: stale write"),
+            fill(SANDBOX.storage.stale, &[("highest", highest.to_string())]),
         ),
         WriteVerdict::Rejected { highest } => (
             "status-warn",
             true,
-            format!("Rejected: token {} is below {highest}", write.token),
+            fill(
+                SANDBOX.storage.rejected,
+                &[
+                    ("token", write.token.to_string()),
+                    ("highest", highest.to_string()),
+                ],
+            ),
         ),
     }
 }
@@ -51,31 +60,40 @@ pub fn StoragePanel(props: &RunProps) -> Html {
     let window = run.writes_before(props.at, SHOWN_WRITES);
     let fencing = run.scenario().policy.fencing;
     let (total, rejected, stale) = (counts.total, counts.rejected, counts.stale);
+    let words = &SANDBOX.storage;
+    let tally = fill(
+        words.tally,
+        &[
+            ("total", total.to_string()),
+            ("accepted", (total - rejected).to_string()),
+            ("stale", stale.to_string()),
+            ("rejected", rejected.to_string()),
+        ],
+    );
     html! {
         <section class="card storage-panel" aria-labelledby="storage-title">
             <h4 id="storage-title">
-                {"Storage "}
-                <span class="badge">{ if fencing { "fenced" } else { "not fenced" } }</span>
+                {words.heading}{" "}
+                <span class="badge">{ if fencing { words.fenced } else { words.not_fenced } }</span>
             </h4>
             <p class="muted">
-                {format!("{total} writes arrived so far: {} accepted ({stale} of them stale), {rejected} rejected by the fence.",
-                    total - rejected)}
+                {tally}
             </p>
             if total == 0 {
-                <p class="muted">{"No write has reached storage yet."}</p>
+                <p class="muted">{words.empty}</p>
             } else {
-                <div class="table-wrap storage-scroll" tabindex="0" role="group" aria-label="Storage log, scrollable">
+                <div class="table-wrap storage-scroll" tabindex="0" role="group" aria-label={words.scroll_label}>
                     <table>
-                        <caption class="visually-hidden">{"Writes that reached storage, newest first"}</caption>
+                        <caption class="visually-hidden">{words.caption}</caption>
                         <colgroup>
                             <col class="col-time" /><col class="col-client" /><col class="col-token" /><col />
                         </colgroup>
                         <thead>
                             <tr>
-                                <th scope="col">{"Time"}</th>
-                                <th scope="col">{"Client"}</th>
-                                <th scope="col">{"Token"}</th>
-                                <th scope="col">{"Verdict"}</th>
+                                <th scope="col">{words.time}</th>
+                                <th scope="col">{words.client}</th>
+                                <th scope="col">{words.token}</th>
+                                <th scope="col">{words.verdict}</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -84,8 +102,7 @@ pub fn StoragePanel(props: &RunProps) -> Html {
                     </table>
                 </div>
                 if total > SHOWN_WRITES {
-                    <p class="muted small">{format!("Showing the newest {SHOWN_WRITES} of {total} writes so far; \
-                        step back or scrub to see earlier ones.")}</p>
+                    <p class="muted small">{fill(words.newest, &[("shown", SHOWN_WRITES.to_string()), ("total", total.to_string())])}</p>
                 }
             }
         </section>

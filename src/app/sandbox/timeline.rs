@@ -6,12 +6,10 @@ use yew::prelude::*;
 
 use super::reading::RunReading;
 use super::RunProps;
+use crate::lesson::content::{fill, SANDBOX};
 use crate::model::overview::{ClientLane, Mark, MarkGroup, Overview, Span, Spans};
 use crate::model::{ClientId, NodeId, Scenario, SimTime};
 
-/// What the simulated run's timeline is called, with how to use it.
-pub const SIMULATED_LABEL: &str =
-    "Timeline: click to move the cursor; Space plays or pauses, the arrow keys step between events";
 /// The drawing's width (CSS pixels, so text keeps its size) before the figure is measured.
 const DEFAULT_WIDTH: u32 = 1000;
 /// Narrower than this, the drawing scales down instead of losing its plot.
@@ -195,16 +193,27 @@ fn mark_style(mark: Mark) -> (&'static str, f64) {
 }
 
 fn mark_title(run: &dyn RunReading, mark: Mark, client: ClientId, group: &MarkGroup) -> String {
+    let words = &SANDBOX.timeline;
     let more = if group.count > 1 {
-        " (and more close by)"
+        words.more_close_by
     } else {
         ""
     };
     let token = group.token.map(|t| t.to_string()).unwrap_or_default();
-    let at = run.shown_time(group.first);
+    let at = run.shown_time(group.first).to_string();
     match mark {
-        Mark::Lost => format!("Client {client} lost the lease at {at}{more}"),
-        _ => format!("Write with token {token} at {at}{more}"),
+        Mark::Lost => fill(
+            words.lost_mark,
+            &[
+                ("client", client.to_string()),
+                ("at", at),
+                ("more", more.to_owned()),
+            ],
+        ),
+        _ => fill(
+            words.write_mark,
+            &[("token", token), ("at", at), ("more", more.to_owned())],
+        ),
     }
 }
 
@@ -295,10 +304,14 @@ fn mark_shapes(
     let d = path.d[..path.ends[shown - 1]].to_owned();
     let title = titled.then(|| {
         let count = path.counts[shown - 1];
-        match mark {
-            Mark::Lost => format!("Client {client}: lost flag set about {count} times"),
-            _ => format!("Client {client}: {count} writes like this"),
-        }
+        let template = match mark {
+            Mark::Lost => SANDBOX.timeline.lost_marks,
+            _ => SANDBOX.timeline.write_marks,
+        };
+        fill(
+            template,
+            &[("client", client.to_string()), ("count", count.to_string())],
+        )
     });
     html! {
         <path class={classes!(class, "marks")} {d}>
@@ -420,11 +433,23 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         .clone()
         .map(|seek| seek_on_click(svg_ref.clone(), seek, plot));
     let cursor = plot.x(now);
-    let label_for = |i: u8| format!("Client {}", ClientId(i));
-    let summary = format!(
-        "Timeline from 0 to {end}, drawn up to t = {}. Lanes: faults, lock service holder, {}.",
-        run.shown_time(now),
-        (0..clients).map(label_for).collect::<Vec<_>>().join(", ")
+    let words = &SANDBOX.timeline;
+    let label_for = |i: u8| {
+        fill(
+            SANDBOX.summary.client,
+            &[("client", ClientId(i).to_string())],
+        )
+    };
+    let summary = fill(
+        words.summary,
+        &[
+            ("end", end.to_string()),
+            ("now", run.shown_time(now).to_string()),
+            (
+                "clients",
+                (0..clients).map(label_for).collect::<Vec<_>>().join(", "),
+            ),
+        ],
     );
     html! {
         <figure class="timeline"><div ref={scroll_ref} class="timeline-scroll" tabindex="0" role="group"
@@ -439,8 +464,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 { for plot.ticks().map(|t| axis_tick(&plot, t, height)) }
                 <rect class="future" x={cursor.to_string()} y={TOP.to_string()}
                     width={(GUTTER + plot.span() - cursor).max(0.0).to_string()} height={(height - 22.0 - TOP).to_string()} />
-                <text class="lane-label" x="6" y={(TOP + 18.0).to_string()}>{"Faults"}</text>
-                <text class="lane-label" x="6" y={(TOP + LANE + 19.0).to_string()}>{"Service"}</text>
+                <text class="lane-label" x="6" y={(TOP + 18.0).to_string()}>{words.faults_lane}</text>
+                <text class="lane-label" x="6" y={(TOP + LANE + 19.0).to_string()}>{words.service_lane}</text>
                 { for (0..clients).map(|i| html! {
                     <text class="lane-label" x="6" y={(client_lane(ClientId(i)) + 19.0).to_string()}>{label_for(i)}</text>
                 }) }
@@ -481,19 +506,20 @@ fn axis_tick(plot: &Plot, t: SimTime, height: f64) -> Html {
 
 /// What each mark on the lanes means.
 fn legend() -> Html {
+    let words = &SANDBOX.timeline;
     html! {
         <figcaption class="legend">
-            <span><i class="swatch tenure-swatch"></i>{"service: holder and token"}</span>
-            <span><i class="swatch believed-swatch"></i>{"client believes it holds"}</span>
-            <span><i class="swatch pause-swatch"></i>{"paused"}</span>
-            <span><i class="swatch lost-swatch"></i>{"lost flag set"}</span>
-            <span><i class="swatch write-ok-swatch"></i>{"write accepted"}</span>
-            <span><i class="swatch write-bad-swatch"></i>{"write rejected or stale"}</span>
-            <span><i class="swatch renew-swatch"></i>{"renew sent"}</span>
-            <span><i class="swatch renew-ok-swatch"></i>{"renew OK"}</span>
-            <span><i class="swatch renew-refused-swatch"></i>{"NOT_OWNER"}</span>
-            <span><i class="swatch renew-lost-swatch"></i>{"renew dropped"}</span>
-            <span>{"▼ fault"}</span>
+            <span><i class="swatch tenure-swatch"></i>{words.legend_tenure}</span>
+            <span><i class="swatch believed-swatch"></i>{words.legend_believed}</span>
+            <span><i class="swatch pause-swatch"></i>{words.legend_paused}</span>
+            <span><i class="swatch lost-swatch"></i>{words.legend_lost}</span>
+            <span><i class="swatch write-ok-swatch"></i>{words.legend_write_ok}</span>
+            <span><i class="swatch write-bad-swatch"></i>{words.legend_write_bad}</span>
+            <span><i class="swatch renew-swatch"></i>{words.legend_renew}</span>
+            <span><i class="swatch renew-ok-swatch"></i>{words.legend_renew_ok}</span>
+            <span><i class="swatch renew-refused-swatch"></i>{words.legend_not_owner}</span>
+            <span><i class="swatch renew-lost-swatch"></i>{words.legend_renew_lost}</span>
+            <span>{words.legend_fault}</span>
         </figcaption>
     }
 }
