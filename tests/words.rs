@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::fs;
+use std::sync::OnceLock;
 
 /// The files whose learner words live in `content/`.
 const CLEANED: [&str; 43] = [
@@ -173,8 +174,13 @@ fn is_class_list(literal: &Literal) -> bool {
         || names_only_stylesheet_classes(&literal.text)
 }
 
-/// Every class the stylesheets name.
-fn stylesheet_classes() -> Vec<String> {
+/// Every class the stylesheets name, read once.
+fn stylesheet_classes() -> &'static [String] {
+    static CLASSES: OnceLock<Vec<String>> = OnceLock::new();
+    CLASSES.get_or_init(read_stylesheet_classes)
+}
+
+fn read_stylesheet_classes() -> Vec<String> {
     let mut classes = Vec::new();
     for path in ["www/app.css", "www/lab.css", "www/snippets/snippets.css"] {
         let css = fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
