@@ -325,6 +325,20 @@ fn check_checks(t: &CheckTexts) -> Result<(), String> {
     for words in panel {
         placeholders(words, &["at", "count", "now"]).map_err(|e| format!("panel: {e}"))?;
     }
+    for (words, names) in [
+        (&p.heading, &[][..]),
+        (&p.earlier_losses, &["earlier", "latest"][..]),
+        (&p.went_lost, &["client", "at", "reason"][..]),
+        (&p.without, &["switch"][..]),
+        (&p.with, &["switch"][..]),
+        (&p.breaks_here, &["check"][..]),
+        (&p.breaks_flipped, &["check"][..]),
+        (&p.differs, &["figure", "here", "there", "compared"][..]),
+        (&p.agree, &["switch"][..]),
+        (&p.difference, &["differences"][..]),
+    ] {
+        placeholders(words, names).map_err(|e| format!("panel: {e}"))?;
+    }
     let c = &t.counts;
     let labels = [
         &c.renews_sent,

@@ -168,7 +168,6 @@ records! {
         live_diagrams: LiveDiagramWords, snippets: SnippetWords, lab_problems: LabProblems,
         run_sequence: RunSequenceWords, lab: LabWords, timeline: TimelineWords,
         storage: StorageWords, event_log: EventLogWords, progress: ProgressWords,
-        checks_panel: ChecksPanelWords,
     }
     /// The laboratory's heading and the run's identity line.
     LabWords { heading: Text, trace_id: Text }
@@ -192,11 +191,6 @@ records! {
     /// A long run's simulation in progress.
     ProgressWords {
         heading: Text, this_run: Text, both_runs: Text, status: Text, note: Text, stop: Text,
-    }
-    /// The checks panel's own sentences (the checks' words are in checks.toml).
-    ChecksPanelWords {
-        heading: Text, earlier_losses: Text, went_lost: Text, without: Text, with: Text,
-        breaks_here: Text, breaks_flipped: Text, differs: Text, agree: Text, difference: Text,
     }
     /// The run's sequence diagram: its participants and the fates of its messages.
     RunSequenceWords {
@@ -385,6 +379,8 @@ records! {
         holding: Text, not_applicable: Text, broken: Text, broken_times: Text,
         prevented_by: Text, go_to: Text, counts_caption: Text, compare_caption: Text,
         measure: Text, as_of: Text, whole_run: Text, this_run: Text, no_failover: Text,
+        heading: Text, earlier_losses: Text, went_lost: Text, without: Text, with: Text,
+        breaks_here: Text, breaks_flipped: Text, differs: Text, agree: Text, difference: Text,
     }
     /// The label of each figure the observer measures.
     CountLabels {

@@ -8,7 +8,6 @@ use super::reading::{RunReading, ShownRun};
 use super::RunProps;
 use crate::lab::PolicySwitch;
 use crate::lesson::checks::{fill, CheckWords, ViolationWords, CHECK_TEXTS};
-use crate::lesson::content::SANDBOX;
 use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, SimTime};
 
 /// At most this many lost-flag moments are listed; the rest are counted.
@@ -53,7 +52,7 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
     html! {
         <ul class="losses">
             if earlier > 0 {
-                <li class="muted">{fill(SANDBOX.checks_panel.earlier_losses, &[("earlier", earlier.to_string()), ("latest", window.items.len().to_string())])}</li>
+                <li class="muted">{fill(CHECK_TEXTS.panel.earlier_losses, &[("earlier", earlier.to_string()), ("latest", window.items.len().to_string())])}</li>
             }
             { for window.items.iter().map(|(client, point)| {
                 let reason = match point.state {
@@ -61,7 +60,7 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
                     _ => "",
                 };
                 html! {
-                    <li>{fill(SANDBOX.checks_panel.went_lost, &[
+                    <li>{fill(CHECK_TEXTS.panel.went_lost, &[
                         ("client", client.to_string()),
                         ("at", run.shown_time(point.from).to_string()),
                         ("reason", reason.to_owned()),
@@ -118,7 +117,7 @@ pub fn ChecksPanel(props: &ChecksProps) -> Html {
     let now = props.step.at;
     html! {
         <section class="card checks-panel" aria-labelledby="checks-title">
-            <h4 id="checks-title">{SANDBOX.checks_panel.heading}</h4>
+            <h4 id="checks-title">{CHECK_TEXTS.panel.heading}</h4>
             <ul class="checks" aria-live="polite">
                 { for CheckId::ALL.into_iter().map(|id| {
                     let status = run.check_at(id, now);
@@ -163,9 +162,9 @@ fn counts(run: &dyn RunReading, now: SimTime, compare: Option<&ComparedRun>) -> 
     };
     let policy = run.scenario().policy;
     let flipped = if compare.switch.is_on(&policy) {
-        SANDBOX.checks_panel.without
+        CHECK_TEXTS.panel.without
     } else {
-        SANDBOX.checks_panel.with
+        CHECK_TEXTS.panel.with
     };
     let flipped_name = fill(
         flipped,
@@ -239,7 +238,7 @@ fn difference(
     flipped_name: &str,
     switch: &str,
 ) -> String {
-    let words = &SANDBOX.checks_panel;
+    let words = &CHECK_TEXTS.panel;
     let mut differences = Vec::new();
     for (id, a, b) in statuses {
         if a.is_broken() != b.is_broken() {
