@@ -1,8 +1,9 @@
 // How soon the lesson is readable and interactive, next to a static page of the same lesson
 // text, in one run: fresh browser contexts (empty cache), loads alternated in a rotating
 // order, median of N each. Also the layout shift (CLS) from hydration and the lab's
-// arrival, and how soon a link straight into the Sandbox has a working laboratory, against
-// an older build when `--baseline DIR` is given (the budget: at most 1.3 times its time).
+// arrival (at desktop and phone width, and in a tall window), and how soon a link straight
+// into the Sandbox has a working laboratory, against an older build when `--baseline DIR`
+// is given (the budget: at most 1.3 times its time).
 //
 // The static page is this build's index.html with every script removed: the pre-rendered
 // lesson and the style sheets, nothing to run, showing the first tab's panel only. Times are
@@ -99,8 +100,8 @@ const browser = await chromium.launch({
 });
 
 /** One fresh-context load; resolves to the probe's figures once `until` has all been seen. */
-async function load(url, kind, until) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+async function load(url, kind, until, viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport });
   await context.addInitScript(probe, { heading: HEADING, kind });
   const page = await context.newPage();
   await page.goto(url);
@@ -111,10 +112,18 @@ async function load(url, kind, until) {
   return figures;
 }
 
+const DESKTOP = { width: 1280, height: 800 };
+// Layout shift also at a phone's width and in a window tall enough to show the page's end
+// under the lab's mount: what moves depends on what the first screen holds.
+const PHONE = { width: 390, height: 844 };
+const TALL = { width: 1920, height: 1600 };
 const targets = [
   { name: 'static page', url: `${server.url}/static/`, kind: 'static', until: ['text', 'interactive'] },
   { name: 'Lease Lab', url: `${server.url}/`, kind: kindOf(dist), until: ['text', 'interactive'] },
   { name: 'Sandbox link', url: `${server.url}/${SANDBOX_LINK}`, kind: kindOf(dist), until: ['interactive', 'lab'] },
+  { name: 'Lease Lab, phone', url: `${server.url}/`, kind: kindOf(dist), until: ['text', 'interactive'], viewport: PHONE },
+  { name: 'Sandbox link, phone', url: `${server.url}/${SANDBOX_LINK}`, kind: kindOf(dist), until: ['interactive', 'lab'], viewport: PHONE },
+  { name: 'Sandbox link, tall window', url: `${server.url}/${SANDBOX_LINK}`, kind: kindOf(dist), until: ['interactive', 'lab'], viewport: TALL },
 ];
 if (baseline) {
   targets.push({ name: 'Sandbox link, baseline', url: `${baseline.url}/${SANDBOX_LINK}`, kind: kindOf(baselineDist), until: ['interactive', 'lab'] });
@@ -123,7 +132,7 @@ const results = Object.fromEntries(targets.map((t) => [t.name, []]));
 for (let round = 0; round < runs; round += 1) {
   for (let i = 0; i < targets.length; i += 1) {
     const target = targets[(round + i) % targets.length];
-    results[target.name].push(await load(target.url, target.kind, target.until));
+    results[target.name].push(await load(target.url, target.kind, target.until, target.viewport));
   }
 }
 await browser.close();
@@ -147,7 +156,7 @@ const ratio = (label, value, base, budget) => {
 };
 ratio('text visible, Lease Lab vs static page', of('Lease Lab', 'text'), of('static page', 'text'), BUDGET.text);
 ratio('interactive, Lease Lab vs static page', of('Lease Lab', 'interactive'), of('static page', 'interactive'), BUDGET.interactive);
-for (const name of ['Lease Lab', 'Sandbox link']) {
+for (const name of ['Lease Lab', 'Sandbox link', 'Lease Lab, phone', 'Sandbox link, phone', 'Sandbox link, tall window']) {
   const cls = worstCls(name);
   checks.push({ ok: cls < BUDGET.cls });
   console.log(`layout shift (CLS, worst of ${runs}), ${name}: ${cls.toFixed(4)} (budget < ${BUDGET.cls}) ${cls < BUDGET.cls ? 'within' : 'MISSED'}`);

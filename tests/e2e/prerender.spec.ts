@@ -154,6 +154,28 @@ test('with wasm, the page hydrates the pre-rendered lesson in place, without a w
   expect(messages.filter((m) => m.startsWith('error'))).toEqual([]);
 });
 
+test('the voice note about JavaScript stays hidden while the app takes over from the first-paint script', async ({ page }) => {
+  // The app marks the page hydrated and drops the first-paint script's tab choice in one
+  // step, while the pre-rendered readout (note included) is still there until its re-render:
+  // that in-between state, held here with the wasm, must not show the note.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/lease-lab-[0-9a-f]+_bg\.wasm$/, async (route) => {
+    await held;
+    await route.fallback();
+  });
+  await page.goto('./#/sandbox');
+  const note = page.getByText(/Reading aloud needs JavaScript/);
+  await expect(note).toBeAttached();
+  await expect(note).toBeHidden();
+  await page.evaluate(() => {
+    document.documentElement.setAttribute('data-hydrated', '');
+    document.documentElement.removeAttribute('data-tab');
+  });
+  await expect(note).toBeHidden();
+  release();
+});
+
 test('Gist, Maps and Q&A request nothing of the lab until the page is idle', async ({ page }) => {
   await holdIdle(page);
   const requested = labRequests(page);

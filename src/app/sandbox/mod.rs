@@ -190,6 +190,7 @@ fn use_painted() -> bool {
 /// The lease laboratory.
 #[component]
 pub fn Laboratory() -> Html {
+    let painted = use_painted();
     let store = use_reducer(|| LabStore(crate::app::share::initial_lab()));
     let dispatch = {
         let store = store.clone();
@@ -214,7 +215,7 @@ pub fn Laboratory() -> Html {
                     .latest
                     .unwrap_or(SimTime::ZERO);
                 let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
-                lab_view(&store, at)
+                lab_view(&store, at, painted)
             }
         }
     };
@@ -300,23 +301,43 @@ fn simulating_view(store: &UseReducerHandle<LabStore>, progress: crate::lab::Pro
     }
 }
 
-/// Every panel of the laboratory, the step-driven ones at event time `at`.
-fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime) -> Html {
+/// The laboratory at event time `at`. Its first render draws what the first screen holds
+/// (the picker, the playback bar and the timeline), so that Play works sooner; the panels
+/// below join once that has been `painted`, where they move nothing already shown.
+fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime, painted: bool) -> Html {
     let lab = &store.0;
-    let props = LabProps { lab: store.clone() };
     let setup = SetupProps {
         lab: store.clone(),
         setup: SetupKey::of(lab),
-    };
-    let step = StepProps {
-        lab: store.clone(),
-        setup: setup.setup.clone(),
-        at,
     };
     let run = RunProps {
         run: ShownRun::from(lab.run().clone()),
         at,
         on_seek: Some(send(store, LabAction::Seek)),
+    };
+    html! {
+        <>
+            <controls::PresetPicker ..setup.clone() />
+            if let Some(problem) = lab.problem() {
+                <p class="lab-problem status-warn" role="status">{problem}</p>
+            }
+            <controls::PlaybackBar lab={store.clone()} />
+            <timeline::Timeline lanes={run.clone()} now={lab.now()} label={SANDBOX.timeline.simulated_label} />
+            if painted {
+                { lab_panels(store, setup, run) }
+            }
+        </>
+    }
+}
+
+/// The laboratory's panels below its timeline: the run's readings, the settings, the search
+/// and the event log.
+fn lab_panels(store: &UseReducerHandle<LabStore>, setup: SetupProps, run: RunProps) -> Html {
+    let lab = &store.0;
+    let step = StepProps {
+        lab: store.clone(),
+        setup: setup.setup.clone(),
+        at: run.at,
     };
     let compare = lab.compare().map(|c| checks::ComparedRun {
         switch: c.switch,
@@ -324,18 +345,12 @@ fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime) -> Html {
     });
     html! {
         <>
-            <controls::PresetPicker ..setup.clone() />
-            if let Some(problem) = lab.problem() {
-                <p class="lab-problem status-warn" role="status">{problem}</p>
-            }
-            <controls::PlaybackBar ..props.clone() />
-            <timeline::Timeline lanes={run.clone()} now={lab.now()} label={SANDBOX.timeline.simulated_label} />
             <live::LiveDiagrams run={run.run.clone()} now={lab.now()} />
             <div class="lab-grid">
                 <div class="lab-main">
                     <controls::Summary ..run.clone() />
                     <storage::StoragePanel ..run.clone() />
-                    <live::RunSequenceView ..step.clone() />
+                    <live::RunSequenceView ..step />
                 </div>
                 <div class="lab-side">
                     <checks::ChecksPanel step={run.clone()} {compare} />
