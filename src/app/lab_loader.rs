@@ -95,8 +95,9 @@ pub struct LabMountProps {
     pub part: LabPart,
 }
 
-/// The element the laboratory mounts into. Until it has (and without JavaScript) it says
-/// what the laboratory needs; the laboratory's own render replaces that sentence.
+/// The element the laboratory mounts into. Until it has, it says that the laboratory is
+/// loading (in the server's render, for a reader without JavaScript: what it needs); the
+/// laboratory's own render replaces that sentence.
 #[component]
 pub fn LabMount(props: &LabMountProps) -> Html {
     let host = use_node_ref();
@@ -123,7 +124,6 @@ pub fn LabMount(props: &LabMountProps) -> Html {
                         (Err(_), _) if alive.get() => failed.set(true),
                         _ => {}
                     }
-                    super::hydration::release_controls();
                 });
             }
             move || {
@@ -137,8 +137,8 @@ pub fn LabMount(props: &LabMountProps) -> Html {
     let words = &LESSON.sandbox_intro;
     html! {
         <div ref={host} class="lab-mount">
-            <p class="lab-pending muted">
-                { if *failed { words.load_failed } else { words.needs_script } }
+            <p class="lab-pending muted" role="status">
+                { if *failed { words.load_failed } else if hydrated { words.loading } else { words.needs_script } }
             </p>
         </div>
     }

@@ -55,7 +55,6 @@ pub fn App(props: &AppProps) -> Html {
             if !*hydrated {
                 hydrated.set(true);
             }
-            let opened_on = route.tab;
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 route.set(current_route());
             });
@@ -65,11 +64,8 @@ pub fn App(props: &AppProps) -> Html {
                 let _ = root.set_attribute("data-hydrated", "");
                 let _ = root.remove_attribute("data-tab");
             }
-            // On a link into the Sandbox the controls wait for the laboratory too, as
-            // they did when it was part of this module (its mount releases them).
-            if opened_on != Tab::Sandbox {
-                hydration::release_controls();
-            }
+            // The lesson works from here on, whether or not the laboratory has come.
+            hydration::release_controls();
             lab_loader::load_when_idle();
             move || drop(listener)
         });

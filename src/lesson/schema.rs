@@ -72,7 +72,7 @@ records! {
     }
     /// The Sandbox tab's own words, around the laboratory's mount (the lab's are in
     /// sandbox.toml and arrive with its module).
-    SandboxIntro { heading: Text, lead: Text, needs_script: Text, load_failed: Text }
+    SandboxIntro { heading: Text, lead: Text, needs_script: Text, loading: Text, load_failed: Text }
     /// The words of a diagram's enlarged view; `{diagram}` is the diagram's name.
     Zoom { enlarge: Text, enlarge_label: Text, title: Text, close: Text, scroll_hint: Text }
     Masthead { series: Text, title: Text, summary: Text }

@@ -204,6 +204,27 @@ function presetHash(id: string): string {
   return line!.match(/0x([0-9a-f]{16})/)![1];
 }
 
+test('while a Sandbox link waits for the lab, its mount says so and the lesson works', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/lab_bg\.wasm$/, async (route) => {
+    await held;
+    await route.fallback();
+  });
+  await openApp(page, '#/sandbox?v=1&preset=3');
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
+  const panel = page.getByRole('tabpanel', { name: 'Sandbox' });
+  await expect(panel.getByRole('status').filter({ hasText: /Loading the laboratory/ })).toBeVisible();
+  await expect(page.getByText(/needs JavaScript/).filter({ visible: true })).toHaveCount(0);
+  // The tabs take clicks without waiting for the lab.
+  await page.getByRole('tab', { name: 'Maps' }).click({ timeout: 3_000 });
+  await expect(page.getByRole('tab', { name: 'Maps' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('tab', { name: 'Sandbox' }).click();
+  release();
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeEnabled();
+  await expect(panel.getByText(/Loading the laboratory/)).toHaveCount(0);
+});
+
 test('a Sandbox link loads the lab at once and restores the same run', async ({ page }) => {
   await holdIdle(page);
   const requested = labRequests(page);
