@@ -26,20 +26,12 @@ use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
 use crate::share::embed::{DiagramView, EmbedOptions, HEIGHT_MESSAGE_TYPE};
 
-/// Rules that only embed mode needs: no page margin, a theme forced by `data-theme` (the
-/// page's palette otherwise follows `prefers-color-scheme`), and controls hidden on request.
-const EMBED_CSS: &str = "body{margin:0}\
-:root[data-theme=light]{--bg:#f7f8fa;--surface:#fff;--surface-2:#eef1f5;--text:#16191f;\
---muted:#4a5363;--border:#cfd5de;--accent:#1d4ed8;--accent-text:#fff;--focus:#b45309;\
---ok:#166534;--ok-bg:#dcfce7;--bad:#b91c1c;--bad-bg:#fee2e2;--warn:#92400e;--warn-bg:#fef3c7;\
---code-bg:#eef1f5}\
-:root[data-theme=dark]{--bg:#0f1216;--surface:#171b21;--surface-2:#1f252d;--text:#e7eaef;\
---muted:#aab3c0;--border:#363e4a;--accent:#8ab4ff;--accent-text:#0b1220;--focus:#fbbf24;\
---ok:#86efac;--ok-bg:#12321f;--bad:#fca5a5;--bad-bg:#3b1518;--warn:#fcd34d;--warn-bg:#372a0c;\
---code-bg:#1f252d;--shadow:0 1px 2px rgb(0 0 0/0.4)}\
-.embed{padding:0.75rem 1rem}\
+/// Rules that only embed mode needs: no page margin, and controls hidden on request (a theme
+/// that the link forces is `data-theme` on `<html>`, which the stylesheet's colours follow).
+const EMBED_CSS: &str = "body{margin:0}.embed{padding:0.75rem 1rem}\
 .embed-no-controls .playback-buttons,.embed-no-controls .speed,.embed-no-controls .hint,\
-.embed-no-controls .preset-picker select,.embed-no-controls .lab-settings,\
+.embed-no-controls .preset-picker>label,.embed-no-controls .preset-picker select,\
+.embed-no-controls .lab-mode,.embed-no-controls .lab-settings,.embed-no-controls .search-panel,\
 .embed-no-controls .copy-field,.embed-no-controls .embed-builder,\
 .embed-no-controls .export{display:none}";
 

@@ -124,10 +124,33 @@ test('the Q&A cards work without storage, and a sandbox without controls hides t
   await expect(frame.getByRole('heading', { name: 'Lease laboratory' })).toBeVisible();
   await expect(frame.getByRole('button', { name: 'Jump to end' })).toBeHidden();
   await expect(frame.getByRole('group', { name: 'Add a fault' })).toHaveCount(0);
+  // No control is left: the scenario menu's label, the mode switch, the search.
+  await expect(frame.getByText('Scenario', { exact: true })).toBeHidden();
+  await expect(frame.getByRole('button', { name: 'Live', exact: true })).toBeHidden();
+  await expect(frame.getByRole('button', { name: 'Start', exact: true })).toBeHidden();
+  await expect(frame.getByText(/A keeps retrying inside its remaining budget/)).toBeVisible();
 
   const qa = await openParent(page, '/?embed#/qa');
   await expect(qa.getByRole('heading').first()).toBeVisible();
   await expect(qa.getByRole('button').first()).toBeVisible();
+});
+
+test("a theme that the link forces reaches every colour, the laboratory's too", async ({ page }) => {
+  // The parent page is light; each frame is told its theme.
+  const colours = async (theme: string) => {
+    const frame = await openParent(page, `/?embed&theme=${theme}#/sandbox?v=1&preset=2&t=17s`);
+    await expect(frame.locator('.tenure-swatch').first()).toBeVisible();
+    return frame.locator('body').evaluate((body) => {
+      const of = (selector: string, property: 'backgroundColor' | 'color') =>
+        getComputedStyle(document.querySelector(selector)!)[property];
+      return { page: of('body', 'backgroundColor'), client: of('.tenure-swatch', 'backgroundColor'), text: of('body', 'color') };
+    });
+  };
+  const light = await colours('light');
+  const dark = await colours('dark');
+  expect(dark.page).not.toBe(light.page);
+  expect(dark.text).not.toBe(light.text);
+  expect(dark.client).not.toBe(light.client);
 });
 
 test('the Embed dialog builds a working iframe snippet for the current view', async ({ page, checkA11y }) => {
