@@ -19,6 +19,17 @@ function labRequests(page: Page): string[] {
   return seen;
 }
 
+/** Holds the requests matching `pattern` until the returned function is called. */
+async function hold(page: Page, pattern: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.fallback();
+  });
+  return release;
+}
+
 /** Holds `requestIdleCallback` callbacks until the test runs them with `runIdle`. */
 async function holdIdle(page: Page) {
   await page.addInitScript(() => {
@@ -111,12 +122,7 @@ test.describe('without JavaScript', () => {
 test('with wasm, the page hydrates the pre-rendered lesson in place, without a warning', async ({ page }) => {
   const messages: string[] = [];
   page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/lease-lab-[0-9a-f]+_bg\.wasm$/, async (route) => {
-    await held;
-    await route.fallback();
-  });
+  const release = await hold(page, /lease-lab-[0-9a-f]+_bg\.wasm$/);
 
   await page.goto('./#/maps');
   // Before the wasm: the linked tab is the one showing, from the pre-rendered markup.
@@ -158,12 +164,7 @@ test('the voice note about JavaScript stays hidden while the app takes over from
   // The app marks the page hydrated and drops the first-paint script's tab choice in one
   // step, while the pre-rendered readout (note included) is still there until its re-render:
   // that in-between state, held here with the wasm, must not show the note.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/lease-lab-[0-9a-f]+_bg\.wasm$/, async (route) => {
-    await held;
-    await route.fallback();
-  });
+  const release = await hold(page, /lease-lab-[0-9a-f]+_bg\.wasm$/);
   await page.goto('./#/sandbox');
   const note = page.getByText(/Reading aloud needs JavaScript/);
   await expect(note).toBeAttached();
@@ -205,12 +206,7 @@ function presetHash(id: string): string {
 }
 
 test('while a Sandbox link waits for the lab, its mount says so and the lesson works', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/lab_bg\.wasm$/, async (route) => {
-    await held;
-    await route.fallback();
-  });
+  const release = await hold(page, /\/lab_bg\.wasm$/);
   await openApp(page, '#/sandbox?v=1&preset=3');
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
   const panel = page.getByRole('tabpanel', { name: 'Sandbox' });
