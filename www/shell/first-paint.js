@@ -64,18 +64,18 @@
   // A link into the Sandbox fetches and compiles the laboratory's module alongside.
   const diagramOnly = /(^|&)diagram=/.test(query);
   if (linked() === "sandbox" && !diagramOnly) {
-    early.lab = compileEarly("lab_bg.wasm", "");
-    // Each as the loader will ask for it, so that the browser reuses the early copy.
-    for (const [rel, href, as, cors] of [
-      ["modulepreload", "lab.js", "", true],
-      ["preload", "lab.css", "style", false],
-    ]) {
-      const link = document.createElement("link");
-      Object.assign(link, { rel, href });
-      if (as) link.as = as;
-      if (cors) link.crossOrigin = "anonymous";
-      document.head.append(link);
-    }
+    // Imported and instantiated here, so that it is ready when the lesson has hydrated;
+    // www/shell/lab-loader.js starts it then. Its stylesheet too (a script's stylesheet
+    // holds up no paint), which the loader then finds applied.
+    const lab = compileEarly("lab_bg.wasm", "");
+    early.labModule = import(new URL("lab.js", document.baseURI).href).then(async (module) => {
+      await module.default({ module_or_path: lab });
+      return module;
+    });
+    early.labModule.catch(() => {});
+    const link = document.createElement("link");
+    Object.assign(link, { rel: "stylesheet", href: new URL("lab.css", document.baseURI).href });
+    document.head.append(link);
   }
   show();
   addEventListener("hashchange", show);
