@@ -251,6 +251,70 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
             ));
         }
     }
+    check_event_lines(&sandbox.event_lines)?;
+    let c = &sandbox.client_states;
+    for words in [
+        &c.idle,
+        &c.renew_in_flight,
+        &c.released,
+        &c.lost_not_owner,
+        &c.lost_deadline_passed,
+        &c.lost_deadline_passed_at_write,
+    ] {
+        placeholders(words, &[]).map_err(|e| format!("client_states: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Checks that each of the event log's sentences names only the facts its event carries.
+fn check_event_lines(e: &EventLineWords) -> Result<(), String> {
+    let client_token = &["client", "token"][..];
+    let lines = [
+        (&e.line, &["node", "what"][..]),
+        (&e.with_token, &["name", "token"][..]),
+        (&e.lost, &["token", "reason"][..]),
+        (&e.timer_fired, &["timer"][..]),
+        (&e.timer_fired_late, &["timer", "late"][..]),
+        (&e.sent, &["message", "to", "due"][..]),
+        (&e.delivered, &["message", "from", "sent"][..]),
+        (&e.dropped, &["message", "to", "reason"][..]),
+        (&e.stale_reply, &["message"][..]),
+        (&e.fault, &["fault"][..]),
+        (&e.paused, &["until"][..]),
+        (&e.paused_in_write_path, &["until"][..]),
+        (&e.write_issued, &["seq", "token"][..]),
+        (&e.write_accepted, client_token),
+        (&e.write_accepted_stale, &["client", "token", "highest"][..]),
+        (&e.write_rejected, &["client", "token", "highest"][..]),
+        (&e.granted, client_token),
+        (&e.regranted, client_token),
+        (&e.renewed, client_token),
+        (&e.busy, &["client"][..]),
+        (&e.busy_lock_delay, &["client"][..]),
+        (&e.not_owner, client_token),
+        (&e.expired, client_token),
+        (&e.released, client_token),
+        (&e.revoked, client_token),
+        (&e.check_broken, &["check"][..]),
+    ];
+    for (words, facts) in lines {
+        placeholders(words, facts).map_err(|e| format!("event_lines: {e}"))?;
+    }
+    for words in [
+        &e.timer_acquire,
+        &e.timer_request_timeout,
+        &e.timer_renew,
+        &e.timer_safe_deadline,
+        &e.timer_work,
+        &e.timer_release,
+        &e.dropped_lost,
+        &e.dropped_link_down,
+        &e.dropped_receiver_crashed,
+        &e.woke,
+        &e.crashed,
+    ] {
+        placeholders(words, &[]).map_err(|e| format!("event_lines: {e}"))?;
+    }
     Ok(())
 }
 

@@ -168,6 +168,7 @@ records! {
         live_diagrams: LiveDiagramWords, snippets: SnippetWords, lab_problems: LabProblems,
         run_sequence: RunSequenceWords, lab: LabWords, timeline: TimelineWords,
         storage: StorageWords, event_log: EventLogWords, progress: ProgressWords,
+        client_states: ClientStateWords, event_lines: EventLineWords,
     }
     /// The laboratory's heading and the run's identity line.
     LabWords { heading: Text, trace_id: Text }
@@ -188,6 +189,24 @@ records! {
     }
     /// The event log.
     EventLogWords { summary: Text, label: Text, window: Text }
+    /// The names of the client states the lesson's lifecycle does not draw (the others are
+    /// its `lifecycle.states` labels), and why a client concluded it lost the lease.
+    ClientStateWords {
+        idle: Text, renew_in_flight: Text, released: Text, lost_not_owner: Text,
+        lost_deadline_passed: Text, lost_deadline_passed_at_write: Text,
+    }
+    /// The event log's sentences, one per kind of event (`{node}` and the event's facts).
+    EventLineWords {
+        line: Text, with_token: Text, lost: Text, timer_fired: Text, timer_fired_late: Text,
+        timer_acquire: Text, timer_request_timeout: Text, timer_renew: Text,
+        timer_safe_deadline: Text, timer_work: Text, timer_release: Text, sent: Text,
+        delivered: Text, dropped: Text, dropped_lost: Text, dropped_link_down: Text,
+        dropped_receiver_crashed: Text, stale_reply: Text, fault: Text, paused: Text,
+        paused_in_write_path: Text, woke: Text, crashed: Text, write_issued: Text,
+        write_accepted: Text, write_accepted_stale: Text, write_rejected: Text, granted: Text,
+        regranted: Text, renewed: Text, busy: Text, busy_lock_delay: Text, not_owner: Text,
+        expired: Text, released: Text, revoked: Text, check_broken: Text,
+    }
     /// A long run's simulation in progress.
     ProgressWords {
         heading: Text, this_run: Text, both_runs: Text, status: Text, note: Text, stop: Text,

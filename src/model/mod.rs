@@ -22,7 +22,6 @@
 pub mod calc;
 pub mod check;
 pub mod client;
-mod describe;
 pub mod faults;
 pub mod fields;
 pub mod ids;

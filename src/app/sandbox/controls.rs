@@ -5,7 +5,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::{preset_choices, LabProps, RunProps, SetupProps};
-use crate::lab::{LabAction, PolicySwitch, Speed};
+use crate::lab::{describe, LabAction, PolicySwitch, Speed};
 use crate::lesson::content::{fill, SANDBOX};
 use crate::model::fields::{FormUnit, ScenarioField, SCENARIO_FIELDS};
 use crate::model::{presets, Lifecycle, Policy, Scenario, SimTime};
@@ -165,7 +165,7 @@ pub fn Summary(props: &RunProps) -> Html {
                     html! {
                         <li class={classes!("client-state", lifecycle_class(client.lifecycle))}>
                             <span class="client-name">{fill(words.client, &[("client", client.id.to_string())])}</span>
-                            <span class="client-lifecycle">{client.lifecycle.label()}</span>
+                            <span class="client-lifecycle">{describe::lifecycle(client.lifecycle)}</span>
                             if !notes.is_empty() {
                                 <span class="muted">{notes.join(" · ")}</span>
                             }
