@@ -12,6 +12,7 @@ use std::{env, fs, path::Path};
 const LESSON_SOURCE: &str = "content/lesson.toml";
 const SANDBOX_SOURCE: &str = "content/sandbox.toml";
 const CHECKS_SOURCE: &str = "content/checks.toml";
+const REASONS_SOURCE: &str = "content/reasons.toml";
 
 /// Renders a value as a Rust expression of the matching `'static` type in `src/lesson`.
 trait Lit {
@@ -423,6 +424,60 @@ fn check_checks(t: &CheckTexts) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks that each reason names only the facts its typed reason carries.
+fn check_reasons(r: &Reasons) -> Result<(), String> {
+    let (v, f, s, q) = (&r.value, &r.fault, &r.scenario, &r.search);
+    let plain = [
+        &v.empty,
+        &v.negative,
+        &v.not_a_number,
+        &v.too_precise,
+        &v.too_large,
+        &v.not_a_switch,
+        &v.not_a_fraction,
+        &v.not_text,
+        &f.no_time,
+        &f.bad_node,
+        &s.not_a_renew_fraction,
+        &s.renews_too_often,
+        &s.margin_not_under_ttl,
+        &s.link_nodes,
+        &s.round_trip,
+        &s.jitter,
+        &s.link_loss,
+        &q.shape,
+        &q.kinds,
+        &q.seed,
+        &q.fault_count,
+        &q.plan_count,
+    ];
+    for words in plain {
+        placeholders(words, &[]).map_err(|e| format!("{words:?}: {e}"))?;
+    }
+    let filled = [
+        (&f.unknown_kind, &["known"][..]),
+        (&f.bad_time, &["why"][..]),
+        (&f.no_amount, &["fault"][..]),
+        (&f.negative_length, &["fault"][..]),
+        (&f.bad_amount, &["fault", "why"][..]),
+        (&f.unexpected_amount, &["fault"][..]),
+        (&s.refused, &["field", "why"][..]),
+        (&s.out_of_range, &["value", "min", "max"][..]),
+        (&s.too_many_events, &["estimate", "max"][..]),
+        (&s.too_many_faults, &["max"][..]),
+        (&s.fault_after_end, &["at"][..]),
+        (&s.fault_out_of_range, &["fault", "at"][..]),
+        (&s.too_many_links, &["max"][..]),
+        (&s.link_too_slow, &["delay", "value", "max"][..]),
+        (&q.number, &["part", "why"][..]),
+        (&q.range, &["part"][..]),
+    ];
+    for (words, facts) in filled {
+        placeholders(words, facts).map_err(|e| format!("{words:?}: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Reads `source` with the shape `T`, checks it and writes it to `$OUT_DIR/out`.
 fn compile<T: for<'de> Deserialize<'de> + Lit>(
     source: &str,
@@ -445,6 +500,7 @@ fn main() {
     compile::<Lesson>(LESSON_SOURCE, "lesson.rs", check);
     compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox);
     compile::<CheckTexts>(CHECKS_SOURCE, "checks.rs", check_checks);
+    compile::<Reasons>(REASONS_SOURCE, "reasons.rs", check_reasons);
     for (source, name) in [
         (SEARCH_WORDS, "search_words.rs"),
         (LIVE_WORDS, "live_words.rs"),

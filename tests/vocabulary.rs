@@ -48,9 +48,7 @@ fn typed(kind: FaultKind) -> FaultDraft {
 fn a_fault_typed_in_the_form_is_the_one_its_link_carries() {
     for kind in FaultKind::ALL {
         let draft = typed(kind);
-        let (at, fault) = draft
-            .read()
-            .unwrap_or_else(|e| panic!("{kind:?}: {}", e.describe()));
+        let (at, fault) = draft.read().unwrap_or_else(|e| panic!("{kind:?}: {e:?}"));
         assert_eq!(fault.kind(), kind);
         let at = at.expect("a time was typed");
         let lab = Lab::default()

@@ -58,23 +58,18 @@ const CLEANED: [&str; 43] = [
 const PURE_LAYERS: [&str; 3] = ["src/model", "src/lab", "src/share"];
 
 /// Files of the pure layers that still spell a learner's words in Rust, and why.
-const NOT_YET_CLEANED: [(&str, &str); 10] = [
+const NOT_YET_CLEANED: [(&str, &str); 5] = [
     (
         "src/model/faults/mod.rs",
         "fault kinds' labels and nouns, Fault::describe",
     ),
-    ("src/model/faults/text.rs", "FaultError's reasons"),
-    ("src/model/fields.rs", "a field's range reasons"),
     ("src/model/ids.rs", "NodeId's Display (\"lock service\")"),
     ("src/model/msg.rs", "Message::label"),
-    ("src/model/notation.rs", "ValueError's reasons"),
     ("src/model/presets.rs", "the real systems' product names"),
     (
         "src/model/queue.rs",
         "a debug assertion's message, on its own line",
     ),
-    ("src/model/scenario.rs", "ScenarioError's reasons"),
-    ("src/share/search.rs", "SearchError's reasons"),
 ];
 
 /// Literals that look like words but are not the learner's: key names, a JavaScript

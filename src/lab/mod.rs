@@ -25,6 +25,7 @@ pub use simulating::{Progress, FIRST_SLICE_EVENTS};
 pub use switches::PolicySwitch;
 
 use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::reasons;
 use crate::model::fields;
 use crate::model::{presets, Fault, Recorder, Recording, Scenario, SimTime, TimedFault};
 use simulating::{Jobs, Role};
@@ -315,7 +316,7 @@ impl Lab {
                             &[
                                 ("label", label.to_owned()),
                                 ("text", text.trim().to_owned()),
-                                ("why", e.to_string()),
+                                ("why", reasons::value(e).to_owned()),
                             ],
                         ));
                     }
@@ -358,7 +359,7 @@ impl Lab {
     /// preset label is dropped because the scenario no longer matches it.
     fn replace_scenario(&mut self, scenario: Scenario) {
         if let Err(error) = scenario.validate() {
-            self.problem = Some(error.to_string());
+            self.problem = Some(reasons::scenario(&error));
             return;
         }
         let compare = self.compare.as_ref().map(|c| c.switch).or_else(|| {

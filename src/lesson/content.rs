@@ -187,3 +187,7 @@ pub static SANDBOX: Sandbox = include!(concat!(env!("OUT_DIR"), "/sandbox.rs"));
 
 /// The checks' words, compiled in from `content/checks.toml`.
 pub static CHECK_TEXTS: CheckTexts = include!(concat!(env!("OUT_DIR"), "/checks.rs"));
+
+/// Why a value, a fault, a scenario or a search was refused, compiled in from
+/// `content/reasons.toml`.
+pub static REASONS: Reasons = include!(concat!(env!("OUT_DIR"), "/reasons.rs"));

@@ -407,4 +407,25 @@ records! {
         renews_lost_on_wire: Text, losses: Text, false_losses: Text, writes_accepted: Text,
         writes_rejected: Text, stale_accepted: Text, max_failover: Text,
     }
+
+    /// Why a value, a fault, a scenario or a search was refused (`content/reasons.toml`).
+    Reasons { value: ValueReasons, fault: FaultReasons, scenario: ScenarioReasons, search: SearchReasons }
+    ValueReasons {
+        empty: Text, negative: Text, not_a_number: Text, too_precise: Text, too_large: Text,
+        not_a_switch: Text, not_a_fraction: Text, not_text: Text,
+    }
+    FaultReasons {
+        unknown_kind: Text, no_time: Text, bad_time: Text, bad_node: Text, no_amount: Text,
+        negative_length: Text, bad_amount: Text, unexpected_amount: Text,
+    }
+    ScenarioReasons {
+        refused: Text, out_of_range: Text, not_a_renew_fraction: Text, renews_too_often: Text,
+        margin_not_under_ttl: Text, too_many_events: Text, too_many_faults: Text,
+        fault_after_end: Text, fault_out_of_range: Text, too_many_links: Text, link_nodes: Text,
+        link_too_slow: Text, round_trip: Text, jitter: Text, link_loss: Text,
+    }
+    SearchReasons {
+        shape: Text, number: Text, kinds: Text, range: Text, seed: Text, fault_count: Text,
+        plan_count: Text,
+    }
 }
