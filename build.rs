@@ -239,6 +239,7 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
             "switches",
             sandbox.switches.iter().map(|s| &s.slug).collect(),
         ),
+        ("systems", sandbox.systems.iter().map(|s| &s.slug).collect()),
     ];
     for (list, ids) in keys {
         if let Some((index, id)) = ids
@@ -253,6 +254,20 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
         }
     }
     check_event_lines(&sandbox.event_lines)?;
+    let m = &sandbox.messages;
+    for words in [
+        &m.acquire,
+        &m.renew,
+        &m.release,
+        &m.granted,
+        &m.busy,
+        &m.renew_ok,
+        &m.not_owner,
+        &m.release_reply,
+        &m.write,
+    ] {
+        placeholders(words, &[]).map_err(|e| format!("messages: {e}"))?;
+    }
     let c = &sandbox.client_states;
     for words in [
         &c.idle,

@@ -595,7 +595,7 @@ fn system_specs() -> Vec<SystemSpec> {
             fencing: true,
         },
         SystemSpec {
-            system: "Redisson",
+            system: "redisson",
             lease: secs(30),
             renew_period: secs(10),
             renew_deadline: None,
@@ -611,7 +611,7 @@ fn system_specs() -> Vec<SystemSpec> {
             fencing: false,
         },
         SystemSpec {
-            system: "Consul",
+            system: "consul",
             lease: secs(10),
             renew_period: third(secs(10)),
             renew_deadline: None,
@@ -619,7 +619,7 @@ fn system_specs() -> Vec<SystemSpec> {
             fencing: false,
         },
         SystemSpec {
-            system: "Chubby",
+            system: "chubby",
             lease: secs(12),
             renew_period: third(secs(12)),
             renew_deadline: None,
@@ -679,7 +679,7 @@ fn system_defaults_produce_their_renew_period_and_deadlines() {
     for spec in &specs {
         let system = defaults
             .iter()
-            .find(|d| d.system.contains(spec.system))
+            .find(|d| d.slug == spec.system)
             .unwrap_or_else(|| panic!("{} is in the table", spec.system));
         let mut healthy = Scenario::default();
         system.apply(&mut healthy);

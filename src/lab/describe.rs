@@ -1,5 +1,6 @@
 //! The model's typed values in the learner's words: a client's state, why it lost the
-//! lease, and one line of the event log (built only when a view or a test asks).
+//! lease, a message's name, and one line of the event log (built only when a view or a
+//! test asks).
 //!
 //! The model keeps the typed [`Event`]; the sentences live in `content/sandbox.toml`
 //! (`[client_states]`, `[event_lines]`), whose placeholders `build.rs` checks.
@@ -128,11 +129,27 @@ fn what(e: &Event) -> String {
     }
 }
 
+/// A message's short name: "renew", "NOT_OWNER".
+pub fn message_name(m: &Message) -> &'static str {
+    let words = &SANDBOX.messages;
+    match m {
+        Message::Acquire { .. } => words.acquire,
+        Message::Renew { .. } => words.renew,
+        Message::Release { .. } => words.release,
+        Message::Granted { .. } => words.granted,
+        Message::Busy { .. } => words.busy,
+        Message::RenewOk { .. } => words.renew_ok,
+        Message::NotOwner { .. } => words.not_owner,
+        Message::ReleaseReply { .. } => words.release_reply,
+        Message::Write { .. } => words.write,
+    }
+}
+
 /// A message by its name, with the token it carries.
 fn message(m: &Message) -> String {
     match m.token() {
-        Some(token) => with_token(m.label(), token),
-        None => m.label().to_owned(),
+        Some(token) => with_token(message_name(m), token),
+        None => message_name(m).to_owned(),
     }
 }
 

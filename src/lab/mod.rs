@@ -92,7 +92,7 @@ pub enum LabAction {
     FlipSwitch(PolicySwitch),
     /// Compare with the same scenario under one switch flipped, or stop comparing.
     SetCompare(Option<PolicySwitch>),
-    /// Apply the TTL and renew defaults of a real system (by name).
+    /// Apply the TTL and renew defaults of a real system (by its slug).
     UseDefaultsOf(String),
     /// Simulate about this many more events of the runs still being simulated.
     Simulate {
@@ -338,7 +338,7 @@ impl Lab {
             LabAction::UseDefaultsOf(system) => {
                 let Some(defaults) = presets::system_defaults()
                     .into_iter()
-                    .find(|d| d.system == system)
+                    .find(|d| d.slug == system)
                 else {
                     next.problem = Some(fill(
                         SANDBOX.lab_problems.no_defaults,

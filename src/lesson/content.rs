@@ -158,9 +158,10 @@ impl Sandbox {
         )
     }
 
-    /// How the real system of this name renews.
-    pub fn system(&'static self, system: &str) -> Option<&'static SystemText> {
-        self.systems.iter().find(|s| s.system == system)
+    /// The words of the real system with this slug (every one of
+    /// [`crate::model::presets::system_defaults`] has them; a test checks it).
+    pub fn system(&'static self, slug: &str) -> &'static SystemText {
+        worded(self.systems.iter().find(|s| s.slug == slug), "system", slug)
     }
 
     /// The Faults form's words for the kind of fault with this keyword (every

@@ -1,7 +1,7 @@
 //! The model's typed reasons for refusing a value, a fault or a scenario, in the words of
 //! `content/reasons.toml`: each is a phrase that completes a link notice or a form's message.
 
-use super::content::{fill, REASONS};
+use super::content::{fill, REASONS, SANDBOX};
 use crate::model::faults::text::FaultError;
 use crate::model::notation::ValueError;
 use crate::model::{FaultKind, LinkDelay, ScenarioError, ScenarioProblem, SimDuration};
@@ -24,7 +24,7 @@ pub fn value(error: ValueError) -> &'static str {
 /// Why a fault could not be read: "a pause with a negative duration".
 pub fn fault(error: &FaultError) -> String {
     let words = &REASONS.fault;
-    let noun = |kind: FaultKind| kind.noun();
+    let noun = |kind: FaultKind| SANDBOX.fault(kind.keyword()).noun;
     match *error {
         FaultError::UnknownKind => {
             let known: Vec<&str> = FaultKind::ALL.iter().map(|k| k.keyword()).collect();
@@ -139,7 +139,10 @@ mod tests {
     #[test]
     fn a_fault_reason_names_the_kind_and_the_value_reason() {
         let negative = fault(&parse_fault("pause:A@2s-15s").unwrap_err());
-        assert!(negative.contains(FaultKind::Pause.noun()), "{negative}");
+        assert!(
+            negative.contains(SANDBOX.fault(FaultKind::Pause.keyword()).noun),
+            "{negative}"
+        );
         let bad_time = fault(&parse_fault("pause:A@-2s+1s").unwrap_err());
         assert!(bad_time.contains(value(ValueError::Negative)), "{bad_time}");
         let unknown = fault(&parse_fault("explode:A@2s").unwrap_err());

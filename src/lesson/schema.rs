@@ -168,7 +168,7 @@ records! {
         live_diagrams: LiveDiagramWords, snippets: SnippetWords, lab_problems: LabProblems,
         run_sequence: RunSequenceWords, lab: LabWords, timeline: TimelineWords,
         storage: StorageWords, event_log: EventLogWords, progress: ProgressWords,
-        client_states: ClientStateWords, event_lines: EventLineWords,
+        client_states: ClientStateWords, event_lines: EventLineWords, messages: MessageWords,
     }
     /// The laboratory's heading and the run's identity line.
     LabWords { heading: Text, trace_id: Text }
@@ -194,6 +194,11 @@ records! {
     ClientStateWords {
         idle: Text, renew_in_flight: Text, released: Text, lost_not_owner: Text,
         lost_deadline_passed: Text, lost_deadline_passed_at_write: Text,
+    }
+    /// The messages' short names, in the event log, the run's sequence and the live diagrams.
+    MessageWords {
+        acquire: Text, renew: Text, release: Text, granted: Text, busy: Text, renew_ok: Text,
+        not_owner: Text, release_reply: Text, write: Text,
     }
     /// The event log's sentences, one per kind of event (`{node}` and the event's facts).
     EventLineWords {
@@ -363,13 +368,15 @@ records! {
         /// Its name inside a sentence ("This link's TTL (…) is not a number").
         name: Text,
     }
-    /// How a real system renews, keyed by its name in `src/model/presets.rs`.
-    SystemText { system: Text, renew: Text }
-    /// One kind of fault's words in the Faults form, keyed by its keyword.
+    /// A real system's name and how it renews, keyed by its slug in `src/model/presets.rs`.
+    SystemText { slug: Text, system: Text, renew: Text }
+    /// One kind of fault's words, keyed by its keyword.
     FaultText {
         keyword: Text,
-        /// The form's choice.
+        /// The Faults form's choice.
         choice: Text,
+        /// Its short noun in a reason: "a pause with a negative duration".
+        noun: Text,
         /// What the amount is called, for kinds that take one.
         amount: Option<Text>,
         /// The unit the amount is typed in.

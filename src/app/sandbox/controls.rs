@@ -252,8 +252,8 @@ pub fn ParametersPanel(props: &SetupProps) -> Html {
                 <select id="param-defaults" onchange={ondefaults}>
                     <option value="" selected=true disabled=true>{words.defaults_choice}</option>
                     { for presets::system_defaults().into_iter().map(|d| {
-                        let renew = SANDBOX.system(d.system).map_or("", |w| w.renew);
-                        html! { <option value={d.system}>{fill(words.system, &[("system", d.system.to_owned()), ("ttl", d.ttl.to_string()), ("renew", renew.to_owned())])}</option> }
+                        let system = SANDBOX.system(d.slug);
+                        html! { <option value={d.slug}>{fill(words.system, &[("system", system.system.to_owned()), ("ttl", d.ttl.to_string()), ("renew", system.renew.to_owned())])}</option> }
                     }) }
                 </select>
             </div>
