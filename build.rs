@@ -12,6 +12,7 @@ use std::{env, fs, path::Path};
 const LESSON_SOURCE: &str = "content/lesson.toml";
 const SANDBOX_SOURCE: &str = "content/sandbox.toml";
 const CHECKS_SOURCE: &str = "content/checks.toml";
+const REASONS_SOURCE: &str = "content/reasons.toml";
 
 /// Renders a value as a Rust expression of the matching `'static` type in `src/lesson`.
 trait Lit {
@@ -238,6 +239,7 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
             "switches",
             sandbox.switches.iter().map(|s| &s.slug).collect(),
         ),
+        ("systems", sandbox.systems.iter().map(|s| &s.slug).collect()),
     ];
     for (list, ids) in keys {
         if let Some((index, id)) = ids
@@ -250,6 +252,84 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
                 index + 1
             ));
         }
+    }
+    check_event_lines(&sandbox.event_lines)?;
+    let m = &sandbox.messages;
+    for words in [
+        &m.acquire,
+        &m.renew,
+        &m.release,
+        &m.granted,
+        &m.busy,
+        &m.renew_ok,
+        &m.not_owner,
+        &m.release_reply,
+        &m.write,
+    ] {
+        placeholders(words, &[]).map_err(|e| format!("messages: {e}"))?;
+    }
+    let c = &sandbox.client_states;
+    for words in [
+        &c.idle,
+        &c.renew_in_flight,
+        &c.released,
+        &c.lost_not_owner,
+        &c.lost_deadline_passed,
+        &c.lost_deadline_passed_at_write,
+    ] {
+        placeholders(words, &[]).map_err(|e| format!("client_states: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Checks that each of the event log's sentences names only the facts its event carries.
+fn check_event_lines(e: &EventLineWords) -> Result<(), String> {
+    let client_token = &["client", "token"][..];
+    let lines = [
+        (&e.line, &["node", "what"][..]),
+        (&e.with_token, &["name", "token"][..]),
+        (&e.lost, &["token", "reason"][..]),
+        (&e.timer_fired, &["timer"][..]),
+        (&e.timer_fired_late, &["timer", "late"][..]),
+        (&e.sent, &["message", "to", "due"][..]),
+        (&e.delivered, &["message", "from", "sent"][..]),
+        (&e.dropped, &["message", "to", "reason"][..]),
+        (&e.stale_reply, &["message"][..]),
+        (&e.fault, &["fault"][..]),
+        (&e.paused, &["until"][..]),
+        (&e.paused_in_write_path, &["until"][..]),
+        (&e.write_issued, &["seq", "token"][..]),
+        (&e.write_accepted, client_token),
+        (&e.write_accepted_stale, &["client", "token", "highest"][..]),
+        (&e.write_rejected, &["client", "token", "highest"][..]),
+        (&e.granted, client_token),
+        (&e.regranted, client_token),
+        (&e.renewed, client_token),
+        (&e.busy, &["client"][..]),
+        (&e.busy_lock_delay, &["client"][..]),
+        (&e.not_owner, client_token),
+        (&e.expired, client_token),
+        (&e.released, client_token),
+        (&e.revoked, client_token),
+        (&e.check_broken, &["check"][..]),
+    ];
+    for (words, facts) in lines {
+        placeholders(words, facts).map_err(|e| format!("event_lines: {e}"))?;
+    }
+    for words in [
+        &e.timer_acquire,
+        &e.timer_request_timeout,
+        &e.timer_renew,
+        &e.timer_safe_deadline,
+        &e.timer_work,
+        &e.timer_release,
+        &e.dropped_lost,
+        &e.dropped_link_down,
+        &e.dropped_receiver_crashed,
+        &e.woke,
+        &e.crashed,
+    ] {
+        placeholders(words, &[]).map_err(|e| format!("event_lines: {e}"))?;
     }
     Ok(())
 }
@@ -359,6 +439,60 @@ fn check_checks(t: &CheckTexts) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks that each reason names only the facts its typed reason carries.
+fn check_reasons(r: &Reasons) -> Result<(), String> {
+    let (v, f, s, q) = (&r.value, &r.fault, &r.scenario, &r.search);
+    let plain = [
+        &v.empty,
+        &v.negative,
+        &v.not_a_number,
+        &v.too_precise,
+        &v.too_large,
+        &v.not_a_switch,
+        &v.not_a_fraction,
+        &v.not_text,
+        &f.no_time,
+        &f.bad_node,
+        &s.not_a_renew_fraction,
+        &s.renews_too_often,
+        &s.margin_not_under_ttl,
+        &s.link_nodes,
+        &s.round_trip,
+        &s.jitter,
+        &s.link_loss,
+        &q.shape,
+        &q.kinds,
+        &q.seed,
+        &q.fault_count,
+        &q.plan_count,
+    ];
+    for words in plain {
+        placeholders(words, &[]).map_err(|e| format!("{words:?}: {e}"))?;
+    }
+    let filled = [
+        (&f.unknown_kind, &["known"][..]),
+        (&f.bad_time, &["why"][..]),
+        (&f.no_amount, &["fault"][..]),
+        (&f.negative_length, &["fault"][..]),
+        (&f.bad_amount, &["fault", "why"][..]),
+        (&f.unexpected_amount, &["fault"][..]),
+        (&s.refused, &["field", "why"][..]),
+        (&s.out_of_range, &["value", "min", "max"][..]),
+        (&s.too_many_events, &["estimate", "max"][..]),
+        (&s.too_many_faults, &["max"][..]),
+        (&s.fault_after_end, &["at"][..]),
+        (&s.fault_out_of_range, &["fault", "at"][..]),
+        (&s.too_many_links, &["max"][..]),
+        (&s.link_too_slow, &["delay", "value", "max"][..]),
+        (&q.number, &["part", "why"][..]),
+        (&q.range, &["part"][..]),
+    ];
+    for (words, facts) in filled {
+        placeholders(words, facts).map_err(|e| format!("{words:?}: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Reads `source` with the shape `T`, checks it and writes it to `$OUT_DIR/out`.
 fn compile<T: for<'de> Deserialize<'de> + Lit>(
     source: &str,
@@ -381,6 +515,7 @@ fn main() {
     compile::<Lesson>(LESSON_SOURCE, "lesson.rs", check);
     compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox);
     compile::<CheckTexts>(CHECKS_SOURCE, "checks.rs", check_checks);
+    compile::<Reasons>(REASONS_SOURCE, "reasons.rs", check_reasons);
     for (source, name) in [
         (SEARCH_WORDS, "search_words.rs"),
         (LIVE_WORDS, "live_words.rs"),

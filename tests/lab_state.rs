@@ -144,8 +144,8 @@ fn an_invalid_scenario_is_refused_with_a_message_and_the_old_run_kept() {
 fn the_defaults_of_a_real_system_change_the_lease() {
     let lab = Lab::from_preset("1").unwrap();
     for defaults in presets::system_defaults() {
-        let applied = apply(&lab, LabAction::UseDefaultsOf(defaults.system.to_string()));
-        assert_eq!(applied.scenario().ttl, defaults.ttl, "{}", defaults.system);
+        let applied = apply(&lab, LabAction::UseDefaultsOf(defaults.slug.to_string()));
+        assert_eq!(applied.scenario().ttl, defaults.ttl, "{}", defaults.slug);
         assert!(applied.problem().is_none());
     }
     let unknown = apply(&lab, LabAction::UseDefaultsOf("ZooKeeper?".into()));

@@ -48,9 +48,7 @@ fn typed(kind: FaultKind) -> FaultDraft {
 fn a_fault_typed_in_the_form_is_the_one_its_link_carries() {
     for kind in FaultKind::ALL {
         let draft = typed(kind);
-        let (at, fault) = draft
-            .read()
-            .unwrap_or_else(|e| panic!("{kind:?}: {}", e.describe()));
+        let (at, fault) = draft.read().unwrap_or_else(|e| panic!("{kind:?}: {e:?}"));
         assert_eq!(fault.kind(), kind);
         let at = at.expect("a time was typed");
         let lab = Lab::default()
@@ -167,11 +165,11 @@ fn the_event_log_prints_each_time_once_and_clock_steps_exactly() {
         .iter()
         .find(|e| matches!(e.kind, lease_lab::model::EventKind::Fault { .. }))
         .unwrap();
-    let line = lease_lab::model::Run::describe(step);
+    let line = lease_lab::lab::describe::event(step);
     assert!(!line.contains(&step.at.to_string()), "{line}");
     assert!(line.contains("1.500250 s"), "{line}");
     for event in run.events() {
-        let line = lease_lab::model::Run::describe(event);
+        let line = lease_lab::lab::describe::event(event);
         assert!(
             !line.contains("Timer") && !line.contains("LinkDown"),
             "{line}"
@@ -184,8 +182,8 @@ fn the_event_log_prints_each_time_once_and_clock_steps_exactly() {
 fn every_real_system_and_only_those_is_worded() {
     let systems = presets::system_defaults();
     for d in &systems {
-        let words = SANDBOX.system(d.system).expect(d.system);
-        assert!(!words.renew.is_empty());
+        let words = SANDBOX.system(d.slug);
+        assert!(!words.system.is_empty() && !words.renew.is_empty());
     }
     assert_eq!(SANDBOX.systems.len(), systems.len());
     for kind in FaultKind::ALL {

@@ -6,6 +6,7 @@
 //! shows its progress. Playback only moves the cursor `now` through that deterministic run,
 //! kept as checkpoints ([`Recording`]), so seeking and stepping back are exact.
 
+pub mod describe;
 pub mod fault_form;
 pub mod live;
 pub mod pitfall;
@@ -24,6 +25,7 @@ pub use simulating::{Progress, FIRST_SLICE_EVENTS};
 pub use switches::PolicySwitch;
 
 use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::reasons;
 use crate::model::fields;
 use crate::model::{presets, Fault, Recorder, Recording, Scenario, SimTime, TimedFault};
 use simulating::{Jobs, Role};
@@ -90,7 +92,7 @@ pub enum LabAction {
     FlipSwitch(PolicySwitch),
     /// Compare with the same scenario under one switch flipped, or stop comparing.
     SetCompare(Option<PolicySwitch>),
-    /// Apply the TTL and renew defaults of a real system (by name).
+    /// Apply the TTL and renew defaults of a real system (by its slug).
     UseDefaultsOf(String),
     /// Simulate about this many more events of the runs still being simulated.
     Simulate {
@@ -314,7 +316,7 @@ impl Lab {
                             &[
                                 ("label", label.to_owned()),
                                 ("text", text.trim().to_owned()),
-                                ("why", e.to_string()),
+                                ("why", reasons::value(e).to_owned()),
                             ],
                         ));
                     }
@@ -336,7 +338,7 @@ impl Lab {
             LabAction::UseDefaultsOf(system) => {
                 let Some(defaults) = presets::system_defaults()
                     .into_iter()
-                    .find(|d| d.system == system)
+                    .find(|d| d.slug == system)
                 else {
                     next.problem = Some(fill(
                         SANDBOX.lab_problems.no_defaults,
@@ -357,7 +359,7 @@ impl Lab {
     /// preset label is dropped because the scenario no longer matches it.
     fn replace_scenario(&mut self, scenario: Scenario) {
         if let Err(error) = scenario.validate() {
-            self.problem = Some(error.to_string());
+            self.problem = Some(reasons::scenario(&error));
             return;
         }
         let compare = self.compare.as_ref().map(|c| c.switch).or_else(|| {

@@ -1,6 +1,7 @@
 //! The sequence diagram of a run: the messages sent in a window before the cursor, ready to
 //! draw or to export as Mermaid.
 
+use super::describe;
 use crate::lesson::content::{fill, SANDBOX};
 use crate::lesson::mermaid::{sequence_diagram, SequenceArrow};
 use crate::model::{Message, MessageFate, NodeId, Recording, SimTime};
@@ -37,8 +38,8 @@ fn lifeline(node: NodeId, clients: u8) -> usize {
 
 fn label(message: &Message, fate: MessageFate, now: SimTime) -> String {
     let base = match message.token() {
-        Some(token) => format!("{} {token}", message.label()),
-        None => message.label().to_owned(),
+        Some(token) => format!("{} {token}", describe::message_name(message)),
+        None => describe::message_name(message).to_owned(),
     };
     let words = &SANDBOX.run_sequence;
     let fated = |sentence| fill(sentence, &[("message", base.as_str())]);

@@ -3,6 +3,7 @@
 //! check that broke and why. The words are in `content/search.toml`; this module only picks
 //! the events and fills the words in.
 
+use super::describe;
 use super::search::words::{self, fill};
 use crate::lesson::checks::{CheckWords, ViolationWords};
 use crate::model::{
@@ -91,7 +92,11 @@ fn line(
             let client = client_of(node)?.to_string();
             Some(fill(
                 words::STORY_LOST,
-                &[at_pair, ("client", &client), ("reason", reason.describe())],
+                &[
+                    at_pair,
+                    ("client", &client),
+                    ("reason", describe::lost_reason(reason)),
+                ],
             ))
         }
         EventKind::WriteIssued { token, .. }

@@ -158,9 +158,10 @@ impl Sandbox {
         )
     }
 
-    /// How the real system of this name renews.
-    pub fn system(&'static self, system: &str) -> Option<&'static SystemText> {
-        self.systems.iter().find(|s| s.system == system)
+    /// The words of the real system with this slug (every one of
+    /// [`crate::model::presets::system_defaults`] has them; a test checks it).
+    pub fn system(&'static self, slug: &str) -> &'static SystemText {
+        worded(self.systems.iter().find(|s| s.slug == slug), "system", slug)
     }
 
     /// The Faults form's words for the kind of fault with this keyword (every
@@ -187,3 +188,7 @@ pub static SANDBOX: Sandbox = include!(concat!(env!("OUT_DIR"), "/sandbox.rs"));
 
 /// The checks' words, compiled in from `content/checks.toml`.
 pub static CHECK_TEXTS: CheckTexts = include!(concat!(env!("OUT_DIR"), "/checks.rs"));
+
+/// Why a value, a fault, a scenario or a search was refused, compiled in from
+/// `content/reasons.toml`.
+pub static REASONS: Reasons = include!(concat!(env!("OUT_DIR"), "/reasons.rs"));

@@ -10,6 +10,7 @@ pub mod mermaid;
 pub mod number;
 pub mod quiz;
 pub mod readout;
+pub mod reasons;
 pub mod ttl;
 
 pub use content::LESSON;

@@ -168,6 +168,7 @@ records! {
         live_diagrams: LiveDiagramWords, snippets: SnippetWords, lab_problems: LabProblems,
         run_sequence: RunSequenceWords, lab: LabWords, timeline: TimelineWords,
         storage: StorageWords, event_log: EventLogWords, progress: ProgressWords,
+        client_states: ClientStateWords, event_lines: EventLineWords, messages: MessageWords,
     }
     /// The laboratory's heading and the run's identity line.
     LabWords { heading: Text, trace_id: Text }
@@ -188,6 +189,29 @@ records! {
     }
     /// The event log.
     EventLogWords { summary: Text, label: Text, window: Text }
+    /// The names of the client states the lesson's lifecycle does not draw (the others are
+    /// its `lifecycle.states` labels), and why a client concluded it lost the lease.
+    ClientStateWords {
+        idle: Text, renew_in_flight: Text, released: Text, lost_not_owner: Text,
+        lost_deadline_passed: Text, lost_deadline_passed_at_write: Text,
+    }
+    /// The messages' short names, in the event log, the run's sequence and the live diagrams.
+    MessageWords {
+        acquire: Text, renew: Text, release: Text, granted: Text, busy: Text, renew_ok: Text,
+        not_owner: Text, release_reply: Text, write: Text,
+    }
+    /// The event log's sentences, one per kind of event (`{node}` and the event's facts).
+    EventLineWords {
+        line: Text, with_token: Text, lost: Text, timer_fired: Text, timer_fired_late: Text,
+        timer_acquire: Text, timer_request_timeout: Text, timer_renew: Text,
+        timer_safe_deadline: Text, timer_work: Text, timer_release: Text, sent: Text,
+        delivered: Text, dropped: Text, dropped_lost: Text, dropped_link_down: Text,
+        dropped_receiver_crashed: Text, stale_reply: Text, fault: Text, paused: Text,
+        paused_in_write_path: Text, woke: Text, crashed: Text, write_issued: Text,
+        write_accepted: Text, write_accepted_stale: Text, write_rejected: Text, granted: Text,
+        regranted: Text, renewed: Text, busy: Text, busy_lock_delay: Text, not_owner: Text,
+        expired: Text, released: Text, revoked: Text, check_broken: Text,
+    }
     /// A long run's simulation in progress.
     ProgressWords {
         heading: Text, this_run: Text, both_runs: Text, status: Text, note: Text, stop: Text,
@@ -344,13 +368,15 @@ records! {
         /// Its name inside a sentence ("This link's TTL (…) is not a number").
         name: Text,
     }
-    /// How a real system renews, keyed by its name in `src/model/presets.rs`.
-    SystemText { system: Text, renew: Text }
-    /// One kind of fault's words in the Faults form, keyed by its keyword.
+    /// A real system's name and how it renews, keyed by its slug in `src/model/presets.rs`.
+    SystemText { slug: Text, system: Text, renew: Text }
+    /// One kind of fault's words, keyed by its keyword.
     FaultText {
         keyword: Text,
-        /// The form's choice.
+        /// The Faults form's choice.
         choice: Text,
+        /// Its short noun in a reason: "a pause with a negative duration".
+        noun: Text,
         /// What the amount is called, for kinds that take one.
         amount: Option<Text>,
         /// The unit the amount is typed in.
@@ -387,5 +413,26 @@ records! {
         renews_sent: Text, renews_ok: Text, renews_not_owner: Text, renews_timed_out: Text,
         renews_lost_on_wire: Text, losses: Text, false_losses: Text, writes_accepted: Text,
         writes_rejected: Text, stale_accepted: Text, max_failover: Text,
+    }
+
+    /// Why a value, a fault, a scenario or a search was refused (`content/reasons.toml`).
+    Reasons { value: ValueReasons, fault: FaultReasons, scenario: ScenarioReasons, search: SearchReasons }
+    ValueReasons {
+        empty: Text, negative: Text, not_a_number: Text, too_precise: Text, too_large: Text,
+        not_a_switch: Text, not_a_fraction: Text, not_text: Text,
+    }
+    FaultReasons {
+        unknown_kind: Text, no_time: Text, bad_time: Text, bad_node: Text, no_amount: Text,
+        negative_length: Text, bad_amount: Text, unexpected_amount: Text,
+    }
+    ScenarioReasons {
+        refused: Text, out_of_range: Text, not_a_renew_fraction: Text, renews_too_often: Text,
+        margin_not_under_ttl: Text, too_many_events: Text, too_many_faults: Text,
+        fault_after_end: Text, fault_out_of_range: Text, too_many_links: Text, link_nodes: Text,
+        link_too_slow: Text, round_trip: Text, jitter: Text, link_loss: Text,
+    }
+    SearchReasons {
+        shape: Text, number: Text, kinds: Text, range: Text, seed: Text, fault_count: Text,
+        plan_count: Text,
     }
 }

@@ -54,19 +54,6 @@ pub enum LostReason {
     DeadlinePassedAtWrite,
 }
 
-impl LostReason {
-    /// Plain words for views.
-    pub fn describe(self) -> &'static str {
-        match self {
-            LostReason::NotOwner => "the service answered NOT_OWNER",
-            LostReason::DeadlinePassed => "the safe deadline passed with no confirmed renew",
-            LostReason::DeadlinePassedAtWrite => {
-                "the pre-write check found the safe deadline had passed"
-            }
-        }
-    }
-}
-
 /// Where a client is in the lease lifecycle (what the state-machine diagram highlights).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Lifecycle {
@@ -90,18 +77,6 @@ impl Lifecycle {
     /// True while the client believes it holds the lease (Holding or RenewInFlight).
     pub fn believes_holding(self) -> bool {
         matches!(self, Lifecycle::Holding | Lifecycle::RenewInFlight)
-    }
-    /// A short name for views.
-    pub fn label(self) -> &'static str {
-        match self {
-            Lifecycle::Idle => "Idle",
-            Lifecycle::Acquiring => "Acquiring",
-            Lifecycle::Holding => "Holding",
-            Lifecycle::RenewInFlight => "Renew in flight",
-            Lifecycle::Lost(_) => "Lost — stop writes",
-            Lifecycle::Releasing => "Releasing",
-            Lifecycle::Released => "Released",
-        }
     }
 }
 

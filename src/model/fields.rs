@@ -9,7 +9,7 @@ use super::notation::{
     parse_decimal, parse_duration, parse_fraction, parse_percent_ppm, parse_whole, print_decimal,
     print_duration, print_percent_ppm, ValueError,
 };
-use super::scenario::{limits, Fraction, Scenario, ScenarioError};
+use super::scenario::{limits, Fraction, Scenario, ScenarioError, ScenarioProblem};
 use super::time::SimDuration;
 
 /// How a field's value is written in a link.
@@ -25,6 +25,17 @@ pub enum Notation {
     Fraction,
     /// A length of time, or `never`.
     DurationOrNever,
+}
+
+impl Notation {
+    /// `n` written this way, as validation reports a range: `17.500 s`, `0.5%`, `3`.
+    pub fn print(self, n: u64) -> String {
+        match self {
+            Notation::Duration | Notation::DurationOrNever => SimDuration(n).to_string(),
+            Notation::Percent => print_percent_ppm(n),
+            Notation::Whole | Notation::Fraction => n.to_string(),
+        }
+    }
 }
 
 /// The unit the Parameters form shows a field's number in (the form writes no suffix).
@@ -286,19 +297,14 @@ impl ScenarioField {
         if (self.min..=self.max).contains(&n) {
             return Ok(());
         }
-        let show = |n: u64| match self.notation {
-            Notation::Duration | Notation::DurationOrNever => SimDuration(n).to_string(),
-            Notation::Percent => print_percent_ppm(n),
-            Notation::Whole | Notation::Fraction => n.to_string(),
-        };
         Err(ScenarioError {
             field: self.field,
-            problem: format!(
-                "{} is outside {} ..= {}",
-                show(n),
-                show(self.min),
-                show(self.max)
-            ),
+            problem: ScenarioProblem::OutOfRange {
+                value: n,
+                min: self.min,
+                max: self.max,
+                notation: self.notation,
+            },
         })
     }
 }
@@ -306,15 +312,15 @@ impl ScenarioField {
 /// The renewal fraction must lie strictly between 0 and 1 and renew at most once a ms.
 fn check_renew_fraction(f: Fraction, ttl: SimDuration) -> Result<(), ScenarioError> {
     let problem = if f.den == 0 || f.num == 0 || f.num >= f.den || f.den > 1_000 {
-        "must be a fraction strictly between 0 and 1 (den ≤ 1000)"
+        ScenarioProblem::NotARenewFraction
     } else if f.of(ttl) < MS {
-        "renews more often than once per millisecond"
+        ScenarioProblem::RenewsTooOften
     } else {
         return Ok(());
     };
     Err(ScenarioError {
         field: "renew_every",
-        problem: problem.to_owned(),
+        problem,
     })
 }
 

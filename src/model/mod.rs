@@ -22,7 +22,6 @@
 pub mod calc;
 pub mod check;
 pub mod client;
-mod describe;
 pub mod faults;
 pub mod fields;
 pub mod ids;
@@ -67,7 +66,7 @@ pub use rng::SimRng;
 pub use run::{
     ClientSnapshot, Interval, LifecyclePoint, MessageFate, MessageRecord, Run, Snapshot, Tenure,
 };
-pub use scenario::{Fraction, LinkOverride, Scenario, ScenarioError};
+pub use scenario::{Fraction, LinkDelay, LinkOverride, Scenario, ScenarioError, ScenarioProblem};
 pub use service::{LeaseEnd, LockService, ServiceConfig, ServiceEvent};
 pub use storage::{FenceDecision, Storage, WriteRecord, WriteVerdict};
 pub use time::{ClockKind, LocalNow, LocalTime, NodeClock, SimDuration, SimTime, WALL_EPOCH};

@@ -70,21 +70,6 @@ pub enum Message {
 }
 
 impl Message {
-    /// A short label for views: "acquire", "renew", "OK", "NOT_OWNER", "write 33"…
-    pub fn label(&self) -> &'static str {
-        match self {
-            Message::Acquire { .. } => "acquire",
-            Message::Renew { .. } => "renew",
-            Message::Release { .. } => "unlock",
-            Message::Granted { .. } => "granted",
-            Message::Busy { .. } => "BUSY",
-            Message::RenewOk { .. } => "OK",
-            Message::NotOwner { .. } => "NOT_OWNER",
-            Message::ReleaseReply { .. } => "unlock reply",
-            Message::Write { .. } => "write",
-        }
-    }
-
     /// The fencing token the message carries, if any.
     pub fn token(&self) -> Option<FencingToken> {
         match *self {

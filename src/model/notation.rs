@@ -3,9 +3,7 @@
 //! forms and the fault notation all read and print through these, in integer arithmetic
 //! only, so every value round-trips exactly. Parsing never panics and never overflows.
 
-use core::fmt;
-
-/// Why one value could not be read. [`fmt::Display`] completes "… (“x”) " in a sentence.
+/// Why one value could not be read (`crate::lesson::reasons` words it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueError {
     /// Nothing after the `=`.
@@ -24,21 +22,6 @@ pub enum ValueError {
     NotAFraction,
     /// Not valid base64url, or not UTF-8 text once decoded.
     NotText,
-}
-
-impl fmt::Display for ValueError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ValueError::Empty => "is empty",
-            ValueError::Negative => "is negative",
-            ValueError::NotANumber => "is not a number",
-            ValueError::TooPrecise => "is more precise than Lease Lab can hold",
-            ValueError::TooLarge => "is too large",
-            ValueError::NotASwitch => "should be on or off",
-            ValueError::NotAFraction => "is not a fraction such as 1/3",
-            ValueError::NotText => "is not readable text",
-        })
-    }
 }
 
 /// At most this many digits before the decimal point: keeps every product below `u64::MAX`.

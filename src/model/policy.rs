@@ -83,27 +83,4 @@ impl Policy {
             ClockKind::Monotonic
         }
     }
-
-    /// The names of the Alternative switches that are on, for views and explanations.
-    pub fn alternatives(&self) -> impl Iterator<Item = &'static str> + '_ {
-        [
-            (self.wall_clock_timers, "wall-clock timers"),
-            (self.trust_flag_only, "trust the lost flag only"),
-            (
-                self.write_until_wall_ttl,
-                "write until the wall clock says the TTL is over",
-            ),
-            (self.soft_ttl, "soft TTL past the service's expiry"),
-            (
-                self.stop_writes_after_unlock,
-                "stop writes only after unlock succeeds",
-            ),
-            (
-                self.redlock_validity,
-                "validity from the client's wall clock",
-            ),
-        ]
-        .into_iter()
-        .filter_map(|(on, name)| on.then_some(name))
-    }
 }

@@ -298,12 +298,12 @@ fn build_presets() -> Vec<Preset> {
     ]
 }
 
-/// The lease parameters of a real system, for the "use the defaults of…" selector. How it
-/// renews, in the lesson's words, is in `content/sandbox.toml` under the system's name.
+/// The lease parameters of a real system, for the "use the defaults of…" selector. Its name
+/// and how it renews, in the lesson's words, are in `content/sandbox.toml` under its slug.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SystemDefaults {
-    /// The system's name.
-    pub system: &'static str,
+    /// The system's key: the form's choice and `content/sandbox.toml` name it by this.
+    pub slug: &'static str,
     /// Its TTL (lease length).
     pub ttl: SimDuration,
     /// The renew period as a fraction of T used when applied.
@@ -334,7 +334,7 @@ impl SystemDefaults {
 pub fn system_defaults() -> Vec<SystemDefaults> {
     vec![
         SystemDefaults {
-            system: "etcd concurrency.Session",
+            slug: "etcd",
             ttl: s(60),
             renew_every: Fraction::THIRD,
             drift_margin: s(1),
@@ -343,7 +343,7 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
             fencing: true,
         },
         SystemDefaults {
-            system: "Redisson lock watchdog",
+            slug: "redisson",
             ttl: s(30),
             renew_every: Fraction::THIRD,
             drift_margin: s(1),
@@ -352,7 +352,7 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
             fencing: false,
         },
         SystemDefaults {
-            system: "Kubernetes client-go leader election",
+            slug: "client-go",
             ttl: s(15),
             renew_every: Fraction { num: 2, den: 15 },
             drift_margin: s(5),
@@ -361,7 +361,7 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
             fencing: false,
         },
         SystemDefaults {
-            system: "Consul session",
+            slug: "consul",
             ttl: s(10),
             renew_every: Fraction::THIRD,
             drift_margin: s(1),
@@ -370,7 +370,7 @@ pub fn system_defaults() -> Vec<SystemDefaults> {
             fencing: false,
         },
         SystemDefaults {
-            system: "Chubby",
+            slug: "chubby",
             ttl: s(12),
             renew_every: Fraction::THIRD,
             drift_margin: s(1),

@@ -431,10 +431,6 @@ impl Run {
                 .collect(),
         }
     }
-    /// One plain-English line per event, for a log view or debugging (built on demand).
-    pub fn describe(e: &Event) -> String {
-        super::describe::event(e)
-    }
 }
 
 /// The per-time views of a run, built in one pass over its events.

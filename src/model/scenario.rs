@@ -1,12 +1,12 @@
 //! A scenario: every parameter, policy and fault of one simulation, as plain data that
 //! share links carry as text. Validation returns errors, never panics.
 
-use super::faults::FaultPlan;
+use super::faults::{FaultKind, FaultPlan};
+use super::fields::Notation;
 use super::fields::SCENARIO_FIELDS;
 use super::ids::NodeId;
 use super::policy::Policy;
-use super::time::SimDuration;
-use core::fmt;
+use super::time::{SimDuration, SimTime};
 
 /// The renewal period as a fraction of the TTL (the lesson's T/3 is `1/3`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -114,22 +114,87 @@ impl Default for Scenario {
     }
 }
 
-/// Why a scenario was refused: the field and what is wrong with it, in plain words.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a scenario was refused: the field and what is wrong with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
     /// The offending field, as named in [`Scenario`].
     pub field: &'static str,
-    /// What is wrong, for people.
-    pub problem: String,
+    /// What is wrong (`crate::lesson::reasons` words it).
+    pub problem: ScenarioProblem,
 }
 
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.problem)
-    }
+/// What is wrong with a scenario, with the numbers a sentence about it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScenarioProblem {
+    /// A field's value lies outside its range.
+    OutOfRange {
+        /// The value refused.
+        value: u64,
+        /// The least value accepted.
+        min: u64,
+        /// The greatest value accepted.
+        max: u64,
+        /// How the three are written.
+        notation: Notation,
+    },
+    /// The renewal fraction is not strictly between 0 and 1, or its denominator is over 1000.
+    NotARenewFraction,
+    /// The renewal fraction of the TTL is shorter than a millisecond.
+    RenewsTooOften,
+    /// The drift margin is not shorter than the TTL.
+    MarginNotUnderTtl,
+    /// The run would take more simulation steps than a page may build.
+    TooManyEvents {
+        /// The steps the run would take, about.
+        estimate: u64,
+        /// The most a scenario may take.
+        max: u64,
+    },
+    /// More faults than a plan may hold.
+    TooManyFaults {
+        /// The most a plan holds.
+        max: usize,
+    },
+    /// A fault after the end of the run.
+    FaultAfterEnd {
+        /// When the fault happens.
+        at: SimTime,
+    },
+    /// A fault that names an unknown node or whose amount is out of range.
+    FaultOutOfRange {
+        /// The fault's kind.
+        kind: FaultKind,
+        /// When it happens.
+        at: SimTime,
+    },
+    /// More link overrides than a scenario may hold.
+    TooManyLinks {
+        /// The most a scenario holds.
+        max: usize,
+    },
+    /// A link override naming an unknown node, or joining a node to itself.
+    LinkNodes,
+    /// A link override's round trip or jitter over its limit.
+    LinkTooSlow {
+        /// Which delay.
+        delay: LinkDelay,
+        /// Its length.
+        value: SimDuration,
+        /// The longest accepted.
+        max: SimDuration,
+    },
+    /// A link override's loss over 100 %.
+    LinkLoss,
 }
 
-impl std::error::Error for ScenarioError {}
+/// Which delay of a link override.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkDelay {
+    /// The round-trip time.
+    RoundTrip,
+    /// The jitter.
+    Jitter,
+}
 
 /// Bounds that keep any accepted scenario fast enough to re-simulate while scrubbing.
 pub mod limits {
@@ -147,13 +212,14 @@ pub mod limits {
     /// Most simulation events a scenario may be expected to produce (a share link must not
     /// be able to make the page build a huge trace).
     pub const MAX_EVENTS: u64 = 1_000_000;
+    /// Most link overrides.
+    pub const MAX_LINKS: usize = 16;
+    /// Longest round trip or jitter of a link override.
+    pub const MAX_LINK_DELAY: SimDuration = SimDuration::from_secs(60);
 }
 
-fn err(field: &'static str, problem: impl Into<String>) -> Result<(), ScenarioError> {
-    Err(ScenarioError {
-        field,
-        problem: problem.into(),
-    })
+fn err(field: &'static str, problem: ScenarioProblem) -> Result<(), ScenarioError> {
+    Err(ScenarioError { field, problem })
 }
 
 impl Scenario {
@@ -166,17 +232,12 @@ impl Scenario {
         }
         self.validate_links()?;
         if self.drift_margin >= self.ttl {
-            return err("drift_margin", "must be shorter than the TTL");
+            return err("drift_margin", ScenarioProblem::MarginNotUnderTtl);
         }
         let estimate = self.estimated_events();
         if estimate > MAX_EVENTS {
-            return err(
-                "duration",
-                format!(
-                    "this scenario would take about {estimate} simulation steps (at most {MAX_EVENTS}); \
-                     shorten it or lengthen the work slice or retry intervals"
-                ),
-            );
+            let max = MAX_EVENTS;
+            return err("duration", ScenarioProblem::TooManyEvents { estimate, max });
         }
         self.validate_faults()
     }
@@ -185,21 +246,17 @@ impl Scenario {
     fn validate_faults(&self) -> Result<(), ScenarioError> {
         use limits::MAX_FAULTS;
         if self.faults.0.len() > MAX_FAULTS {
-            return err("faults", format!("more than {MAX_FAULTS} faults"));
+            let max = MAX_FAULTS;
+            return err("faults", ScenarioProblem::TooManyFaults { max });
         }
         for tf in &self.faults.0 {
-            if tf.at.0 > self.duration.0 {
-                return err("faults", format!("a fault at {} is after the end", tf.at));
+            let at = tf.at;
+            if at.0 > self.duration.0 {
+                return err("faults", ScenarioProblem::FaultAfterEnd { at });
             }
             if !tf.fault.names_known_nodes(self.clients) || !tf.fault.amount_in_range() {
-                return err(
-                    "faults",
-                    format!(
-                        "the {} at {} names an unknown node or is out of range",
-                        tf.fault.label(),
-                        tf.at
-                    ),
-                );
+                let kind = tf.fault.kind();
+                return err("faults", ScenarioProblem::FaultOutOfRange { kind, at });
             }
         }
         Ok(())
@@ -207,24 +264,23 @@ impl Scenario {
 
     /// Each link override joins two known nodes and stays within the network's ranges.
     fn validate_links(&self) -> Result<(), ScenarioError> {
-        if self.links.len() > 16 {
-            return err("links", "more than 16 link overrides");
+        use limits::{MAX_LINKS, MAX_LINK_DELAY};
+        if self.links.len() > MAX_LINKS {
+            let max = MAX_LINKS;
+            return err("links", ScenarioProblem::TooManyLinks { max });
         }
         for l in &self.links {
             if !l.a.is_known(self.clients) || !l.b.is_known(self.clients) || l.a == l.b {
-                return err(
-                    "links",
-                    "a link names an unknown node or joins a node to itself",
-                );
+                return err("links", ScenarioProblem::LinkNodes);
             }
-            let minute = SimDuration::from_secs(60);
-            for (what, d) in [("round-trip time", l.rtt), ("jitter", l.jitter)] {
-                if d > minute {
-                    return err("links", format!("a link's {what} {d} is over {minute}"));
+            for (delay, value) in [(LinkDelay::RoundTrip, l.rtt), (LinkDelay::Jitter, l.jitter)] {
+                if value > MAX_LINK_DELAY {
+                    let max = MAX_LINK_DELAY;
+                    return err("links", ScenarioProblem::LinkTooSlow { delay, value, max });
                 }
             }
             if l.loss_ppm > 1_000_000 {
-                return err("links", "loss must be at most 1,000,000 ppm");
+                return err("links", ScenarioProblem::LinkLoss);
             }
         }
         Ok(())

@@ -5,6 +5,7 @@ use super::values::{
     parse_duration, parse_percent_ppm, print_duration, print_percent_ppm, ValueError,
 };
 use crate::lesson::content::fill;
+use crate::lesson::reasons;
 use crate::lesson::LESSON;
 use crate::model::faults::text::{parse_pair, print_node as node_name};
 use crate::model::scenario::LinkOverride;
@@ -30,7 +31,7 @@ impl LinkError {
             LinkError::BadNodes => words.link_nodes.to_owned(),
             LinkError::BadValue(what, e) => fill(
                 words.link_value,
-                &[("what", what.to_string()), ("why", e.to_string())],
+                &[("what", *what), ("why", reasons::value(*e))],
             ),
         }
     }

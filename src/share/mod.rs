@@ -42,6 +42,7 @@ use crate::lab::live::trace::{LiveTrace, TraceRefusal};
 use crate::lab::{Lab, LabAction, PolicySwitch};
 use crate::lesson::content::{fill, LinkProblems, SANDBOX};
 use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
+use crate::lesson::reasons;
 use crate::lesson::LESSON;
 use crate::model::faults::text as faults;
 use crate::model::fields::SCENARIO_FIELDS;
@@ -708,7 +709,7 @@ impl ScenarioReader<'_> {
                     &[
                         ("name", name.to_owned()),
                         ("text", quote(text)),
-                        ("why", e.to_string()),
+                        ("why", reasons::value(e).to_owned()),
                     ],
                 ));
             }
@@ -730,7 +731,7 @@ impl ScenarioReader<'_> {
                     &[
                         ("switch", quote(switch.slug())),
                         ("text", quote(text)),
-                        ("why", e.to_string()),
+                        ("why", reasons::value(e).to_owned()),
                     ],
                 )),
             }
@@ -774,7 +775,7 @@ impl ScenarioReader<'_> {
                 Ok(fault) => self.scenario.faults.0.push(fault),
                 Err(e) => self.refuse(fill(
                     words().bad_fault,
-                    &[("why", e.describe()), ("text", quote(text))],
+                    &[("why", reasons::fault(&e)), ("text", quote(text))],
                 )),
             }
         }
@@ -785,7 +786,10 @@ impl ScenarioReader<'_> {
             return;
         }
         if let Err(e) = self.scenario.validate() {
-            self.refuse(fill(words().inconsistent, &[("why", e.to_string())]));
+            self.refuse(fill(
+                words().inconsistent,
+                &[("why", reasons::scenario(&e))],
+            ));
         }
     }
 }
@@ -806,7 +810,7 @@ fn read_time(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
         )),
         Err(e) => problems.push(fill(
             words().bad_time,
-            &[("text", quote(text)), ("why", e.to_string())],
+            &[("text", quote(text)), ("why", reasons::value(e).to_owned())],
         )),
     }
 }

@@ -6,6 +6,8 @@
 use super::values::{parse_whole, ValueError};
 use super::{LabLink, LinkState};
 use crate::lab::{Lab, LabAction};
+use crate::lesson::content::{fill, REASONS};
+use crate::lesson::reasons;
 use crate::model::search::{
     with_plan, Counterexample, FaultKind, SearchSpec, MAX_BUDGET, MAX_PLAN_FAULTS,
 };
@@ -33,28 +35,43 @@ pub fn counterexample_link(
 }
 
 /// Why a search could not be read, completing "This link's search …".
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchError {
     /// Not four parts separated by `/`.
     Shape,
     /// The seed, the fault count or the plan count is not a whole number.
-    Number(&'static str, ValueError),
+    Number(SearchPart, ValueError),
     /// A kind that is not a fault word, a repeated kind, or none at all.
     Kinds,
     /// The fault count or the plan count is out of range.
-    Range(&'static str),
+    Range(SearchPart),
+}
+
+/// A number of a search's link text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchPart {
+    Seed,
+    FaultCount,
+    PlanCount,
 }
 
 impl SearchError {
-    /// The phrase after "This link's search ".
+    /// The phrase after "This link's search ", in the words of `content/reasons.toml`.
     pub fn describe(&self) -> String {
-        match self {
-            SearchError::Shape => {
-                "should read seed/kinds/faults/plans, as in 42/pause.pause-write/3/20000".to_owned()
-            }
-            SearchError::Number(part, e) => format!("has a {part} that {e}"),
-            SearchError::Kinds => "names no fault kind, an unknown one, or one twice".to_owned(),
-            SearchError::Range(part) => format!("has a {part} out of range"),
+        let words = &REASONS.search;
+        let part = |part: SearchPart| match part {
+            SearchPart::Seed => words.seed,
+            SearchPart::FaultCount => words.fault_count,
+            SearchPart::PlanCount => words.plan_count,
+        };
+        match *self {
+            SearchError::Shape => words.shape.to_owned(),
+            SearchError::Number(p, e) => fill(
+                words.number,
+                &[("part", part(p)), ("why", reasons::value(e))],
+            ),
+            SearchError::Kinds => words.kinds.to_owned(),
+            SearchError::Range(p) => fill(words.range, &[("part", part(p))]),
         }
     }
 }
@@ -77,12 +94,11 @@ pub fn parse_search(text: &str) -> Result<SearchSpec, SearchError> {
     let [seed, kinds, max_faults, budget] = parts.as_slice() else {
         return Err(SearchError::Shape);
     };
-    let number = |part: &'static str, text: &str| {
-        parse_whole(text).map_err(|e| SearchError::Number(part, e))
-    };
-    let seed = number("seed", seed)?;
-    let max_faults = number("fault count", max_faults)?;
-    let budget = number("plan count", budget)?;
+    let number =
+        |part: SearchPart, text: &str| parse_whole(text).map_err(|e| SearchError::Number(part, e));
+    let seed = number(SearchPart::Seed, seed)?;
+    let max_faults = number(SearchPart::FaultCount, max_faults)?;
+    let budget = number(SearchPart::PlanCount, budget)?;
     let mut kinds = kinds
         .split('.')
         .map(FaultKind::from_keyword)
@@ -95,10 +111,10 @@ pub fn parse_search(text: &str) -> Result<SearchSpec, SearchError> {
         return Err(SearchError::Kinds);
     }
     if !(1..=u64::from(MAX_PLAN_FAULTS)).contains(&max_faults) {
-        return Err(SearchError::Range("fault count"));
+        return Err(SearchError::Range(SearchPart::FaultCount));
     }
     if !(1..=MAX_BUDGET).contains(&budget) {
-        return Err(SearchError::Range("plan count"));
+        return Err(SearchError::Range(SearchPart::PlanCount));
     }
     Ok(SearchSpec {
         seed,
@@ -157,16 +173,19 @@ mod tests {
             ("42/pause/3", SearchError::Shape),
             (
                 "x/pause/3/10",
-                SearchError::Number("seed", ValueError::NotANumber),
+                SearchError::Number(SearchPart::Seed, ValueError::NotANumber),
             ),
             ("1/pause.wobble/3/10", SearchError::Kinds),
             ("1/pause.pause/3/10", SearchError::Kinds),
             ("1//3/10", SearchError::Kinds),
-            ("1/pause/0/10", SearchError::Range("fault count")),
-            ("1/pause/3/0", SearchError::Range("plan count")),
-            ("1/pause/3/99999999999", SearchError::Range("plan count")),
+            ("1/pause/0/10", SearchError::Range(SearchPart::FaultCount)),
+            ("1/pause/3/0", SearchError::Range(SearchPart::PlanCount)),
+            (
+                "1/pause/3/99999999999",
+                SearchError::Range(SearchPart::PlanCount),
+            ),
         ] {
-            assert_eq!(parse_search(text), Err(error.clone()), "{text}");
+            assert_eq!(parse_search(text), Err(error), "{text}");
             assert!(!error.describe().is_empty());
         }
     }

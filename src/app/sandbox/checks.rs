@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::reading::{RunReading, ShownRun};
 use super::RunProps;
-use crate::lab::PolicySwitch;
+use crate::lab::{describe, PolicySwitch};
 use crate::lesson::checks::{fill, CheckWords, ViolationWords, CHECK_TEXTS};
 use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, SimTime};
 
@@ -56,7 +56,7 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
             }
             { for window.items.iter().map(|(client, point)| {
                 let reason = match point.state {
-                    Lifecycle::Lost(reason) => reason.describe(),
+                    Lifecycle::Lost(reason) => describe::lost_reason(reason),
                     _ => "",
                 };
                 html! {

@@ -5,7 +5,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::{preset_choices, LabProps, RunProps, SetupProps};
-use crate::lab::{LabAction, PolicySwitch, Speed};
+use crate::lab::{describe, LabAction, PolicySwitch, Speed};
 use crate::lesson::content::{fill, SANDBOX};
 use crate::model::fields::{FormUnit, ScenarioField, SCENARIO_FIELDS};
 use crate::model::{presets, Lifecycle, Policy, Scenario, SimTime};
@@ -165,7 +165,7 @@ pub fn Summary(props: &RunProps) -> Html {
                     html! {
                         <li class={classes!("client-state", lifecycle_class(client.lifecycle))}>
                             <span class="client-name">{fill(words.client, &[("client", client.id.to_string())])}</span>
-                            <span class="client-lifecycle">{client.lifecycle.label()}</span>
+                            <span class="client-lifecycle">{describe::lifecycle(client.lifecycle)}</span>
                             if !notes.is_empty() {
                                 <span class="muted">{notes.join(" · ")}</span>
                             }
@@ -252,8 +252,8 @@ pub fn ParametersPanel(props: &SetupProps) -> Html {
                 <select id="param-defaults" onchange={ondefaults}>
                     <option value="" selected=true disabled=true>{words.defaults_choice}</option>
                     { for presets::system_defaults().into_iter().map(|d| {
-                        let renew = SANDBOX.system(d.system).map_or("", |w| w.renew);
-                        html! { <option value={d.system}>{fill(words.system, &[("system", d.system.to_owned()), ("ttl", d.ttl.to_string()), ("renew", renew.to_owned())])}</option> }
+                        let system = SANDBOX.system(d.slug);
+                        html! { <option value={d.slug}>{fill(words.system, &[("system", system.system.to_owned()), ("ttl", d.ttl.to_string()), ("renew", system.renew.to_owned())])}</option> }
                     }) }
                 </select>
             </div>

@@ -8,6 +8,7 @@ use super::SetupProps;
 use crate::lab::fault_form::FaultDraft;
 use crate::lab::LabAction;
 use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::reasons;
 use crate::model::faults::text::print_node;
 use crate::model::faults::{Amount, Targets};
 use crate::model::notation::{parse_duration, print_decimal};
@@ -90,7 +91,7 @@ fn FaultForm(props: &SetupProps) -> Html {
                 }
                 Err(e) => error.set(Some(fill(
                     SANDBOX.fault_form.cannot_add,
-                    &[("fault", e.describe())],
+                    &[("fault", reasons::fault(&e))],
                 ))),
             }
         })

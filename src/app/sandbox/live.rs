@@ -10,7 +10,7 @@ use crate::app::diagrams::architecture::{ArchitectureDiagram, InFlight};
 use crate::app::diagrams::export::MermaidExport;
 use crate::app::diagrams::lifecycle::{LifecycleDiagram, StateMarker};
 use crate::app::diagrams::sequence::{SequenceDiagram, SequenceMessage};
-use crate::lab::{LabAction, RunSequence};
+use crate::lab::{describe, LabAction, RunSequence};
 use crate::lesson::content::{fill, ArchEdge, LeaseState, SANDBOX};
 use crate::model::{Lifecycle, Message, NodeId, SimTime};
 
@@ -61,7 +61,7 @@ pub fn LiveDiagrams(props: &DiagramsProps) -> Html {
             Some(InFlight {
                 edge,
                 progress: f64::from(*permille) / 1000.0,
-                label: format!("{client}: {}", record.msg.label()).into(),
+                label: format!("{client}: {}", describe::message_name(&record.msg)).into(),
             })
         })
         .collect();

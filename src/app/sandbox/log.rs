@@ -4,9 +4,8 @@
 use yew::prelude::*;
 
 use super::RunProps;
-use crate::lesson::checks::CheckWords;
+use crate::lab::describe;
 use crate::lesson::content::{fill, SANDBOX};
-use crate::model::{Event, EventKind, Run};
 
 const SHOWN_EVENTS: usize = 60;
 
@@ -24,7 +23,7 @@ pub fn EventLog(props: &RunProps) -> Html {
             <div role="log" aria-label={words.label} class="log-lines" tabindex="0">
                 <ol start={first.to_string()}>
                     { for window.items.iter().map(|event| html! {
-                        <li><span class="log-time">{run.shown_time(event.at).to_string()}</span>{" "}{line(event)}</li>
+                        <li><span class="log-time">{run.shown_time(event.at).to_string()}</span>{" "}{describe::event(event)}</li>
                     }) }
                 </ol>
             </div>
@@ -36,13 +35,5 @@ pub fn EventLog(props: &RunProps) -> Html {
                 ])}</p>
             }
         </details>
-    }
-}
-
-/// One event as a line; a broken check gets its title from the lesson's words.
-fn line(event: &Event) -> String {
-    match event.kind {
-        EventKind::CheckBroken { check } => format!("{}: {}", Run::describe(event), check.title()),
-        _ => Run::describe(event),
     }
 }

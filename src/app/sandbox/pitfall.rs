@@ -5,6 +5,7 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use crate::lab::describe;
 use crate::lab::pitfall::{PitfallTry, MAX_TTL, MIN_TTL, SWEEP_STARTS};
 use crate::lesson::content::{fill, PitfallWords, SANDBOX};
 use crate::lesson::ttl::{read_inputs, MsError};
@@ -216,7 +217,7 @@ fn verdict(case: &SweepCase, ttl: SimDuration) -> Html {
             words.lost,
             &[
                 ("at", at.to_string()),
-                ("reason", reason.describe().to_owned()),
+                ("reason", describe::lost_reason(reason).to_owned()),
                 ("after_flag", case.writes_after_lost_flag.to_string()),
                 ("rejected", stale_writes(words, case.fence_rejections)),
                 ("accepted", stale_writes(words, case.stale_accepted)),

@@ -190,19 +190,6 @@ impl FaultKind {
             FaultKind::RevokeLease => "lease revoked",
         }
     }
-
-    /// Its short noun in a sentence about a fault: "a pause with a negative duration".
-    pub const fn noun(self) -> &'static str {
-        match self {
-            FaultKind::Pause | FaultKind::PauseInWritePath => "pause",
-            FaultKind::Partition => "partition",
-            FaultKind::DelayNextPacket => "delayed packet",
-            FaultKind::ClockStep => "clock step",
-            FaultKind::ClockDrift => "clock drift",
-            FaultKind::Crash => "crash",
-            FaultKind::RevokeLease => "revoked lease",
-        }
-    }
 }
 
 impl Fault {

@@ -23,7 +23,7 @@ use crate::model::notation::{
 };
 use crate::model::time::{SimDuration, SimTime};
 
-/// Why a fault could not be read, completing "This link's fault plan has …".
+/// Why a fault could not be read (`crate::lesson::reasons` words it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FaultError {
     /// The word before `:` or `@` is not a kind of fault.
@@ -42,36 +42,6 @@ pub enum FaultError {
     BadAmount(FaultKind, ValueError),
     /// Something follows a fault that takes no amount.
     UnexpectedAmount(FaultKind),
-}
-
-impl FaultError {
-    /// The phrase after "This link's fault plan has ".
-    pub fn describe(&self) -> String {
-        match self {
-            FaultError::UnknownKind => {
-                let known: Vec<&str> = FaultKind::ALL.iter().map(|k| k.keyword()).collect();
-                format!(
-                    "a fault of an unknown kind (known kinds: {})",
-                    known.join(", ")
-                )
-            }
-            FaultError::NoTime => "a fault without a time (write kind:node@time)".to_owned(),
-            FaultError::BadTime(e) => format!("a fault whose time {e}"),
-            FaultError::BadNode => {
-                "a fault that names no known node (use A, B, …, service or storage)".to_owned()
-            }
-            FaultError::NoAmount(kind) => {
-                format!("a {} without its amount, as in +15s", kind.noun())
-            }
-            FaultError::NegativeLength(kind) => {
-                format!("a {} with a negative duration", kind.noun())
-            }
-            FaultError::BadAmount(kind, e) => format!("a {} whose amount {e}", kind.noun()),
-            FaultError::UnexpectedAmount(kind) => {
-                format!("a {} with an amount it does not take", kind.noun())
-            }
-        }
-    }
 }
 
 /// A node's name in the textual form: `A`, `service`, `storage`.
@@ -401,12 +371,5 @@ mod tests {
         for (text, error) in cases {
             assert_eq!(parse_fault(text), Err(error), "{text}");
         }
-        assert_eq!(
-            FaultError::NegativeLength(Pause).describe(),
-            "a pause with a negative duration"
-        );
-        assert!(FaultError::UnknownKind
-            .describe()
-            .contains("pause-write, partition"));
     }
 }

@@ -22,6 +22,7 @@ use super::reading::ShownRun;
 use super::storage::StoragePanel;
 use super::timeline::Timeline;
 use super::RunProps;
+use crate::lab::describe;
 use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
 use crate::lab::live::words::{self, fill};
 use crate::lab::live::{shown_length, shown_time};
@@ -339,7 +340,7 @@ fn recorded(
         Callback::from(move |_| {
             let mut text = format!("Lease Lab live run, trace hash {hash}\n");
             for e in run.events() {
-                text.push_str(&format!("{} {}\n", e.at, Run::describe(e)));
+                text.push_str(&format!("{} {}\n", e.at, describe::event(e)));
             }
             let _ = crate::app::diagrams::export::save_file(&text, "lease-lab-live-run.txt");
         })

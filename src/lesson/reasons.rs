@@ -1,0 +1,182 @@
+//! The model's typed reasons for refusing a value, a fault or a scenario, in the words of
+//! `content/reasons.toml`: each is a phrase that completes a link notice or a form's message.
+
+use super::content::{fill, REASONS, SANDBOX};
+use crate::model::faults::text::FaultError;
+use crate::model::notation::ValueError;
+use crate::model::{FaultKind, LinkDelay, ScenarioError, ScenarioProblem, SimDuration};
+
+/// Why a value could not be read: "is not a number".
+pub fn value(error: ValueError) -> &'static str {
+    let words = &REASONS.value;
+    match error {
+        ValueError::Empty => words.empty,
+        ValueError::Negative => words.negative,
+        ValueError::NotANumber => words.not_a_number,
+        ValueError::TooPrecise => words.too_precise,
+        ValueError::TooLarge => words.too_large,
+        ValueError::NotASwitch => words.not_a_switch,
+        ValueError::NotAFraction => words.not_a_fraction,
+        ValueError::NotText => words.not_text,
+    }
+}
+
+/// Why a fault could not be read: "a pause with a negative duration".
+pub fn fault(error: &FaultError) -> String {
+    let words = &REASONS.fault;
+    let noun = |kind: FaultKind| SANDBOX.fault(kind.keyword()).noun;
+    match *error {
+        FaultError::UnknownKind => {
+            let known: Vec<&str> = FaultKind::ALL.iter().map(|k| k.keyword()).collect();
+            fill(words.unknown_kind, &[("known", known.join(", "))])
+        }
+        FaultError::NoTime => words.no_time.to_owned(),
+        FaultError::BadTime(e) => fill(words.bad_time, &[("why", value(e))]),
+        FaultError::BadNode => words.bad_node.to_owned(),
+        FaultError::NoAmount(kind) => fill(words.no_amount, &[("fault", noun(kind))]),
+        FaultError::NegativeLength(kind) => fill(words.negative_length, &[("fault", noun(kind))]),
+        FaultError::BadAmount(kind, e) => fill(
+            words.bad_amount,
+            &[("fault", noun(kind)), ("why", value(e))],
+        ),
+        FaultError::UnexpectedAmount(kind) => {
+            fill(words.unexpected_amount, &[("fault", noun(kind))])
+        }
+    }
+}
+
+/// Why a scenario was refused, naming its field: "drift_margin: must be shorter than the TTL".
+pub fn scenario(error: &ScenarioError) -> String {
+    fill(
+        REASONS.scenario.refused,
+        &[
+            ("field", error.field.to_owned()),
+            ("why", problem(error.problem)),
+        ],
+    )
+}
+
+/// What is wrong with a scenario: "a fault at 70.000 s is after the end".
+fn problem(problem: ScenarioProblem) -> String {
+    let words = &REASONS.scenario;
+    let max = |template: &str, max: usize| fill(template, &[("max", max.to_string())]);
+    match problem {
+        ScenarioProblem::OutOfRange {
+            value,
+            min,
+            max,
+            notation,
+        } => fill(
+            words.out_of_range,
+            &[
+                ("value", notation.print(value)),
+                ("min", notation.print(min)),
+                ("max", notation.print(max)),
+            ],
+        ),
+        ScenarioProblem::NotARenewFraction => words.not_a_renew_fraction.to_owned(),
+        ScenarioProblem::RenewsTooOften => words.renews_too_often.to_owned(),
+        ScenarioProblem::MarginNotUnderTtl => words.margin_not_under_ttl.to_owned(),
+        ScenarioProblem::TooManyEvents { estimate, max } => fill(
+            words.too_many_events,
+            &[("estimate", estimate.to_string()), ("max", max.to_string())],
+        ),
+        ScenarioProblem::TooManyFaults { max: most } => max(words.too_many_faults, most),
+        ScenarioProblem::FaultAfterEnd { at } => {
+            fill(words.fault_after_end, &[("at", at.to_string())])
+        }
+        ScenarioProblem::FaultOutOfRange { kind, at } => fill(
+            words.fault_out_of_range,
+            &[("fault", kind.label().to_owned()), ("at", at.to_string())],
+        ),
+        ScenarioProblem::TooManyLinks { max: most } => max(words.too_many_links, most),
+        ScenarioProblem::LinkNodes => words.link_nodes.to_owned(),
+        ScenarioProblem::LinkTooSlow { delay, value, max } => link_too_slow(delay, value, max),
+        ScenarioProblem::LinkLoss => words.link_loss.to_owned(),
+    }
+}
+
+fn link_too_slow(delay: LinkDelay, value: SimDuration, max: SimDuration) -> String {
+    let words = &REASONS.scenario;
+    let delay = match delay {
+        LinkDelay::RoundTrip => words.round_trip,
+        LinkDelay::Jitter => words.jitter,
+    };
+    fill(
+        words.link_too_slow,
+        &[
+            ("delay", delay.to_owned()),
+            ("value", value.to_string()),
+            ("max", max.to_string()),
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::faults::text::parse_fault;
+    use crate::model::{ClientId, LinkOverride, NodeId, Scenario};
+
+    #[test]
+    fn each_value_error_has_its_own_words() {
+        let all = [
+            ValueError::Empty,
+            ValueError::Negative,
+            ValueError::NotANumber,
+            ValueError::TooPrecise,
+            ValueError::TooLarge,
+            ValueError::NotASwitch,
+            ValueError::NotAFraction,
+            ValueError::NotText,
+        ];
+        let words: Vec<&str> = all.into_iter().map(value).collect();
+        for (i, w) in words.iter().enumerate() {
+            assert!(!w.is_empty() && !words[..i].contains(w), "{w:?}");
+        }
+    }
+
+    #[test]
+    fn a_fault_reason_names_the_kind_and_the_value_reason() {
+        let negative = fault(&parse_fault("pause:A@2s-15s").unwrap_err());
+        assert!(
+            negative.contains(SANDBOX.fault(FaultKind::Pause.keyword()).noun),
+            "{negative}"
+        );
+        let bad_time = fault(&parse_fault("pause:A@-2s+1s").unwrap_err());
+        assert!(bad_time.contains(value(ValueError::Negative)), "{bad_time}");
+        let unknown = fault(&parse_fault("explode:A@2s").unwrap_err());
+        for kind in FaultKind::ALL {
+            assert!(unknown.contains(kind.keyword()), "{unknown}");
+        }
+        for reason in [negative, bad_time, unknown] {
+            assert!(!reason.contains('{'), "{reason}");
+        }
+    }
+
+    #[test]
+    fn a_scenario_reason_names_its_field_and_numbers() {
+        let short_ttl = Scenario {
+            ttl: SimDuration::ZERO,
+            ..Scenario::default()
+        };
+        let reason = scenario(&short_ttl.validate().unwrap_err());
+        assert!(reason.starts_with("ttl"), "{reason}");
+        assert!(reason.contains(&SimDuration::ZERO.to_string()), "{reason}");
+        let slow = SimDuration::from_secs(120);
+        let slow_link = Scenario {
+            links: vec![LinkOverride {
+                a: NodeId::Client(ClientId(0)),
+                b: NodeId::Service,
+                rtt: slow,
+                jitter: SimDuration::ZERO,
+                loss_ppm: 0,
+            }],
+            ..Scenario::default()
+        };
+        let reason = scenario(&slow_link.validate().unwrap_err());
+        assert!(reason.contains(REASONS.scenario.round_trip), "{reason}");
+        assert!(reason.contains(&slow.to_string()), "{reason}");
+        assert!(!reason.contains('{'), "{reason}");
+    }
+}
