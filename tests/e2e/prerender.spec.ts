@@ -221,6 +221,20 @@ test('while a Sandbox link waits for the lab, its mount says so and the lesson w
   await expect(panel.getByText(/Loading the laboratory/)).toHaveCount(0);
 });
 
+test.describe('with the lab\'s stylesheet failing', () => {
+  test.use({ allowedConsoleErrors: [[/Failed to load resource/], { scope: 'test' }] });
+
+  test('a Sandbox link still starts the laboratory, even when it failed before the lesson ran', async ({ page }) => {
+    const release = await hold(page, /lease-lab-[0-9a-f]+_bg\.wasm$/);
+    await page.route(/\/lab\.css$/, (route) => route.abort());
+    const failed = page.waitForEvent('requestfailed', (request) => request.url().endsWith('/lab.css'));
+    await page.goto('./#/sandbox?v=1&preset=1');
+    await failed;
+    release();
+    await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeEnabled();
+  });
+});
+
 test('a Sandbox link loads the lab at once and restores the same run', async ({ page }) => {
   await holdIdle(page);
   const requested = labRequests(page);

@@ -65,8 +65,8 @@
   const diagramOnly = /(^|&)diagram=/.test(query);
   if (linked() === "sandbox" && !diagramOnly) {
     // Imported and instantiated here, so that it is ready when the lesson has hydrated;
-    // www/shell/lab-loader.js starts it then. Its stylesheet too (a script's stylesheet
-    // holds up no paint), which the loader then finds applied.
+    // www/shell/lab-loader.js starts it then, once its stylesheet, put in here too (a
+    // script's stylesheet holds up no paint), has loaded or failed.
     const lab = compileEarly("lab_bg.wasm", "");
     early.labModule = import(new URL("lab.js", document.baseURI).href).then(async (module) => {
       await module.default({ module_or_path: lab });
@@ -75,6 +75,7 @@
     early.labModule.catch(() => {});
     const link = document.createElement("link");
     Object.assign(link, { rel: "stylesheet", href: new URL("lab.css", document.baseURI).href });
+    early.labStyle = new Promise((resolve) => (link.onload = link.onerror = () => resolve()));
     document.head.append(link);
   }
   show();
