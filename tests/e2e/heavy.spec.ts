@@ -101,10 +101,11 @@ async function calibrate(page: Page): Promise<Limits> {
   const tasks = await longTasks(page);
   const baseline = { task: Math.max(0, ...tasks), response: Math.max(...clicks), startup };
   const limits = {
-    // The default Sandbox's first render now comes in two parts (the laboratory, then the
-    // sections below it), so three of its longest task is a tight limit when the other
-    // worker loads the machine; 300 ms still fails the heavy link's old 0.5 to 2 s tasks.
-    task: Math.max(300, 3 * baseline.task),
+    // The default Sandbox's first render now comes in parts (the laboratory's top, then its
+    // panels and the sections below), so three of its longest task is a tight limit when
+    // the other worker loads the machine: a healthy heavy link has been seen at 312 ms in
+    // the full suite. 450 ms still fails the heavy link's old 0.5 to 2 s tasks.
+    task: Math.max(450, 3 * baseline.task),
     // A click as Playwright sees it (click, then the answer visible) takes about 1 s on
     // two loaded cores even on a healthy page; a page stuck simulating takes many seconds.
     response: Math.max(1_500, 3 * baseline.response),
