@@ -17,12 +17,13 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 export CARGO_TERM_COLOR := never
 
-.PHONY: help setup setup-test serve build test size load-timing bench fuzz fuzz-heavy tool-versions clean
+.PHONY: help setup setup-test serve build test size yew-floor load-timing bench fuzz fuzz-heavy tool-versions clean
 
 help:
 	@echo "make serve   build the release bundle and serve it at http://127.0.0.1:$(PORT)/"
 	@echo "make test    run every test layer (formatting, lints, native, wasm, end-to-end)"
 	@echo "make size    each file's raw, gzip and brotli size; fails when a first-load budget is exceeded"
+	@echo "make yew-floor  the gzip bytes of the smallest hydrating Yew page, built like the lesson"
 	@echo "make load-timing  time to readable and interactive next to a static page (BASELINE=dir compares)"
 	@echo "make bench   measure the model natively and in wasm, and the playback alone"
 
@@ -77,6 +78,10 @@ size: build
 	node scripts/engine-size.mjs dist
 	@echo
 	node scripts/size.mjs dist
+
+# What a hydrating Yew page costs before the lesson's own code and text (scripts/yew-floor).
+yew-floor: setup
+	scripts/yew-floor.sh
 
 # Alone on the machine, or the figures are noise. BASELINE=<an older dist/> adds the
 # Sandbox-link comparison; RUNS=<n> loads each page n times (default 9).
