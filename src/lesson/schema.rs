@@ -19,6 +19,8 @@ records! {
     }
     /// The accessible names of diagram parts.
     DiagramNames {
+        /// With `{title}` and `{duties}`, the node's duties joined by `duties_joiner`.
+        node: Text, duties_joiner: Text,
         /// With `{label}`, `{from}` and `{to}`.
         edge: Text,
         /// With `{from}`, `{to}` and `{label}`.
