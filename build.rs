@@ -254,6 +254,14 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
         }
     }
     check_event_lines(&sandbox.event_lines)?;
+    check_fault_lines(&sandbox.fault_lines)?;
+    let n = &sandbox.nodes;
+    placeholders(&n.service, &[]).map_err(|e| format!("nodes: {e}"))?;
+    placeholders(&n.storage, &[]).map_err(|e| format!("nodes: {e}"))?;
+    placeholders(&n.client, &["letter"]).map_err(|e| format!("nodes: {e}"))?;
+    for fault in &sandbox.faults {
+        placeholders(&fault.label, &[]).map_err(|e| format!("faults.{}: {e}", fault.keyword))?;
+    }
     let m = &sandbox.messages;
     for words in [
         &m.acquire,
@@ -330,6 +338,25 @@ fn check_event_lines(e: &EventLineWords) -> Result<(), String> {
         &e.crashed,
     ] {
         placeholders(words, &[]).map_err(|e| format!("event_lines: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Checks that each one-line fault names only the facts its kind of fault carries.
+fn check_fault_lines(f: &FaultLineWords) -> Result<(), String> {
+    let lines = [
+        (&f.line, &["kind", "detail"][..]),
+        (&f.pause, &["client", "duration"][..]),
+        (&f.partition, &["a", "b", "duration"][..]),
+        (&f.delay, &["from", "to", "extra"][..]),
+        (&f.step, &["node", "step"][..]),
+        (&f.drift, &["node", "ppm"][..]),
+        (&f.crash, &["client"][..]),
+        (&f.revoke, &[][..]),
+        (&f.at, &["fault", "at"][..]),
+    ];
+    for (words, facts) in lines {
+        placeholders(words, facts).map_err(|e| format!("fault_lines: {e}"))?;
     }
     Ok(())
 }

@@ -1,16 +1,103 @@
-//! The model's typed values in the learner's words: a client's state, why it lost the
-//! lease, a message's name, and one line of the event log (built only when a view or a
-//! test asks).
+//! The model's typed values in the learner's words: a node, a fault and its kind, a
+//! client's state, why it lost the lease, a message's name, and one line of the event log
+//! (built only when a view or a test asks).
 //!
-//! The model keeps the typed [`Event`]; the sentences live in `content/sandbox.toml`
-//! (`[client_states]`, `[event_lines]`), whose placeholders `build.rs` checks.
+//! The model keeps the typed [`Event`], [`NodeId`] and [`Fault`]; the words live in
+//! `content/sandbox.toml` (`[nodes]`, `[[faults]]`, `[fault_lines]`, `[client_states]`,
+//! `[event_lines]`), whose placeholders `build.rs` checks.
 
 use crate::lesson::checks::CheckWords;
 use crate::lesson::content::{fill, LeaseState, SANDBOX};
 use crate::model::client::{Lifecycle, LostReason, TimerKind};
 use crate::model::{
-    DropReason, Event, EventKind, LeaseEnd, Message, ServiceEvent, WriteRecord, WriteVerdict,
+    ClientId, DropReason, Event, EventKind, Fault, FaultKind, LeaseEnd, Message, NodeId,
+    ServiceEvent, SimDuration, SimTime, WriteRecord, WriteVerdict,
 };
+
+/// A node inside a sentence: "lock service", "storage", "client A".
+pub fn node(node: NodeId) -> String {
+    let words = &SANDBOX.nodes;
+    match node {
+        NodeId::Service => words.service.to_owned(),
+        NodeId::Storage => words.storage.to_owned(),
+        NodeId::Client(c) => client(c),
+    }
+}
+
+fn client(c: ClientId) -> String {
+    fill(SANDBOX.nodes.client, &[("letter", c.to_string())])
+}
+
+/// A kind of fault's name in a list or a log: "stop-the-world pause", "NTP step".
+pub fn fault_kind(kind: FaultKind) -> &'static str {
+    SANDBOX.fault(kind.keyword()).label
+}
+
+/// A fault in one line: "stop-the-world pause · client A · 15.000 s".
+pub fn fault(fault: &Fault) -> String {
+    let words = &SANDBOX.fault_lines;
+    let detail = match *fault {
+        Fault::Pause {
+            client: c,
+            duration,
+            ..
+        } => fill(
+            words.pause,
+            &[("client", client(c)), ("duration", duration.to_string())],
+        ),
+        Fault::Partition { a, b, duration } => fill(
+            words.partition,
+            &[
+                ("a", node(a)),
+                ("b", node(b)),
+                ("duration", duration.to_string()),
+            ],
+        ),
+        Fault::DelayNextPacket { from, to, extra } => fill(
+            words.delay,
+            &[
+                ("from", node(from)),
+                ("to", node(to)),
+                ("extra", extra.to_string()),
+            ],
+        ),
+        Fault::ClockStep {
+            node: stepped,
+            by_micros,
+        } => {
+            let by = SimDuration::from_micros(by_micros.unsigned_abs());
+            let sign = if by_micros < 0 { '−' } else { '+' };
+            fill(
+                words.step,
+                &[("node", node(stepped)), ("step", format!("{sign}{by}"))],
+            )
+        }
+        Fault::ClockDrift {
+            node: drifting,
+            ppm,
+        } => fill(
+            words.drift,
+            &[("node", node(drifting)), ("ppm", format!("{ppm:+}"))],
+        ),
+        Fault::Crash { client: c } => fill(words.crash, &[("client", client(c))]),
+        Fault::RevokeLease => words.revoke.to_owned(),
+    };
+    fill(
+        words.line,
+        &[
+            ("kind", fault_kind(fault.kind()).to_owned()),
+            ("detail", detail),
+        ],
+    )
+}
+
+/// A fault with its time: "stop-the-world pause · client A · 15.000 s at 2.500 s".
+pub fn fault_at(f: &Fault, at: SimTime) -> String {
+    fill(
+        SANDBOX.fault_lines.at,
+        &[("fault", fault(f)), ("at", at.to_string())],
+    )
+}
 
 /// A client's state, as its panel and the event log name it. The states the lesson's
 /// lifecycle diagram draws keep the lesson's names, so each has one home.
@@ -42,7 +129,7 @@ pub fn lost_reason(reason: LostReason) -> &'static str {
 pub fn event(e: &Event) -> String {
     fill(
         SANDBOX.event_lines.line,
-        &[("node", e.node.to_string()), ("what", what(e))],
+        &[("node", node(e.node)), ("what", what(e))],
     )
 }
 
@@ -80,7 +167,7 @@ fn what(e: &Event) -> String {
             words.sent,
             &[
                 ("message", message(&msg)),
-                ("to", to.to_string()),
+                ("to", node(to)),
                 ("due", deliver_at.to_string()),
             ],
         ),
@@ -90,7 +177,7 @@ fn what(e: &Event) -> String {
             words.delivered,
             &[
                 ("message", message(&msg)),
-                ("from", from.to_string()),
+                ("from", node(from)),
                 ("sent", sent_at.to_string()),
             ],
         ),
@@ -100,12 +187,12 @@ fn what(e: &Event) -> String {
             words.dropped,
             &[
                 ("message", message(&msg)),
-                ("to", to.to_string()),
+                ("to", node(to)),
                 ("reason", dropped(reason).to_owned()),
             ],
         ),
         EventKind::StaleReply { msg } => fill(words.stale_reply, &[("message", message(&msg))]),
-        EventKind::Fault { fault } => fill(words.fault, &[("fault", fault.describe())]),
+        EventKind::Fault { fault: f } => fill(words.fault, &[("fault", fault(&f))]),
         EventKind::Paused {
             until,
             in_write_path,
@@ -248,7 +335,7 @@ fn service(event: ServiceEvent) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{presets, Simulation};
+    use crate::model::{presets, FaultPlan, RandomFaults, Simulation};
 
     #[test]
     fn every_client_state_and_loss_has_its_own_words() {
@@ -286,9 +373,92 @@ mod tests {
             let run = Simulation::run(&preset.scenario);
             for e in run.events() {
                 let line = event(e);
-                assert!(line.starts_with(&format!("{}: ", e.node)), "{line}");
+                assert!(line.starts_with(&format!("{}: ", node(e.node))), "{line}");
                 assert!(!line.contains('{') && !line.contains('}'), "{line}");
             }
         }
+    }
+
+    #[test]
+    fn every_node_and_every_kind_of_fault_has_its_own_name() {
+        let nodes: Vec<String> = [NodeId::Service, NodeId::Storage]
+            .into_iter()
+            .chain((0..8).map(|c| NodeId::Client(ClientId(c))))
+            .map(node)
+            .collect();
+        for (i, name) in nodes.iter().enumerate() {
+            assert!(!name.is_empty() && !nodes[..i].contains(name), "{name:?}");
+        }
+        for c in 0..8 {
+            let letter = ClientId(c).letter();
+            assert!(
+                node(NodeId::Client(ClientId(c))).contains(letter),
+                "{letter}"
+            );
+        }
+        let kinds: Vec<&str> = FaultKind::ALL.into_iter().map(fault_kind).collect();
+        for (i, name) in kinds.iter().enumerate() {
+            assert!(!name.is_empty() && !kinds[..i].contains(name), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn a_fault_line_names_its_kind_its_nodes_and_its_amount() {
+        let shape = RandomFaults {
+            clients: 3,
+            ..RandomFaults::default()
+        };
+        let faults: Vec<Fault> = (0..200)
+            .flat_map(|seed| FaultPlan::random(seed, &shape).0)
+            .map(|timed| timed.fault)
+            .collect();
+        let kinds: Vec<FaultKind> = faults.iter().map(Fault::kind).collect();
+        assert!(
+            FaultKind::ALL.iter().all(|k| kinds.contains(k)),
+            "{kinds:?}"
+        );
+        for f in &faults {
+            let line = fault(f);
+            assert!(line.starts_with(fault_kind(f.kind())), "{line}");
+            assert!(!line.contains('{') && !line.contains('}'), "{line}");
+            let named: Vec<NodeId> = match *f {
+                Fault::RevokeLease => Vec::new(),
+                _ => [Some(f.target()), f.peer()].into_iter().flatten().collect(),
+            };
+            for n in named {
+                assert!(line.contains(&node(n)), "{line} lacks {}", node(n));
+            }
+            let amount = match *f {
+                Fault::Pause { duration, .. } | Fault::Partition { duration, .. } => {
+                    Some(duration.to_string())
+                }
+                Fault::DelayNextPacket { extra, .. } => Some(extra.to_string()),
+                Fault::ClockStep { by_micros, .. } => {
+                    Some(SimDuration::from_micros(by_micros.unsigned_abs()).to_string())
+                }
+                Fault::ClockDrift { ppm, .. } => Some(ppm.unsigned_abs().to_string()),
+                Fault::Crash { .. } | Fault::RevokeLease => None,
+            };
+            if let Some(amount) = amount {
+                assert!(line.contains(&amount), "{line} lacks {amount}");
+            }
+        }
+        let at = SimTime::from_secs(3);
+        let timed = fault_at(&faults[0], at);
+        assert!(
+            timed.starts_with(&fault(&faults[0])) && timed.contains(&at.to_string()),
+            "{timed}"
+        );
+    }
+
+    #[test]
+    fn a_clock_step_back_and_forward_read_differently() {
+        let step = |by_micros| {
+            fault(&Fault::ClockStep {
+                node: NodeId::Service,
+                by_micros,
+            })
+        };
+        assert_ne!(step(-8_000_000), step(8_000_000));
     }
 }

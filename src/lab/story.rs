@@ -131,16 +131,16 @@ fn fault_line(at_pair: (&str, &str), fault: Fault) -> Option<String> {
         Fault::Partition { a, b, duration: d } => (
             words::STORY_PARTITION,
             vec![
-                ("a", a.to_string()),
-                ("b", b.to_string()),
+                ("a", describe::node(a)),
+                ("b", describe::node(b)),
                 ("duration", duration(d)),
             ],
         ),
         Fault::DelayNextPacket { from, to, extra } => (
             words::STORY_DELAY,
             vec![
-                ("a", from.to_string()),
-                ("b", to.to_string()),
+                ("a", describe::node(from)),
+                ("b", describe::node(to)),
                 ("duration", duration(extra)),
             ],
         ),
@@ -149,12 +149,12 @@ fn fault_line(at_pair: (&str, &str), fault: Fault) -> Option<String> {
             let amount = format!("{sign}{}", SimDuration(by_micros.unsigned_abs()));
             (
                 words::STORY_STEP,
-                vec![("node", node.to_string()), ("amount", amount)],
+                vec![("node", describe::node(node)), ("amount", amount)],
             )
         }
         Fault::ClockDrift { node, ppm } => (
             words::STORY_DRIFT,
-            vec![("node", node.to_string()), ("ppm", format!("{ppm:+}"))],
+            vec![("node", describe::node(node)), ("ppm", format!("{ppm:+}"))],
         ),
         Fault::Crash { client } => (words::STORY_CRASH, vec![("client", client.to_string())]),
         Fault::RevokeLease => (words::STORY_REVOKE, Vec::new()),

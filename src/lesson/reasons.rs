@@ -87,7 +87,10 @@ fn problem(problem: ScenarioProblem) -> String {
         }
         ScenarioProblem::FaultOutOfRange { kind, at } => fill(
             words.fault_out_of_range,
-            &[("fault", kind.label().to_owned()), ("at", at.to_string())],
+            &[
+                ("fault", SANDBOX.fault(kind.keyword()).label.to_owned()),
+                ("at", at.to_string()),
+            ],
         ),
         ScenarioProblem::TooManyLinks { max: most } => max(words.too_many_links, most),
         ScenarioProblem::LinkNodes => words.link_nodes.to_owned(),

@@ -19,6 +19,8 @@ records! {
     }
     /// The accessible names of diagram parts.
     DiagramNames {
+        /// With `{title}` and `{duties}`, the node's duties joined by `duties_joiner`.
+        node: Text, duties_joiner: Text,
         /// With `{label}`, `{from}` and `{to}`.
         edge: Text,
         /// With `{from}`, `{to}` and `{label}`.
@@ -169,6 +171,21 @@ records! {
         run_sequence: RunSequenceWords, lab: LabWords, timeline: TimelineWords,
         storage: StorageWords, event_log: EventLogWords, progress: ProgressWords,
         client_states: ClientStateWords, event_lines: EventLineWords, messages: MessageWords,
+        nodes: NodeWords, fault_lines: FaultLineWords,
+    }
+    /// The nodes of the simulation inside a sentence.
+    NodeWords {
+        service: Text, storage: Text,
+        /// With `{letter}`.
+        client: Text,
+    }
+    /// A fault in one line: `line` with `{kind}` and `{detail}`, the detail being one of
+    /// `pause` to `revoke`, which name the fault's nodes and amount; `at` adds its time.
+    FaultLineWords {
+        line: Text, pause: Text, partition: Text, delay: Text, step: Text, drift: Text,
+        crash: Text, revoke: Text,
+        /// With `{fault}` and `{at}`.
+        at: Text,
     }
     /// The laboratory's heading and the run's identity line.
     LabWords { heading: Text, trace_id: Text }
@@ -377,6 +394,8 @@ records! {
         choice: Text,
         /// Its short noun in a reason: "a pause with a negative duration".
         noun: Text,
+        /// Its name in a list or a log: "stop-the-world pause", "NTP step".
+        label: Text,
         /// What the amount is called, for kinds that take one.
         amount: Option<Text>,
         /// The unit the amount is typed in.

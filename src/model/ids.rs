@@ -72,17 +72,6 @@ impl NodeId {
     }
 }
 
-impl fmt::Display for NodeId {
-    /// "lock service", "storage", "client A".
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NodeId::Service => f.write_str("lock service"),
-            NodeId::Storage => f.write_str("storage"),
-            NodeId::Client(c) => write!(f, "client {c}"),
-        }
-    }
-}
-
 /// A fencing token: the lock service hands out strictly increasing ones, and storage
 /// refuses a write whose token is below the highest it has accepted.
 #[derive(

@@ -101,9 +101,17 @@ fn node_box(node: ArchNode, selected: Option<ArchSelection>, select: Callback<()
         let select = select.clone();
         Callback::from(move |_: MouseEvent| select.emit(()))
     };
+    let names = &LESSON.names;
+    let aria = fill(
+        names.node,
+        &[
+            ("title", node.title()),
+            ("duties", node.text().duties.join(names.duties_joiner)),
+        ],
+    );
     html! {
         <g class={classes!("node", format!("node-{}", node.slug()))} role="button" tabindex="0"
-            aria-label={format!("Node {}: {}", node.title(), node.text().duties.join(", "))}
+            aria-label={aria}
             aria-pressed={(selected == Some(ArchSelection::Node(node))).to_string()}
             {onclick} onkeydown={on_activate_key(select)}>
             <rect x={Decimal(rect.left()).to_string()} y={Decimal(rect.top()).to_string()}

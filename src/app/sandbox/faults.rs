@@ -5,6 +5,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::SetupProps;
+use crate::lab::describe;
 use crate::lab::fault_form::FaultDraft;
 use crate::lab::LabAction;
 use crate::lesson::content::{fill, SANDBOX};
@@ -41,7 +42,7 @@ fn node_options(nodes: impl Iterator<Item = NodeId>, chosen: &str) -> Html {
         .map(|node| {
             let value = print_node(node);
             let selected = value == chosen;
-            html! { <option {value} {selected}>{node.to_string()}</option> }
+            html! { <option {value} {selected}>{describe::node(node)}</option> }
         })
         .collect()
 }
@@ -172,7 +173,7 @@ fn targets(
 
 /// One planned fault: what it is, its time (editable) and a Remove button.
 fn planned_fault(props: &SetupProps, index: usize, planned: &TimedFault) -> Html {
-    let description = planned.fault.describe();
+    let description = describe::fault(&planned.fault);
     let onmove = props.send(move |event: Event| {
         let value = event.target_unchecked_into::<HtmlInputElement>().value();
         let at = parse_duration(value.trim()).unwrap_or(0);

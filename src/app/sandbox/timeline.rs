@@ -395,7 +395,7 @@ fn fault_markers<'a>(run: &'a dyn RunReading, plot: &'a Plot) -> impl Iterator<I
             <g class="fault-marker">
                 <line x1={px.to_string()} x2={px.to_string()} y1={(TOP + 20.0).to_string()} y2={(node_y + 26.0).to_string()} />
                 <path d={format!("M{px},{} l-5,-9 h10 z", TOP + 20.0)}>
-                    <title>{format!("{} at {}", planned.fault.describe(), run.shown_time(planned.at))}</title>
+                    <title>{crate::lab::describe::fault_at(&planned.fault, run.shown_time(planned.at))}</title>
                 </path>
             </g>
         }

@@ -1,9 +1,10 @@
 //! Faults as data: a plan of (time, fault) that the world applies. This is the one home of
 //! what the model knows about faults: their kinds ([`FaultKind`]), the node each one hits
 //! ([`Fault::target`]), whether the nodes it names exist ([`Fault::names_known_nodes`]), its
-//! range ([`Fault::amount_in_range`]), how it reads to people ([`Fault::describe`]) and its
-//! textual form ([`text`]), which share links and the sandbox's fault form both use. A seeded
-//! generator of random plans for property tests lives in [`random`]. Nothing here acts.
+//! range ([`Fault::amount_in_range`]) and its textual form ([`text`]), which share links and
+//! the sandbox's fault form both use. How a fault reads to people is `src/lab/describe.rs`'s,
+//! in the words of `content/sandbox.toml`. A seeded generator of random plans for property
+//! tests lives in [`random`]. Nothing here acts.
 
 pub mod random;
 pub mod text;
@@ -176,20 +177,6 @@ impl FaultKind {
             FaultKind::Crash | FaultKind::RevokeLease => Amount::Nothing,
         }
     }
-
-    /// Its name in a list or a log: "stop-the-world pause", "NTP step".
-    pub const fn label(self) -> &'static str {
-        match self {
-            FaultKind::PauseInWritePath => "pause in the write path",
-            FaultKind::Pause => "stop-the-world pause",
-            FaultKind::Partition => "partition",
-            FaultKind::DelayNextPacket => "delayed packet",
-            FaultKind::ClockStep => "NTP step",
-            FaultKind::ClockDrift => "clock drift",
-            FaultKind::Crash => "crash",
-            FaultKind::RevokeLease => "lease revoked",
-        }
-    }
 }
 
 impl Fault {
@@ -208,11 +195,6 @@ impl Fault {
             Fault::Crash { .. } => FaultKind::Crash,
             Fault::RevokeLease => FaultKind::RevokeLease,
         }
-    }
-
-    /// A short name for views and the trace.
-    pub const fn label(&self) -> &'static str {
-        self.kind().label()
     }
 
     /// The node the fault happens to: the paused, crashed or stepped node, the first end of
@@ -256,26 +238,6 @@ impl Fault {
             Fault::ClockDrift { ppm, .. } => ppm.abs() <= MAX_DRIFT_PPM,
             Fault::Crash { .. } | Fault::RevokeLease => true,
         }
-    }
-
-    /// One line for people, e.g. "stop-the-world pause · client A · 15.000 s".
-    pub fn describe(&self) -> String {
-        let detail = match *self {
-            Fault::Pause {
-                client, duration, ..
-            } => format!("client {client} · {duration}"),
-            Fault::Partition { a, b, duration } => format!("{a} ⇹ {b} · {duration}"),
-            Fault::DelayNextPacket { from, to, extra } => format!("{from} → {to} · +{extra}"),
-            Fault::ClockStep { node, by_micros } => {
-                let by = SimDuration::from_micros(by_micros.unsigned_abs());
-                let sign = if by_micros < 0 { "−" } else { "+" };
-                format!("{node} · {sign}{by}")
-            }
-            Fault::ClockDrift { node, ppm } => format!("{node} · {ppm:+} ppm"),
-            Fault::Crash { client } => format!("client {client}"),
-            Fault::RevokeLease => "the current holder".to_owned(),
-        };
-        format!("{} · {detail}", self.label())
     }
 }
 
