@@ -312,9 +312,8 @@ mod tests {
         let end = SimTime::ZERO + SimDuration::from_secs(3_600);
         let mut view = Overview::new(2, end);
         let mut all = Vec::new();
-        let mut granted_at = SimTime::ZERO;
         for i in 0..36_000u64 {
-            granted_at = granted_at + SimDuration::from_millis(100);
+            let granted_at = SimTime::from_millis(100 * (i + 1));
             // Lengths from 1 to 97 ms in a scrambled order, so the longest is anywhere.
             let took = SimDuration::from_millis(1 + (i * 37) % 97);
             let f = Failover {
