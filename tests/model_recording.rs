@@ -214,3 +214,83 @@ fn the_overview_stays_small_and_draws_what_happened() {
             .map(|t| (t.client, Some(t.token)))
     );
 }
+
+/// The longest of some failovers.
+fn longest<'a>(failovers: impl Iterator<Item = &'a Failover>) -> Option<SimDuration> {
+    failovers.map(|f| f.duration()).max()
+}
+
+#[test]
+fn a_takeover_after_a_pause_longer_than_the_ttl_is_a_failover_on_the_timeline() {
+    let s = presets::preset("2").unwrap().scenario.clone();
+    let run = Simulation::run(&s);
+    let rec = Recording::of(&s);
+    let kept = rec.overview().failovers_until(rec.end());
+    assert!(!kept.is_empty(), "B takes over from the paused A");
+    // The recording kept, as it streamed, exactly what the observer recorded on the trace.
+    let recorded: Vec<Failover> = kept.iter().map(|g| g.longest).collect();
+    assert_eq!(recorded, run.failovers());
+    assert_eq!(
+        longest(recorded.iter()),
+        rec.metrics().max_failover,
+        "the longest drawn is the counts panel's"
+    );
+    // As of any moment, the failovers shown are those the observer had measured by then.
+    for t in probe_times(&run) {
+        let shown = rec.overview().failovers_until(t);
+        assert_eq!(
+            longest(shown.iter().map(|g| &g.longest)),
+            rec.metrics_at(t).max_failover,
+            "at {t}"
+        );
+        assert!(shown.iter().all(|g| g.longest.granted_at <= t));
+    }
+    let granted = recorded[0].granted_at;
+    assert!(rec
+        .overview()
+        .failovers_until(SimTime(granted.0 - 1))
+        .is_empty());
+}
+
+#[test]
+fn a_run_without_failover_draws_none() {
+    for id in ["1", "4", "6"] {
+        let rec = Recording::of(&presets::preset(id).unwrap().scenario);
+        assert_eq!(rec.metrics().failovers, 0, "preset {id}");
+        assert!(rec.overview().failovers_until(rec.end()).is_empty());
+    }
+}
+
+#[test]
+fn an_hour_of_failovers_stays_within_one_per_bucket_and_keeps_the_longest() {
+    // Eight clients; every 450 s the holder's lease is revoked and the next one takes over.
+    let revokes = (1..=7).map(|k| TimedFault {
+        at: SimTime::from_secs(450 * k),
+        fault: Fault::RevokeLease,
+    });
+    let s = Scenario {
+        clients: 8,
+        duration: SimDuration::from_secs(3_600),
+        faults: FaultPlan(revokes.collect()),
+        ..Scenario::default()
+    };
+    assert!(s.validate().is_ok());
+    let rec = Recording::of(&s);
+    let run = Simulation::run(&s);
+    assert!(rec.checkpoint_count() > 10);
+    let kept = rec.overview().failovers_until(rec.end());
+    assert!(kept.len() as u64 <= overview::BUCKETS);
+    assert_eq!(
+        kept.iter().map(|g| g.count).sum::<u32>(),
+        rec.metrics().failovers
+    );
+    assert!(rec.metrics().failovers > 3);
+    assert_eq!(
+        longest(kept.iter().map(|g| &g.longest)),
+        rec.metrics().max_failover
+    );
+    assert_eq!(
+        kept.iter().map(|g| g.longest).collect::<Vec<_>>(),
+        run.failovers()
+    );
+}

@@ -193,10 +193,13 @@ records! {
     TimelineWords {
         simulated_label: Text, summary: Text, faults_lane: Text, service_lane: Text,
         more_close_by: Text, lost_mark: Text, write_mark: Text, lost_marks: Text,
-        write_marks: Text, legend_tenure: Text, legend_believed: Text, legend_paused: Text,
+        write_marks: Text,
+        /// With `{from}`, `{to}`, `{took}` and `{more}` (`more_close_by` or nothing).
+        failover_mark: Text,
+        legend_tenure: Text, legend_believed: Text, legend_paused: Text,
         legend_lost: Text, legend_write_ok: Text, legend_write_bad: Text, legend_renew: Text,
         legend_renew_ok: Text, legend_not_owner: Text, legend_renew_lost: Text,
-        legend_fault: Text,
+        legend_failover: Text, legend_fault: Text,
     }
     /// The storage panel.
     StorageWords {

@@ -1,7 +1,9 @@
 //! The whole run at the timeline's resolution: what a lane shows, kept in a fixed number of
 //! time buckets so its size does not grow with the run. Marks falling in one bucket are
-//! merged (their first time is kept), and spans closer than a bucket are joined.
+//! merged (their first time is kept), spans closer than a bucket are joined, and of the
+//! failovers whose grant falls in one bucket the longest is kept.
 
+use super::check::Failover;
 use super::client::Lifecycle;
 use super::ids::{ClientId, FencingToken, NodeId};
 use super::msg::Message;
@@ -136,6 +138,15 @@ impl Spans {
     }
 }
 
+/// The failovers whose grant fell in one bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailoverGroup {
+    /// The longest of them (the earliest of equally long ones).
+    pub longest: Failover,
+    /// How many there were.
+    pub count: u32,
+}
+
 /// One client's lane.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClientLane {
@@ -178,6 +189,8 @@ pub struct Overview {
     pub tenures: Spans,
     /// One lane per client.
     pub clients: Vec<ClientLane>,
+    /// The failovers, at most one group per bucket, in time order.
+    failovers: Vec<FailoverGroup>,
 }
 
 impl Overview {
@@ -187,7 +200,33 @@ impl Overview {
             width: (end.0 / BUCKETS).max(1),
             tenures: Spans::default(),
             clients: vec![ClientLane::default(); usize::from(clients)],
+            failovers: Vec::new(),
         }
+    }
+
+    /// Adds one failover the observer found; failovers come in the order of their grants.
+    pub fn add_failover(&mut self, f: &Failover) {
+        let bucket = f.granted_at.0 / self.width;
+        match self.failovers.last_mut() {
+            Some(group) if group.longest.granted_at.0 / self.width == bucket => {
+                group.count += 1;
+                if f.duration() > group.longest.duration() {
+                    group.longest = *f;
+                }
+            }
+            _ => self.failovers.push(FailoverGroup {
+                longest: *f,
+                count: 1,
+            }),
+        }
+    }
+
+    /// The failover groups whose longest failover's grant came at or before `t`.
+    pub fn failovers_until(&self, t: SimTime) -> &[FailoverGroup] {
+        let shown = self
+            .failovers
+            .partition_point(|g| g.longest.granted_at <= t);
+        &self.failovers[..shown]
     }
 
     /// Adds one event of the trace.
@@ -260,5 +299,54 @@ impl Overview {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::time::SimDuration;
+
+    #[test]
+    fn a_failover_every_100_ms_for_an_hour_keeps_one_per_bucket_the_longest() {
+        let end = SimTime::ZERO + SimDuration::from_secs(3_600);
+        let mut view = Overview::new(2, end);
+        let mut all = Vec::new();
+        for i in 0..36_000u64 {
+            let granted_at = SimTime::from_millis(100 * (i + 1));
+            // Lengths from 1 to 97 ms in a scrambled order, so the longest is anywhere.
+            let took = SimDuration::from_millis(1 + (i * 37) % 97);
+            let f = Failover {
+                from: ClientId(i as u8 % 2),
+                to: ClientId(1 - i as u8 % 2),
+                last_effective: SimTime(granted_at.0 - took.0),
+                granted_at,
+            };
+            view.add_failover(&f);
+            all.push(f);
+        }
+        let kept = view.failovers_until(end);
+        assert!(kept.len() as u64 <= BUCKETS + 1, "{} groups", kept.len());
+        assert_eq!(kept.iter().map(|g| g.count).sum::<u32>(), 36_000);
+        for pair in kept.windows(2) {
+            assert!(pair[0].longest.granted_at < pair[1].longest.granted_at);
+        }
+        // Each group holds the longest failover of the ones granted in its bucket.
+        let width = end.0 / BUCKETS;
+        for g in kept {
+            let bucket = g.longest.granted_at.0 / width;
+            let longest_there = all
+                .iter()
+                .filter(|f| f.granted_at.0 / width == bucket)
+                .map(|f| f.duration())
+                .max();
+            assert_eq!(Some(g.longest.duration()), longest_there);
+        }
+        let half = SimTime(end.0 / 2);
+        assert!(view.failovers_until(half).len() < kept.len());
+        assert!(view
+            .failovers_until(half)
+            .iter()
+            .all(|g| g.longest.granted_at <= half));
     }
 }

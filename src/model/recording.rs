@@ -1,6 +1,7 @@
 //! A run kept small, whatever its length: instead of the whole trace, a checkpoint of the
 //! world every [`CHECKPOINT_EVENTS`] events with the running tallies at that point, the
-//! timeline's [`Overview`], and the trace hash computed as the events stream past. Any
+//! timeline's [`Overview`] (with the failovers the observer found, which the checkpointed
+//! world does not keep), and the trace hash computed as the events stream past. Any
 //! moment is rebuilt exactly by restoring the nearest earlier checkpoint and replaying from
 //! it (as RaftScope's state.js does), so memory grows with the checkpoints (a few kilobytes
 //! each) instead of with the events, and a view asks only for the window it shows.
@@ -225,6 +226,7 @@ impl Recorder {
             hasher.event(e);
             overview.add(e);
         });
+        self.world.drain_failovers(|f| overview.add_failover(f));
         self.since_checkpoint += self.tally.events - before;
         if self.since_checkpoint >= CHECKPOINT_EVENTS {
             self.since_checkpoint = 0;
@@ -624,6 +626,8 @@ impl Recording {
             tally.add(e);
             events.push(*e);
         });
+        // The recorder kept these in the overview; a replay only forgets them.
+        world.drain_failovers(|_| {});
         let moment = cache.insert(Moment {
             checkpoint,
             at: t,

@@ -5,7 +5,7 @@
 //! same scenario gives the same trace, byte for byte.
 
 use super::check::observer::{Broken, Observer};
-use super::check::{CheckId, Metrics, Verdict};
+use super::check::{CheckId, Failover, Metrics, Verdict};
 use super::client::{ClientConfig, ClientEvent, LeaseClient};
 use super::faults::{Fault, TimedFault};
 use super::ids::{ClientId, FencingToken, NodeId};
@@ -61,6 +61,9 @@ pub struct World {
     next_fault: usize,
     record: bool,
     events: Vec<Event>,
+    /// With recording on, the failovers the observer found since the last
+    /// [`World::drain_failovers`] (a streaming world's observer keeps no records of them).
+    failovers: Vec<Failover>,
     observer: Observer,
 }
 
@@ -148,6 +151,7 @@ impl World {
             } else {
                 Vec::new()
             },
+            failovers: Vec::new(),
             observer: Observer::new(
                 s.ttl,
                 n,
@@ -211,6 +215,15 @@ impl World {
     pub fn drain_events(&mut self, mut visit: impl FnMut(&Event)) {
         for event in self.events.drain(..) {
             visit(&event);
+        }
+    }
+
+    /// Hands each failover the observer found since the last call to `visit` and forgets
+    /// it: how a [`super::Recording`], whose world keeps no observer records, learns them
+    /// as it streams the trace. Empty without recording.
+    pub fn drain_failovers(&mut self, mut visit: impl FnMut(&Failover)) {
+        for failover in self.failovers.drain(..) {
+            visit(&failover);
         }
     }
 
@@ -623,7 +636,11 @@ impl World {
             let mono = self.local(NodeId::Service).mono;
             let (ev, broken) = match ev {
                 ServiceEvent::Granted { client, token, .. } => {
-                    let (broken, overlap) = self.observer.granted(self.now, mono, client, token);
+                    let (broken, overlap, failover) =
+                        self.observer.granted(self.now, mono, client, token);
+                    if self.record {
+                        self.failovers.extend(failover);
+                    }
                     // The trace carries the observer's finding, never the service's.
                     let ev = ServiceEvent::Granted {
                         client,

@@ -126,9 +126,18 @@ test('freezing the page for 3 × T hands the lease to B, A goes Lost on waking, 
   expect(freeze.asked).toBe(3);
   expect(Math.abs(freeze.measured - freeze.asked) / freeze.asked).toBeLessThan(0.1);
 
+  // The timeline marks B's takeover only once the cursor has passed the grant, worded with
+  // the counts panel's longest failover at the same cursor.
+  const failovers = liveRun(page).getByRole('img', { name: /^Timeline from 0 to/ }).locator('title').filter({ hasText: /^Failover from/ });
+  await scrubTo(page, freeze.at);
+  await expect(holder(page)).toContainText('holder is client A');
+  await expect(failovers).toHaveCount(0);
   // Well inside the freeze: the service has expired A's lease and granted it to B.
   await scrubTo(page, freeze.at + freeze.measured - 0.3);
   await expect(holder(page)).toContainText('holder is client B with token 2');
+  const took = await count(page, 'Longest failover').innerText();
+  expect(took).toMatch(/^\d+(\.\d+)? m?s$/);
+  await expect(failovers).toHaveText(`Failover from client A to client B: ${took}`);
   await expect(badge(page, 'A')).toContainText(/Holding|Renew in flight/);
   // Just after waking: A is Lost, and its held write reached storage and was rejected.
   await scrubTo(page, freeze.at + freeze.measured + 0.6);

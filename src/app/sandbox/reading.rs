@@ -6,7 +6,7 @@
 use std::ops::Deref;
 use std::rc::Rc;
 
-use crate::model::overview::Overview;
+use crate::model::overview::{FailoverGroup, Overview};
 use crate::model::{
     CheckId, CheckStatus, ClientId, Event, Lifecycle, LifecyclePoint, Metrics, Recording, Run,
     Scenario, SimDuration, SimTime, Snapshot, Violation, ViolationDetail, Window, WriteRecord,
@@ -32,6 +32,11 @@ pub trait RunReading {
     fn end(&self) -> SimTime;
     /// The timeline's lanes over the whole run.
     fn overview(&self) -> &Overview;
+    /// The failovers up to `t`, at the timeline's resolution (each kind of run puts the
+    /// observer's failovers into its overview, so both answer by the overview's rules).
+    fn failovers_until(&self, t: SimTime) -> &[FailoverGroup] {
+        self.overview().failovers_until(t)
+    }
     /// Everything a view draws at `t`.
     fn state_at(&self, t: SimTime) -> Snapshot;
     /// The time of the latest event at or before `t`.
@@ -138,11 +143,15 @@ pub struct TracedRun {
 }
 
 impl TracedRun {
-    /// Reads `run`, building its lanes over the run's length.
+    /// Reads `run`, building its lanes over the run's length from its events and the
+    /// observer's failovers.
     pub fn new(run: Rc<Run>) -> TracedRun {
         let mut overview = Overview::new(run.scenario().clients, run.end());
         for e in run.events() {
             overview.add(e);
+        }
+        for f in run.failovers() {
+            overview.add_failover(f);
         }
         TracedRun { run, overview }
     }

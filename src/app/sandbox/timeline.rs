@@ -1,5 +1,6 @@
 //! The timeline: one lane per node, drawn up to the cursor. The service lane shows whom it
-//! considers the holder; each client lane shows when the client believes it holds the
+//! considers the holder, and each failover from the old holder's last renewal to the next
+//! grant; each client lane shows when the client believes it holds the
 //! lease, its pauses, renewals, losses and writes. Clicking moves the cursor.
 
 use yew::prelude::*;
@@ -175,6 +176,37 @@ fn tenure_shapes(view: &Overview, clients: u8, now: SimTime, plot: &Plot) -> Htm
             }) }
             { for labels }
         </>
+    }
+}
+
+/// Each failover granted by `now`, under the holders on the service lane: a dashed line
+/// from the old holder's last effective renewal to the next grant, between two ticks so a
+/// short one still shows.
+fn failover_shapes(run: &dyn RunReading, now: SimTime, plot: &Plot) -> Html {
+    let words = &SANDBOX.timeline;
+    let y = TOP + LANE + 29.0;
+    html! {
+        { for run.failovers_until(now).iter().map(|group| {
+            let f = group.longest;
+            let (from, to) = (plot.x(f.last_effective), plot.x(f.granted_at));
+            let more = if group.count > 1 { words.more_close_by } else { "" };
+            let title = fill(
+                words.failover_mark,
+                &[
+                    ("from", f.from.to_string()),
+                    ("to", f.to.to_string()),
+                    ("took", run.shown_length(f.duration()).to_string()),
+                    ("more", more.to_owned()),
+                ],
+            );
+            html! {
+                <g class="failover">
+                    <title>{title}</title>
+                    <path class="failover-span" d={format!("M{from:.1},{y:.1}H{:.1}", to.max(from + 1.0))} />
+                    <path class="failover-ends" d={format!("M{from:.1},{:.1}v8M{to:.1},{:.1}v8", y - 4.0, y - 4.0)} />
+                </g>
+            }
+        }) }
     }
 }
 
@@ -379,6 +411,7 @@ fn TimelineLanes(props: &LanesProps) -> Html {
     html! {
         <g class="lanes">
             { tenure_shapes(view, run.scenario().clients, now, &plot) }
+            { failover_shapes(&**run, now, &plot) }
             { for view.clients.iter().zip(marks.iter()).enumerate().map(|(c, (lane, paths))| client_shapes(&**run, lane, paths, ClientId(c as u8), now, &plot)) }
             { for fault_markers(&**run, &plot) }
         </g>
@@ -519,6 +552,7 @@ fn legend() -> Html {
             <span><i class="swatch renew-ok-swatch"></i>{words.legend_renew_ok}</span>
             <span><i class="swatch renew-refused-swatch"></i>{words.legend_not_owner}</span>
             <span><i class="swatch renew-lost-swatch"></i>{words.legend_renew_lost}</span>
+            <span><i class="swatch failover-swatch"></i>{words.legend_failover}</span>
             <span>{words.legend_fault}</span>
         </figcaption>
     }

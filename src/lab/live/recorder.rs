@@ -347,7 +347,7 @@ impl LiveRecorder {
         let mono = crate::model::LocalTime(at.0 as i64);
         match ev {
             ServiceEvent::Granted { client, token, .. } => {
-                let (broken, overlap) = self.observer.granted(at, mono, client, token);
+                let (broken, overlap, _) = self.observer.granted(at, mono, client, token);
                 let ev = ServiceEvent::Granted {
                     client,
                     token,

@@ -115,21 +115,26 @@ impl Observer {
     }
 
     /// The service granted `token` to `client` (`service_mono`: its monotonic reading).
+    /// Returns the broken checks, the promise the grant overlaps, and the failover it ends
+    /// (for a caller that keeps failovers without the observer's records).
     pub(crate) fn granted(
         &mut self,
         at: SimTime,
         service_mono: LocalTime,
         client: ClientId,
         token: FencingToken,
-    ) -> (Broken, Option<Overlap>) {
+    ) -> (Broken, Option<Overlap>, Option<Failover>) {
         self.metrics.grants += 1;
-        if let Some((prev, last)) = self.last_effective.filter(|(p, _)| *p != client) {
-            let f = Failover {
+        let failover = self
+            .last_effective
+            .filter(|(p, _)| *p != client)
+            .map(|(prev, last)| Failover {
                 from: prev,
                 to: client,
                 last_effective: last,
                 granted_at: at,
-            };
+            });
+        if let Some(f) = failover {
             self.metrics.failovers += 1;
             let d = f.duration();
             self.metrics.max_failover = Some(self.metrics.max_failover.map_or(d, |m| m.max(d)));
@@ -138,9 +143,9 @@ impl Observer {
             }
         }
         self.current = Some((client, token));
-        let found = self.promised(at, service_mono, client, token);
+        let (broken, overlap) = self.promised(at, service_mono, client, token);
         self.note(at);
-        found
+        (broken, overlap, failover)
     }
 
     /// The service extended `client`'s lease `token` (a renewal, or the holder acquiring its
@@ -541,7 +546,7 @@ mod tests {
         o.granted(s(0), mono(0), A, FencingToken(1));
         // The service says A's lease ended at 2 s (its wall clock jumped), then grants B.
         o.lease_ended(FencingToken(1), LeaseEnd::Expired);
-        let (b, found) = o.granted(s(2), mono(2), B, FencingToken(2));
+        let (b, found, _) = o.granted(s(2), mono(2), B, FencingToken(2));
         assert_eq!(b.checks().collect::<Vec<_>>(), [CheckId::SingleHolder]);
         assert_eq!(
             found,
@@ -573,11 +578,11 @@ mod tests {
             Broken::default()
         );
         o.lease_ended(FencingToken(1), LeaseEnd::Expired);
-        let (b, _) = o.granted(s(13), mono(13), B, FencingToken(2));
+        let (b, _, _) = o.granted(s(13), mono(13), B, FencingToken(2));
         assert_eq!(b, Broken::default());
         // A revoked lease is no promise: the next grant may follow at once.
         o.lease_ended(FencingToken(2), LeaseEnd::Revoked);
-        let (b, _) = o.granted(s(14), mono(14), A, FencingToken(3));
+        let (b, _, _) = o.granted(s(14), mono(14), A, FencingToken(3));
         assert_eq!(b, Broken::default());
         assert_eq!(broken(&o, CheckId::SingleHolder), None);
         assert_eq!(o.metrics().failovers, 2);
