@@ -338,7 +338,8 @@ fn recorded(
     let on_export = {
         let (run, hash) = (run.clone(), hash.clone());
         Callback::from(move |_| {
-            let mut text = format!("Lease Lab live run, trace hash {hash}\n");
+            let mut text = fill(words::RECORD_EXPORT_HEADING, &[("hash", hash.to_string())]);
+            text.push('\n');
             for e in run.events() {
                 text.push_str(&format!("{} {}\n", e.at, describe::event(e)));
             }
