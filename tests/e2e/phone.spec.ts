@@ -1,6 +1,7 @@
 // The laboratory on a 390 px phone and a 1280 px desktop, in both themes: every diagram
 // and table fits its container, the timeline's axis labels are whole, and a dense diagram
-// opens larger in a dialog that the keyboard can open and Escape closes.
+// opens larger in a dialog that the keyboard can open and Escape closes. The sticky playback
+// bar stays small on a phone and never hides the control that Tab reaches.
 import { test, expect, openApp } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
@@ -211,3 +212,45 @@ test('the lesson diagrams fit a phone too, and enlarge with their explanation', 
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 });
+
+for (const [label, viewport, touch] of [
+  ['phone, touch', PHONE, true],
+  ['phone, mouse and keys', PHONE, false],
+  ['desktop', DESKTOP, false],
+] as const) {
+  test.describe(label, () => {
+    test.use({ viewport, hasTouch: touch, isMobile: touch });
+
+    test(`the sticky playback bar stays small, and Tab never leaves focus hidden under it (${label})`, async ({ page }) => {
+      await openRun(page, BUSY_RUN);
+      const bar = page.getByRole('group', { name: 'Playback' });
+      // At most a quarter of a phone's screen, so the run it plays stays in sight.
+      expect((await bar.boundingBox())!.height).toBeLessThanOrEqual(viewport.height / 4);
+      await expect(bar.getByRole('button', { name: 'Play' })).toBeVisible();
+      await expect(bar.getByRole('slider', { name: 'Time' })).toBeVisible();
+
+      await bar.getByRole('button', { name: 'Play' }).focus();
+      const hidden: string[] = [];
+      let stuck = 0;
+      for (let step = 0; step < 60; step++) {
+        await page.keyboard.press('Tab');
+        const seen = await page.evaluate(() => {
+          const focused = document.activeElement as HTMLElement | null;
+          const playback = document.querySelector('.playback');
+          if (!focused || !playback || playback.contains(focused)) return null;
+          const under = playback.getBoundingClientRect();
+          const it = focused.getBoundingClientRect();
+          const barStuck = under.top <= 1;
+          const covered = barStuck && it.top < under.bottom - 1 && it.bottom > under.top;
+          return { barStuck, covered, what: `${focused.tagName} ${focused.textContent?.trim().slice(0, 40)}` };
+        });
+        if (!seen) continue;
+        if (seen.barStuck) stuck++;
+        if (seen.covered) hidden.push(seen.what);
+      }
+      // The walk went far enough down for the bar to stick, and nothing focused sat under it.
+      expect(stuck).toBeGreaterThan(5);
+      expect(hidden).toEqual([]);
+    });
+  });
+}
