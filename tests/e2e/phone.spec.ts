@@ -103,10 +103,11 @@ for (const scheme of ['light', 'dark'] as const) {
 }
 
 test('the timeline draws at its own width: labels keep their size and the last one is whole', async ({ page }) => {
-  for (const viewport of [PHONE, DESKTOP, { width: 760, height: 900 }]) {
+  for (const viewport of [PHONE, DESKTOP, { width: 760, height: 900 }, { width: 360, height: 780 }, { width: 320, height: 640 }]) {
     await page.setViewportSize(viewport);
-    // Run lengths that put the last tick at the very end and just before it.
-    for (const fragment of ['#/sandbox?v=1&preset=1&dur=40s&t=40s', '#/sandbox?v=1&preset=1&dur=37s&t=37s', '#/sandbox?v=1&preset=1&dur=600s&t=1s']) {
+    // Run lengths that put the last tick at the very end and just before it, and a short
+    // one whose round ticks crowd a narrow phone.
+    for (const fragment of ['#/sandbox?v=1&preset=1&dur=30s&t=30s', '#/sandbox?v=1&preset=1&dur=40s&t=40s', '#/sandbox?v=1&preset=1&dur=37s&t=37s', '#/sandbox?v=1&preset=1&dur=600s&t=1s']) {
       await openRun(page, fragment);
       const svg = page.getByRole('img', { name: /^Timeline from 0 to/ });
       const report = await svg.evaluate((el) => {

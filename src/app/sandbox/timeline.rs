@@ -20,10 +20,12 @@ const GUTTER: f64 = 96.0;
 const RIGHT_MARGIN: f64 = 34.0;
 const LANE: f64 = 34.0;
 const TOP: f64 = 8.0;
-/// Room for one axis label and the gap to the next: "600.000 s" is about 62 px at 13 px.
-const TICK_LABEL_WIDTH: f64 = 90.0;
 /// The width of one character of an axis label at 13 px, generously.
 const TICK_CHAR_WIDTH: f64 = 7.5;
+/// The least room between two axis labels.
+const TICK_GAP: f64 = 12.0;
+/// The most spans the axis is cut into.
+const MAX_TICK_SPANS: u64 = 8;
 
 /// Round tick spacing for a run of `end` with about `count` ticks.
 fn tick_step(end: SimTime, count: u64) -> u64 {
@@ -81,11 +83,22 @@ impl Plot {
         SimTime((fraction * self.end.0 as f64) as u64)
     }
 
-    /// The axis ticks: as many as fit their labels side by side.
+    /// The axis ticks, at least two: the most whose labels fit side by side with room between
+    /// them.
     fn ticks(&self) -> impl Iterator<Item = SimTime> {
-        let fit = (self.span() / TICK_LABEL_WIDTH) as u64;
-        let step = tick_step(self.end, fit.clamp(3, 8));
+        let step = (1..=MAX_TICK_SPANS)
+            .rev()
+            .map(|spans| tick_step(self.end, spans))
+            .find(|&step| step <= self.end.0 && self.labels_fit(step))
+            .unwrap_or(self.end.0);
         (0..=self.end.0 / step).map(move |k| SimTime(k * step))
+    }
+
+    /// True if labels `step` apart leave room between them; the last label is the widest.
+    fn labels_fit(&self, step: u64) -> bool {
+        let last = SimTime(self.end.0 / step * step);
+        let widest = TICK_CHAR_WIDTH * last.to_string().chars().count() as f64;
+        self.span() * step as f64 / self.end.0 as f64 >= widest + TICK_GAP
     }
 
     /// A label centred on its tick, unless that would cross the right edge: then it ends
