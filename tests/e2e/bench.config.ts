@@ -7,6 +7,8 @@ import base from './playwright.config';
 export default defineConfig({
   ...base,
   testMatch: '*.bench.ts',
+  // One project: the default run's projects would bring heavy.spec.ts along.
+  projects: [{ name: 'bench' }],
   workers: 1,
   fullyParallel: false,
 });
