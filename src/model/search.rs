@@ -9,13 +9,14 @@
 //! can run anywhere (a worker takes blocks) and the first failing index, and the plan at it,
 //! are the same however the index space was split.
 
-use super::check::CheckId;
+use super::check::{BrokenCheck, CheckId};
 use super::faults::{Fault, FaultPlan, TimedFault};
 use super::ids::{ClientId, NodeId};
 use super::rng::SimRng;
 use super::scenario::{limits, Scenario};
 use super::time::{SimDuration, SimTime};
 use super::Simulation;
+use prefix::SharedPrefix;
 use serde::{Deserialize, Serialize};
 
 /// The kinds of fault a search may draw: the model's one list of them.
@@ -170,6 +171,9 @@ pub struct Counterexample {
     pub at: SimTime,
 }
 
+/// Blocks of at least this many plans resume each plan from the run they all share.
+const SHARED_PREFIX_FROM: u64 = 8;
+
 /// Runs plans `from..to` of the search `spec` over `base` in index order and stops at the
 /// first that breaks a check. Returns how many plans ran and the counterexample, if any.
 pub fn search_block(
@@ -179,9 +183,15 @@ pub fn search_block(
     to: u64,
 ) -> (u64, Option<Counterexample>) {
     let mut scenario = base.clone();
+    // The shared run costs about one plan to build, so a tiny block runs its plans whole.
+    let prefix = (to.saturating_sub(from) >= SHARED_PREFIX_FROM).then(|| SharedPrefix::of(base));
     for index in from..to {
         random_plan_into(base, spec, index, &mut scenario.faults.0);
-        if let Some((check, at)) = first_broken(&scenario) {
+        let verdict = match &prefix {
+            Some(prefix) => prefix.verdict(&scenario.faults.0),
+            None => Simulation::verdict(&scenario),
+        };
+        if let Some(BrokenCheck { check, at }) = verdict.first_broken {
             let found = Counterexample {
                 index,
                 plan: scenario.faults,
@@ -378,5 +388,6 @@ fn smallest_failing(
     found
 }
 
+mod prefix;
 #[cfg(test)]
 mod tests;

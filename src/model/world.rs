@@ -356,6 +356,20 @@ impl World {
         self.run_until(self.end);
     }
 
+    /// A copy of this world whose fault plan from here on is `faults` (in time order, none
+    /// earlier than the events already run). How the search resumes the fault-free run it
+    /// shares with every plan (see [`super::search`]): up to a plan's first fault, the world
+    /// is the same whatever the plan.
+    pub(crate) fn resumed_with_faults(&self, faults: &[TimedFault]) -> World {
+        debug_assert!(faults.windows(2).all(|w| w[0].at <= w[1].at));
+        debug_assert!(faults.first().is_none_or(|f| f.at >= self.now));
+        let mut world = self.clone();
+        world.faults.clear();
+        world.faults.extend_from_slice(faults);
+        world.next_fault = 0;
+        world
+    }
+
     fn apply_fault(&mut self, f: Fault) {
         // Faults naming a client the scenario does not have are ignored (validation
         // refuses them; this keeps an unvalidated scenario from panicking).

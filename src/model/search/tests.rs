@@ -269,3 +269,85 @@ fn specs_from_outside_are_checked() {
         assert_eq!(FaultKind::from_keyword(kind.keyword()), Some(kind));
     }
 }
+
+/// A plan resumed from the shared fault-free run gets the verdict, measurements included,
+/// of the same plan run from zero: over every preset (policies, clocks, fencing off), every
+/// fault kind, and faults placed on the kept moments themselves and just around them.
+#[test]
+fn a_plan_resumed_from_the_shared_run_gets_the_verdict_of_a_run_from_zero() {
+    use super::prefix::SharedPrefix;
+    let every_kind = spec(&FaultKind::ALL, 4, 7);
+    for preset in crate::model::presets::presets() {
+        let base = &preset.scenario;
+        let prefix = SharedPrefix::of(base);
+        let spacing = base.duration.as_micros().div_ceil(64).max(1);
+        let mut plans: Vec<FaultPlan> =
+            (0..40).map(|i| random_plan(base, &every_kind, i)).collect();
+        for at in [0, 1, spacing - 1, spacing, spacing + 1, 5 * spacing] {
+            let mut plan = random_plan(base, &every_kind, at);
+            plan.0[0].at = SimTime(at);
+            plan.0.sort_by_key(|f| f.at);
+            plans.push(plan);
+        }
+        plans.push(FaultPlan::default());
+        for plan in plans {
+            let from_zero = Simulation::verdict(&with_plan(base, plan.clone()));
+            assert_eq!(
+                prefix.verdict(&plan.0),
+                from_zero,
+                "preset {}: {plan:?}",
+                preset.id
+            );
+        }
+    }
+}
+
+/// A fault at the very moment a world was kept comes before that moment's own events, so
+/// the plan resumes from the moment before. Kept moments are placed on the base run's own
+/// events here, and a crash or a pause lands on each.
+#[test]
+fn a_fault_at_a_kept_moment_comes_before_that_moments_events() {
+    use super::prefix::SharedPrefix;
+    use crate::model::{ClientId, Fault};
+    let base = &crate::model::presets::preset("1")
+        .expect("preset 1")
+        .scenario;
+    let events = Simulation::run(base).events().to_vec();
+    let client = ClientId(0);
+    for event in events.iter().step_by(7).filter(|e| e.at > SimTime::ZERO) {
+        let prefix = SharedPrefix::spaced(base, event.at - SimTime::ZERO);
+        for fault in [
+            Fault::Crash { client },
+            Fault::Pause {
+                client,
+                duration: SimDuration::from_millis(1),
+                in_write_path: false,
+            },
+        ] {
+            let plan = FaultPlan(vec![TimedFault {
+                at: event.at,
+                fault,
+            }]);
+            let from_zero = Simulation::verdict(&with_plan(base, plan.clone()));
+            assert_eq!(prefix.verdict(&plan.0), from_zero, "{plan:?}");
+        }
+    }
+}
+
+/// The block's answer does not depend on whether it resumed from the shared run: a block
+/// too small to share runs each plan from zero and finds the same counterexample.
+#[test]
+fn small_and_large_blocks_find_the_same_counterexample() {
+    let base = unfenced();
+    let spec = spec(&PAUSES, 3, 11);
+    let (_, large) = search_block(&base, &spec, 0, 400);
+    let found = large.expect("unfenced storage breaks under pauses");
+    let mut small = None;
+    for from in (0..=found.index).step_by(4) {
+        if let (_, Some(c)) = search_block(&base, &spec, from, (from + 4).min(found.index + 1)) {
+            small = Some(c);
+            break;
+        }
+    }
+    assert_eq!(small, Some(found));
+}
