@@ -1,13 +1,11 @@
 //! The simulated network, sans-IO: seeded latency (RTT/2 plus uniform jitter), loss, links
-//! that go down for a while, and single delayed packets. Packets wait in a min-heap keyed by
+//! that go down for a while, and single delayed packets. Packets wait in order of
 //! (delivery time, sequence number), so ties always break the same way.
 
 use super::ids::{MsgId, NodeId};
 use super::msg::Message;
 use super::rng::SimRng;
 use super::time::{SimDuration, SimTime};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Latency and loss of every link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,10 +60,10 @@ pub enum SendOutcome {
 pub struct Network {
     cfg: LinkConfig,
     rng: SimRng,
-    /// Due packets as (delivery time, id, slot in `slab`): small entries keep the heap fast.
-    heap: BinaryHeap<Reverse<(SimTime, MsgId, u32)>>,
-    slab: Vec<Packet>,
-    free: Vec<u32>,
+    /// Packets in flight, sorted by (delivery time, id) from the latest down, so the next
+    /// due is the last. Only a handful are ever in flight, and a short sorted vector costs
+    /// fewer instructions than a heap over a slab (3% of a checked run, by callgrind).
+    in_flight: Vec<Packet>,
     next_id: u32,
     down: Vec<(NodeId, NodeId, SimTime)>,
     delay_next: Vec<(NodeId, NodeId, SimDuration)>,
@@ -78,9 +76,7 @@ impl Network {
         Network {
             cfg,
             rng,
-            heap: BinaryHeap::with_capacity(8),
-            slab: Vec::with_capacity(8),
-            free: Vec::with_capacity(8),
+            in_flight: Vec::with_capacity(8),
             next_id: 0,
             down: Vec::new(),
             delay_next: Vec::new(),
@@ -154,24 +150,20 @@ impl Network {
         if self.rng.chance_ppm(cfg.loss_ppm) {
             return SendOutcome::Dropped(p, DropReason::Lost);
         }
-        let slot = match self.free.pop() {
-            Some(i) => {
-                self.slab[i as usize] = p;
-                i
-            }
-            None => {
-                self.slab.push(p);
-                (self.slab.len() - 1) as u32
-            }
-        };
-        self.heap.push(Reverse((p.deliver_at, p.id, slot)));
+        let due = (p.deliver_at, p.id);
+        let after = self
+            .in_flight
+            .iter()
+            .rposition(|q| (q.deliver_at, q.id) > due)
+            .map_or(0, |i| i + 1);
+        self.in_flight.insert(after, p);
         SendOutcome::InFlight(p)
     }
 
     /// When the next packet is due, if any.
     #[inline]
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.heap.peek().map(|r| r.0 .0)
+        self.in_flight.last().map(|p| p.deliver_at)
     }
 
     /// The next packet due at or before `now`, with `Err` if it must be dropped because its
@@ -180,9 +172,7 @@ impl Network {
         if self.poll_timeout()? > now {
             return None;
         }
-        let slot = self.heap.pop()?.0 .2;
-        self.free.push(slot);
-        let p = self.slab[slot as usize];
+        let p = self.in_flight.pop()?;
         if self.link_down(p.from, p.to, p.deliver_at) {
             Some(Err((p, DropReason::LinkDown)))
         } else {
