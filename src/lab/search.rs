@@ -33,9 +33,11 @@ pub const MAX_WORKERS: u32 = 4;
 /// Plans a search tries unless the learner asks otherwise.
 pub const DEFAULT_BUDGET: u64 = 20_000;
 
-/// The workers to start on a machine reporting `hardware_concurrency` cores (0 if unknown).
+/// The workers to start on a machine reporting `hardware_concurrency` cores (0 if unknown):
+/// one per core but one, which the page keeps for playback and input (with a worker on every
+/// core, the OS stretched the page's frames past 50 ms), and at least one.
 pub fn worker_count(hardware_concurrency: u32) -> u32 {
-    hardware_concurrency.clamp(1, MAX_WORKERS)
+    hardware_concurrency.saturating_sub(1).clamp(1, MAX_WORKERS)
 }
 
 /// The search the learner set up, as a link carries it; the base scenario is the lab's.

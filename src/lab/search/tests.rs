@@ -185,6 +185,8 @@ fn words_fill_in_and_the_worker_count_is_capped() {
         "1 and 2, 1"
     );
     assert_eq!(worker_count(0), 1);
-    assert_eq!(worker_count(2), 2);
+    assert_eq!(worker_count(1), 1);
+    assert_eq!(worker_count(2), 1, "one core stays with the page");
+    assert_eq!(worker_count(4), 3);
     assert_eq!(worker_count(64), MAX_WORKERS);
 }
