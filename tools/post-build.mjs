@@ -34,8 +34,9 @@ function withPrerender(html) {
   const firstPaint = readFileSync('www/shell/first-paint.js', 'utf8')
     .replace('const tabs = TAB_SLUGS;', `const tabs = ${JSON.stringify(tabs.map(([slug]) => slug))};`)
     .replace('const lessonWasm = LESSON_WASM;', `const lessonWasm = ${JSON.stringify(lessonWasm)};`);
-  // Finds a course platform's API; only then is the course bridge loaded.
-  const courseDetect = readFileSync('www/shell/course-detect.js', 'utf8');
+  // Finds a course platform's API; only then is the course bridge loaded. Its comments stay
+  // in the source: every page carries this script.
+  const courseDetect = readFileSync('www/shell/course-detect.js', 'utf8').replace(/^\s*\/\/.*\n/gm, '');
   const links = tabs.map(([slug, label]) => `<a href="#panel-${slug}">${escapeHtml(label)}</a>`).join(' · ');
   const appElement = /<div id="app">[\s\S]*?<\/div>(?=\s*<\/body>)/;
   if (!appElement.test(page)) throw new Error('index.html has no <div id="app"> at the end of its body');

@@ -144,14 +144,17 @@ test('scorm12: a laboratory link too long for 4,096 characters is left out, and 
 });
 
 for (const api of ['throwing', 'failing', 'garbage', 'too-long', 'none']) {
-  test(`an LMS whose API is ${api === 'none' ? 'missing' : api} leaves the lesson working and says so once`, async ({ page, shot }) => {
+  test(`an LMS whose API is ${api === 'none' ? 'missing' : api} leaves the lesson working and says so once`, async ({ page, shot, checkA11y }) => {
     const course = await launch(page, 'scorm12', { api });
     await openTab(course, 'Q&A');
     await gradeCards(course, 2);
     await openTab(course, 'Maps');
     await expect(course.getByText(NOT_REPORTING)).toHaveCount(1);
     await expect(course.getByText(NOT_REPORTING)).toBeVisible();
-    if (api === 'throwing') await shot(page, 'course-lms-throwing');
+    if (api === 'throwing') {
+      await checkA11y(page);
+      await shot(page, 'course-lms-throwing');
+    }
 
     // The grades stay in this browser: a working platform's next launch shows them.
     await page.evaluate(() => (window as any).lms.close());
