@@ -108,6 +108,14 @@ for (const format of FORMATS) {
       expect(Number(reported.progress)).toBe(1);
     }
     await expect(course.getByText(NOT_REPORTING)).toHaveCount(0);
+    // Completion is committed at once, and so is everything when the page is hidden.
+    const commits = () => page.evaluate(() => (window as any).lms.commits());
+    await expect.poll(commits).toBe(1);
+    await course.locator('body').evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await expect.poll(commits).toBe(2);
     await shot(page, `course-${format}-first-launch`);
     await close(page);
     const kept = await record(page, format);

@@ -41,6 +41,8 @@ function broken(real) {
 }
 
 const real = runtime();
+let commits = 0;
+real.on(format === 'scorm12' ? 'LMSCommit' : 'Commit', () => commits++);
 if (kind !== 'none') window[name] = kind === 'scorm-again' ? real : broken(real);
 
 const folder = `/__package/${query.get('package')}/`;
@@ -62,5 +64,6 @@ document.getElementById('player').append(frame);
 window.lms = {
   cmi: () => JSON.parse(JSON.stringify(real.cmi)),
   terminated: () => real.isTerminated(),
+  commits: () => commits,
   close: () => frame.remove(),
 };
