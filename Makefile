@@ -17,11 +17,12 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 export CARGO_TERM_COLOR := never
 
-.PHONY: help setup setup-test serve build test size yew-floor load-timing bench fuzz fuzz-heavy tool-versions clean
+.PHONY: help setup setup-test setup-package serve build package test size yew-floor load-timing bench fuzz fuzz-heavy tool-versions clean
 
 help:
 	@echo "make serve   build the release bundle and serve it at http://127.0.0.1:$(PORT)/"
 	@echo "make test    run every test layer (formatting, lints, native, wasm, end-to-end)"
+	@echo "make package the SCORM 1.2 and 2004 course packages, packages/lease-lab-scorm*.zip"
 	@echo "make size    each file's raw, gzip and brotli size; fails when a first-load budget is exceeded"
 	@echo "make yew-floor  the gzip bytes of the smallest hydrating Yew page, built like the lesson"
 	@echo "make load-timing  time to readable and interactive next to a static page (BASELINE=dir compares)"
@@ -44,13 +45,25 @@ setup: tool-versions
 		npm ci --no-audit --no-fund; \
 	fi
 
-setup-test: setup
+setup-test: setup setup-package
 	@if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ]; then \
 		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
 		else \
 			echo "The browser tests need Debian's chromium and chromium-driver:"; \
 			echo "  sudo apt-get install chromium chromium-driver"; \
+			exit 1; \
+		fi; \
+	fi
+
+# The course packages are zipped with zip, checked with xmllint and unzipped by the tests.
+setup-package:
+	@if ! command -v xmllint >/dev/null || ! command -v zip >/dev/null || ! command -v unzip >/dev/null; then \
+		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils zip unzip; \
+		else \
+			echo "The course packages need xmllint, zip and unzip:"; \
+			echo "  sudo apt-get install libxml2-utils zip unzip"; \
 			exit 1; \
 		fi; \
 	fi
@@ -68,6 +81,10 @@ build: setup
 
 serve: build
 	node tools/static-server.mjs dist $(PORT)
+
+# SCORM 1.2 and 2004 packages of the release build, manifests checked against the ADL schemas.
+package: build setup-package
+	node tools/package.mjs dist packages
 
 test: setup-test
 	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) scripts/test-all.sh
@@ -107,4 +124,4 @@ fuzz-heavy:
 
 clean:
 	cargo clean
-	rm -rf dist artifacts test-results www/vendor
+	rm -rf dist packages artifacts test-results www/vendor

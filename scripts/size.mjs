@@ -6,7 +6,8 @@
 //   statically (HTML, JS, the main wasm, CSS): the lesson's tabs, diagrams, Q&A and voice.
 // Files loaded later are totalled apart: the laboratory module (lab*, imported when the
 // Sandbox opens or at idle), the search worker (search_worker*, on the first search), the
-// live-mode worker (live_worker*, when live mode starts) and the rest (snippet engines
+// live-mode worker (live_worker*, when live mode starts), the course bridge (course/, only in
+// a SCORM package) and the rest (snippet engines
 // and runner, fetched on the first run; `node scripts/engine-size.mjs` details them).
 // KB here means 1024 bytes; gzip is level 9, brotli quality 11 (as tools/precompress.mjs).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -88,6 +89,7 @@ const LATER = [
   ['lab', 'the laboratory module (when the Sandbox opens, a link points into it, or at idle)', /^lab[-_.]/],
   ['search', 'the search worker (on the first search)', /^search_worker/],
   ['live', 'the live-mode worker (when live mode starts)', /^live_worker/],
+  ['course', 'the course bridge (only in a course package, launched by a learning platform)', /^course\//],
   ['later', 'the rest, fetched on demand (snippet engines and runner)', /./],
 ];
 

@@ -47,6 +47,12 @@ summary+=("wasm tests (headless Chromium): $(count_cargo wasm-tests)")
 run_layer release-build trunk build --release
 summary+=("release build: dist/ ($(du -sh dist | cut -f1))")
 
+# The SCORM packages of that build, their manifests against the ADL schemas (xmllint), and
+# the course bridge's arithmetic; the end-to-end tests launch the packages.
+run_layer package node tools/package.mjs dist packages
+run_layer course-tests node --test tests/course/
+summary+=("course packages: $(grep -Eo '^# pass [0-9]+' "$logs/course-tests.log" | tr -dc 0-9) passed, 0 failed (packages/*.zip)")
+
 run_layer e2e npx playwright test -c tests/e2e
 e2e_passed=$(grep -Eo '^ +[0-9]+ passed' "$logs/e2e.log" | tail -1 | tr -dc 0-9)
 summary+=("end-to-end (Playwright, headless Chromium): ${e2e_passed:-0} passed, 0 failed")

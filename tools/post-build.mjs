@@ -16,8 +16,8 @@ writeFileSync(
 );
 
 // The lesson, pre-rendered by the app's own components (src/bin/prerender.rs), goes into
-// #app; the first-paint script into the head, and links to each panel for readers without
-// JavaScript before it. All of it before the policy, which hashes the inline scripts.
+// #app; the first-paint and course-detection scripts into the head, and links to each panel
+// for readers without JavaScript before it. All of it before the policy, which hashes the inline scripts.
 const index = join(staging, 'index.html');
 writeFileSync(index, withPolicy(withPrerender(readFileSync(index, 'utf8'))));
 
@@ -34,11 +34,14 @@ function withPrerender(html) {
   const firstPaint = readFileSync('www/shell/first-paint.js', 'utf8')
     .replace('const tabs = TAB_SLUGS;', `const tabs = ${JSON.stringify(tabs.map(([slug]) => slug))};`)
     .replace('const lessonWasm = LESSON_WASM;', `const lessonWasm = ${JSON.stringify(lessonWasm)};`);
+  // Finds a course platform's API; only then is the course bridge loaded. Its comments stay
+  // in the source: every page carries this script.
+  const courseDetect = readFileSync('www/shell/course-detect.js', 'utf8').replace(/^\s*\/\/.*\n/gm, '');
   const links = tabs.map(([slug, label]) => `<a href="#panel-${slug}">${escapeHtml(label)}</a>`).join(' · ');
   const appElement = /<div id="app">[\s\S]*?<\/div>(?=\s*<\/body>)/;
   if (!appElement.test(page)) throw new Error('index.html has no <div id="app"> at the end of its body');
   return page
-    .replace('</head>', `<script>${firstPaint}</script>\n</head>`)
+    .replace('</head>', `<script>${firstPaint}</script>\n<script>${courseDetect}</script>\n</head>`)
     .replace(appElement, () =>
       `<noscript><nav class="noscript-tabs" aria-label="Lesson sections">${links}</nav></noscript>\n  <div id="app">${app}</div>`);
 }

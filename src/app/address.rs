@@ -67,6 +67,7 @@ pub fn record_selection(selection: Option<String>) {
 
 /// Records the laboratory's fields, as it sends them, and updates the address.
 pub fn record_lab_fields(fields: String, history: History) {
+    super::course::lab_changed(&fields);
     ADDRESS.with(|address| address.borrow_mut().lab_fields = fields);
     write_address(history);
 }

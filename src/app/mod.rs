@@ -6,6 +6,7 @@
 //! [`lab_loader`]. Each module keeps only the code its entry reaches.
 
 pub mod address;
+pub mod course;
 pub mod diagrams;
 pub mod embed;
 mod error_panel;
@@ -40,12 +41,25 @@ fn keep_only_the_open_panel() {
     }
 }
 
-/// Installs the panic panel and starts the app in `#app`: it hydrates the pre-rendered
-/// lesson, or in embed mode renders its one view instead. Called by `main` in the browser.
+/// Installs the panic panel and starts the app in `#app`, in a course package once the
+/// course bridge has answered (it may restore the learner's progress first). Called by
+/// `main` in the browser.
 pub fn start() {
     yew::set_custom_panic_hook(Box::new(|info| {
         show_error_panel(&info.to_string());
     }));
+    match course::pending() {
+        Some(pending) => wasm_bindgen_futures::spawn_local(async move {
+            let channel = wasm_bindgen_futures::JsFuture::from(pending).await;
+            course::connect(channel.unwrap_or(wasm_bindgen::JsValue::NULL));
+            mount();
+        }),
+        None => mount(),
+    }
+}
+
+/// Hydrates the pre-rendered lesson, or in embed mode renders its one view instead.
+fn mount() {
     let Some(root) = gloo::utils::document().get_element_by_id("app") else {
         show_error_panel("The page has no element with id \"app\" to mount Lease Lab into.");
         return;

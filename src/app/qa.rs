@@ -14,7 +14,7 @@ use crate::lesson::LESSON;
 /// The localStorage key for the grades (bump the suffix if the format ever changes).
 pub const STORAGE_KEY: &str = "lease-lab.qa.v1";
 
-fn question_ids() -> Vec<&'static str> {
+pub(crate) fn question_ids() -> Vec<&'static str> {
     LESSON.qa.questions.iter().map(|q| q.id).collect()
 }
 
@@ -32,6 +32,17 @@ fn load() -> Option<Progress> {
     ))
 }
 
+/// The grades to show: this browser's, completed by those a course platform kept from
+/// another launch (see `course`); and whether this browser stores them.
+pub(crate) fn current_grades() -> (Progress, bool) {
+    let local = load();
+    let stored = local.is_some();
+    (
+        super::course::with_restored_grades(local.unwrap_or_default()),
+        stored,
+    )
+}
+
 /// Saves the grades; false where storage is unavailable or refuses.
 fn save(progress: &Progress) -> bool {
     storage().is_some_and(|store| store.set_item(STORAGE_KEY, &progress.encode()).is_ok())
@@ -43,15 +54,20 @@ pub fn QaTab() -> Html {
     let qa = &LESSON.qa;
     // The saved grades come in once the page has hydrated (the server knows none).
     let hydrated = super::hydration::use_hydrated();
-    let loaded = use_memo(hydrated, |&hydrated| hydrated.then(load));
-    let progress = use_state(|| (*loaded).clone().flatten().unwrap_or_default());
-    let storage_ok = use_state(|| !matches!(*loaded, Some(None)));
+    let loaded = use_memo(hydrated, |&hydrated| hydrated.then(current_grades));
+    let progress = use_state(|| {
+        (*loaded)
+            .clone()
+            .map(|(grades, _)| grades)
+            .unwrap_or_default()
+    });
+    let storage_ok = use_state(|| (*loaded).as_ref().is_none_or(|(_, stored)| *stored));
     {
         let (progress, storage_ok) = (progress.clone(), storage_ok.clone());
         use_effect_with(loaded, move |loaded| {
-            if let Some(saved) = &**loaded {
-                storage_ok.set(saved.is_some());
-                progress.set(saved.clone().unwrap_or_default());
+            if let Some((grades, stored)) = &**loaded {
+                storage_ok.set(*stored);
+                progress.set(grades.clone());
             }
         });
     }
@@ -64,6 +80,7 @@ pub fn QaTab() -> Html {
         Callback::from(move |(id, grade): (&'static str, Grade)| {
             let next = progress.with(id, grade);
             storage_ok.set(save(&next));
+            super::course::grades_changed(&next);
             progress.set(next);
         })
     };
@@ -82,6 +99,7 @@ pub fn QaTab() -> Html {
         Callback::from(move |_: MouseEvent| {
             let empty = Progress::default();
             storage_ok.set(save(&empty));
+            super::course::grades_changed(&empty);
             progress.set(empty);
             order.set((0..LESSON.qa.questions.len()).collect());
             revealed.set(BTreeSet::new());

@@ -72,6 +72,7 @@ pub fn App(props: &AppProps) -> Html {
     }
     let active = route.tab;
     let hydrated = *hydrated;
+    use_effect_with(active, |&tab| super::course::tab_opened(tab));
 
     html! {
         <ContextProvider<Hydrated> context={Hydrated(hydrated)}>
@@ -99,6 +100,9 @@ pub fn App(props: &AppProps) -> Html {
             <main class="panels">
                 if hydrated {
                     <super::share::LinkNotice />
+                }
+                if hydrated && super::course::active() {
+                    <super::course::CourseNotice />
                 }
                 // The laboratory's module shows the problems with its part of the link here.
                 <div id="lab-notice"></div>

@@ -42,6 +42,13 @@ impl Progress {
         next
     }
 
+    /// These grades, with `other`'s for the ids these leave ungraded.
+    pub fn merged_over(&self, other: &Progress) -> Progress {
+        let mut grades = other.grades.clone();
+        grades.extend(self.grades.clone());
+        Progress { grades }
+    }
+
     /// The storage form: `id=k` or `id=r`, joined by commas, sorted by id.
     pub fn encode(&self) -> String {
         let parts: Vec<String> = self
@@ -131,6 +138,16 @@ mod tests {
             .with("a", Grade::Knew);
         assert_eq!(progress.encode(), "a=k,b=r");
         assert_eq!(Progress::decode(&progress.encode(), &IDS), progress);
+    }
+
+    #[test]
+    fn merged_grades_keep_this_browsers_and_add_the_others() {
+        let local = Progress::default().with("a", Grade::Knew);
+        let kept = Progress::default()
+            .with("a", Grade::Review)
+            .with("b", Grade::Review);
+        assert_eq!(local.merged_over(&kept).encode(), "a=k,b=r");
+        assert_eq!(Progress::default().merged_over(&kept), kept);
     }
 
     #[test]

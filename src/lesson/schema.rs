@@ -15,8 +15,11 @@ records! {
         pattern: Pattern, tables: List<Table>, blips: Blips, ttl: Ttl, unlock: Unlock, qa: Qa,
         deeper: Deeper, zoom: Zoom, tabs: Tabs, sandbox_intro: SandboxIntro, shell: Shell,
         share: Share, link_problems: LinkProblems, explain: Explain, names: DiagramNames,
-        error_panel: ErrorPanel,
+        error_panel: ErrorPanel, course: CoursePackage,
     }
+    /// What the page says in a course package (SCORM) when the course platform is not
+    /// receiving the learner's progress.
+    CoursePackage { not_reporting: Text }
     /// The accessible names of diagram parts.
     DiagramNames {
         /// With `{title}` and `{duties}`, the node's duties joined by `duties_joiner`.

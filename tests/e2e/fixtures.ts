@@ -11,6 +11,10 @@ const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 const TEST_PAGES = fileURLToPath(new URL('./pages', import.meta.url));
 // Mermaid from npm, served locally so the lesson test can prove the exports really parse.
 const MERMAID = fileURLToPath(new URL('../../node_modules/mermaid/dist', import.meta.url));
+// A SCORM runtime from npm, for the test page that plays the LMS, and the course packages
+// unzipped by course.spec.ts.
+const SCORM_AGAIN = fileURLToPath(new URL('../../node_modules/scorm-again/dist/esm', import.meta.url));
+export const COURSE_PACKAGES = fileURLToPath(new URL('../../artifacts/course-packages', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots', import.meta.url));
 
 export type Server = { url: string; requests: string[]; close(): Promise<void> };
@@ -36,7 +40,12 @@ type TestFixtures = {
 export const test = base.extend<TestFixtures, { server: Server }>({
   server: [
     async ({}, use) => {
-      const server = await startServer(DIST, 0, { '/__test/': TEST_PAGES, '/__mermaid/': MERMAID });
+      const server = await startServer(DIST, 0, {
+        '/__test/': TEST_PAGES,
+        '/__mermaid/': MERMAID,
+        '/__scorm-again/': SCORM_AGAIN,
+        '/__package/': COURSE_PACKAGES,
+      });
       await use(server);
       await server.close();
     },
