@@ -11,6 +11,7 @@ WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(
 WASM_OPT_VERSION := $(shell node -p "require('./package.json').devDependencies.binaryen.split('.')[0]" 2>/dev/null)
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
+FIREFOX := /usr/bin/firefox-esr
 PORT ?= 8080
 
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -21,7 +22,7 @@ export CARGO_TERM_COLOR := never
 
 help:
 	@echo "make serve   build the release bundle and serve it at http://127.0.0.1:$(PORT)/"
-	@echo "make test    run every test layer (formatting, lints, native, wasm, end-to-end)"
+	@echo "make test    run every test layer (formatting, lints, native, wasm, end-to-end in Chromium and Firefox)"
 	@echo "make package the SCORM 1.2 and 2004 course packages, packages/lease-lab-scorm*.zip"
 	@echo "make size    each file's raw, gzip and brotli size; fails when a first-load budget is exceeded"
 	@echo "make yew-floor  the gzip bytes of the smallest hydrating Yew page, built like the lesson"
@@ -52,6 +53,15 @@ setup-test: setup setup-package
 		else \
 			echo "The browser tests need Debian's chromium and chromium-driver:"; \
 			echo "  sudo apt-get install chromium chromium-driver"; \
+			exit 1; \
+		fi; \
+	fi
+	@if [ ! -x $(FIREFOX) ]; then \
+		if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr; \
+		else \
+			echo "The Firefox layer needs Debian's firefox-esr:"; \
+			echo "  sudo apt-get install firefox-esr"; \
 			exit 1; \
 		fi; \
 	fi
@@ -87,7 +97,7 @@ package: build setup-package
 	node tools/package.mjs dist packages
 
 test: setup-test
-	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) scripts/test-all.sh
+	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) FIREFOX=$(FIREFOX) scripts/test-all.sh
 
 # --- measurements --------------------------------------------------------------------------
 

@@ -57,6 +57,14 @@ run_layer e2e npx playwright test -c tests/e2e
 e2e_passed=$(grep -Eo '^ +[0-9]+ passed' "$logs/e2e.log" | tail -1 | tr -dc 0-9)
 summary+=("end-to-end (Playwright, headless Chromium): ${e2e_passed:-0} passed, 0 failed")
 
+# The same build in Debian's Firefox ESR over WebDriver BiDi (puppeteer-core), one test at a
+# time; node's test runner exits non-zero when one fails.
+export FIREFOX=${FIREFOX:-/usr/bin/firefox-esr}
+run_layer firefox node --test --test-concurrency=1 --test-reporter=tap tests/firefox/
+ff_passed=$(awk '/^# pass / { print $3 }' "$logs/firefox.log")
+ff_failed=$(awk '/^# fail / { print $3 }' "$logs/firefox.log")
+summary+=("end-to-end (puppeteer-core, headless Firefox ESR): ${ff_passed:-0} passed, ${ff_failed:-0} failed")
+
 echo
 echo "Summary"
 printf '  %s\n' "${summary[@]}"

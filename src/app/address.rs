@@ -1,7 +1,9 @@
 //! The page shell's side of the address: it owns the open tab and the diagram selection,
 //! and writes the address bar. The laboratory, a separate wasm module, owns its own fields
 //! (scenario, time, search, snippets) and hands them over through [`record_lab_fields`];
-//! until it has loaded, the shell keeps the link's lab fields as they were written.
+//! until it has loaded, the shell keeps the link's lab fields as they were written. A link
+//! followed in the open page (typed, clicked, `location.hash`, Back or Forward) is read by
+//! [`follow_link`], so the lab shows it however the page arrived there.
 //!
 //! The link codec is [`crate::share`]; only its string-level parts are used here, so the
 //! lesson's module carries no scenario decoding. Every browser call may fail (a sandboxed
@@ -20,8 +22,9 @@ use crate::share::{compose, lab_fields_of, selection_of};
 struct ShellAddress {
     selection: Option<String>,
     lab_fields: String,
-    /// The fragment the page was opened with, for the laboratory to read when it loads.
-    opened_with: String,
+    /// The link the laboratory reads when it starts: the one the page was opened with, or
+    /// the latest one followed since that carries lab fields.
+    lab_link: String,
 }
 
 thread_local! {
@@ -43,15 +46,37 @@ pub fn restore_from_location() -> EmbedOptions {
         *address.borrow_mut() = ShellAddress {
             selection,
             lab_fields: lab_fields_of(query),
-            opened_with: hash.clone(),
+            lab_link: hash.clone(),
         }
     });
     options
 }
 
-/// The fragment the page was opened with.
-pub fn opened_with() -> String {
-    ADDRESS.with(|address| address.borrow().opened_with.clone())
+/// The link the laboratory starts from (see [`ShellAddress::lab_link`]).
+pub fn lab_link() -> String {
+    ADDRESS.with(|address| address.borrow().lab_link.clone())
+}
+
+/// Reads a fragment the page went to after it opened. One without a query only opens a tab
+/// (the tablist's own links), and one whose lab fields are the shell's already changes
+/// nothing for the lab; otherwise its selection and lab fields become the page's, and it is
+/// returned for the laboratory to follow.
+pub fn follow_link(fragment: &str) -> Option<String> {
+    let query = fragment.split_once('?').map_or("", |(_, q)| q);
+    if query.is_empty() {
+        return None;
+    }
+    let fields = lab_fields_of(query);
+    ADDRESS.with(|address| {
+        let mut address = address.borrow_mut();
+        address.selection = selection_of(query).0;
+        if fields.is_empty() || fields == address.lab_fields {
+            return None;
+        }
+        address.lab_fields = fields;
+        address.lab_link = fragment.to_owned();
+        Some(fragment.to_owned())
+    })
 }
 
 /// The diagram part the link selected.

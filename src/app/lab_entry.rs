@@ -14,13 +14,14 @@ use super::share::{self, LinkNotice};
 /// The id of the element where the shell wants the link notice about the lab's fields.
 const NOTICE_SLOT: &str = "lab-notice";
 
-/// Installs the panic panel, reads the page's original link, and shows its problems in the
-/// shell's notice slot (if it has one); `on_fields` then receives the lab's link fields.
-pub fn start(opened_with: &str, on_fields: impl Fn(String, History) + 'static) {
+/// Installs the panic panel, reads the link the page shows (the one it was opened with, or
+/// one followed since), and shows its problems in the shell's notice slot (if it has one);
+/// `on_fields` then receives the lab's link fields.
+pub fn start(link: &str, on_fields: impl Fn(String, History) + 'static) {
     yew::set_custom_panic_hook(Box::new(|info| {
         super::show_error_panel(&info.to_string());
     }));
-    share::connect_shell(opened_with, Box::new(on_fields));
+    share::connect_shell(link, Box::new(on_fields));
     if let Some(slot) = gloo::utils::document().get_element_by_id(NOTICE_SLOT) {
         // The notice stays for the page's life, as the shell's own does.
         std::mem::forget(
@@ -34,6 +35,11 @@ pub fn start(opened_with: &str, on_fields: impl Fn(String, History) + 'static) {
             .render(),
         );
     }
+}
+
+/// Shows a link the page went to after the laboratory started (see [`share::follow_link`]).
+pub fn follow(link: &str) {
+    share::follow_link(link);
 }
 
 /// What a mount shows.
@@ -90,9 +96,31 @@ pub fn LabRoot(props: &LabRootProps) -> Html {
             }
         });
     }
+    let key = use_remount_key(props.part != LabPart::Notice);
     match props.part {
-        LabPart::Sandbox => html! { <SandboxSections /> },
-        LabPart::Laboratory => html! { <><LinkNotice /><Laboratory /></> },
+        LabPart::Sandbox => html! { <SandboxSections {key} /> },
+        LabPart::Laboratory => html! { <><LinkNotice /><Laboratory {key} /></> },
         LabPart::Notice => html! { <LinkNotice /> },
     }
+}
+
+/// A key that changes when a followed link asks for the laboratory to be mounted afresh
+/// ([`share::use_remount_on_link`], only when `enabled`): it reads the link's state only
+/// when it mounts.
+#[hook]
+fn use_remount_key(enabled: bool) -> String {
+    let mounts = use_mut_ref(|| 0u64);
+    let update = use_force_update();
+    {
+        let mounts = mounts.clone();
+        share::use_remount_on_link(
+            enabled,
+            Callback::from(move |()| {
+                *mounts.borrow_mut() += 1;
+                update.force_update();
+            }),
+        );
+    }
+    let key = mounts.borrow().to_string();
+    key
 }

@@ -24,7 +24,12 @@ extern "C" {
     type LabView;
 
     #[wasm_bindgen(js_name = loadLab)]
-    fn load_lab(opened_with: &str, on_fields: &Closure<dyn Fn(String, bool)>) -> Promise;
+    fn load_lab(
+        link: &Closure<dyn Fn() -> String>,
+        on_fields: &Closure<dyn Fn(String, bool)>,
+    ) -> Promise;
+    #[wasm_bindgen(js_name = followLab)]
+    fn follow_lab(link: &str);
     #[wasm_bindgen(js_name = mountLab)]
     fn mount_lab(lab: &LabModule, host: &Element, part: &str) -> LabView;
     #[wasm_bindgen(js_name = unmountLab)]
@@ -53,12 +58,21 @@ fn load() -> Promise {
                     };
                     address::record_lab_fields(fields, history);
                 });
-                let promise = load_lab(&address::opened_with(), &on_fields);
+                // Read when the lab starts: a link followed while it loads is the one to show.
+                let link = Closure::<dyn Fn() -> String>::new(address::lab_link);
+                let promise = load_lab(&link, &on_fields);
+                link.forget();
                 on_fields.forget();
                 promise
             })
             .clone()
     })
+}
+
+/// Hands a link followed in the open page to the laboratory, if it has started (otherwise
+/// it starts from [`address::lab_link`]).
+pub fn follow(link: &str) {
+    follow_lab(link);
 }
 
 /// Loads the laboratory once the browser is idle, so that opening the Sandbox is quick.

@@ -9,7 +9,6 @@
 
 use std::cell::RefCell;
 
-use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::HtmlInputElement;
@@ -32,21 +31,104 @@ thread_local! {
     static PROBLEMS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     /// The page shell, once the laboratory's module is connected to it.
     static SHELL: RefCell<Option<ShellListener>> = const { RefCell::new(None) };
-    /// While a back/forward step is replayed into the lab: the lab fields it restores and
+    /// While a followed link is replayed into the lab: the lab fields it restores and
     /// when (ms). Writes wait until the lab matches it, for at most [`REPLAY_LIMIT_MS`].
     static REPLAYING: RefCell<Option<(String, f64)>> = const { RefCell::new(None) };
     /// The laboratory as it last was, so coming back to the Sandbox tab does not simulate
     /// the same run again (a long one takes a while).
     static LAST_LAB: RefCell<Option<Lab>> = const { RefCell::new(None) };
+    /// While a laboratory is mounted: how it replays a followed link's scenario, time and
+    /// comparison, under the id of the mount that registered it.
+    static REPLAY: RefCell<Option<(u64, Callback<LabLink>)>> = const { RefCell::new(None) };
+    /// While a laboratory is mounted: how it is mounted afresh, to show a followed link's
+    /// search, snippets or live run, which it reads only when it mounts.
+    static REMOUNT: RefCell<Option<(u64, Callback<()>)>> = const { RefCell::new(None) };
+    /// The last id handed to a registration in [`REPLAY`] or [`REMOUNT`].
+    static REGISTRATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Reads the link the page was opened with into the laboratory's state, and its problems
-/// for [`LinkNotice`]; `shell` then receives the lab's fields whenever they change.
-pub fn connect_shell(opened_with: &str, shell: ShellListener) {
-    let decoded = decode(opened_with);
+/// Reads the link the page shows into the laboratory's state, and its problems for
+/// [`LinkNotice`]; `shell` then receives the lab's fields whenever they change.
+pub fn connect_shell(link: &str, shell: ShellListener) {
+    let decoded = decode(link);
     LINK.with(|link| *link.borrow_mut() = decoded.state);
     add_problems(decoded.problems);
     SHELL.with(|s| *s.borrow_mut() = Some(shell));
+}
+
+/// Follows a link the page went to after it opened (typed into the address bar, clicked,
+/// set by a script, Back or Forward): the laboratory shows the link's state, however the
+/// page arrived. A mounted lab replays the scenario, time and comparison when nothing else
+/// differs (Back and Forward across its own changes keep its search and snippets), and is
+/// mounted afresh otherwise; a lab not mounted starts from the link when it mounts.
+pub fn follow_link(link: &str) {
+    let followed = decode(link).state;
+    let only_lab_differs = LINK.with(|current| {
+        let current = current.borrow();
+        current.search == followed.search
+            && current.snippets == followed.snippets
+            && current.live == followed.live
+    });
+    let replay = REPLAY.with(|r| r.borrow().as_ref().map(|(_, replay)| replay.clone()));
+    match replay.filter(|_| only_lab_differs) {
+        Some(replay) => {
+            let lab = followed.lab.unwrap_or_else(|| LabLink::of(&Lab::default()));
+            let query = link.split_once('?').map_or("", |(_, q)| q);
+            REPLAYING.with(|r| *r.borrow_mut() = Some((lab_fields_of(query), now_ms())));
+            LINK.with(|l| l.borrow_mut().lab = Some(lab.clone()));
+            replay.emit(lab);
+        }
+        None => {
+            LINK.with(|current| {
+                let mut current = current.borrow_mut();
+                current.lab = followed.lab;
+                current.search = followed.search;
+                current.snippets = followed.snippets;
+                current.live = followed.live;
+            });
+            let remount = REMOUNT.with(|r| r.borrow().as_ref().map(|(_, remount)| remount.clone()));
+            if let Some(remount) = remount {
+                remount.emit(());
+            }
+        }
+    }
+}
+
+/// Registers `callback` in `slot` for as long as the returned id's owner lives.
+fn register<T>(
+    slot: &'static std::thread::LocalKey<RefCell<Option<(u64, T)>>>,
+    callback: T,
+) -> u64 {
+    let id = REGISTRATIONS.with(|last| {
+        last.set(last.get() + 1);
+        last.get()
+    });
+    slot.with(|s| *s.borrow_mut() = Some((id, callback)));
+    id
+}
+
+/// Takes `id`'s registration out of `slot`, unless a newer mount has replaced it.
+fn unregister<T>(slot: &'static std::thread::LocalKey<RefCell<Option<(u64, T)>>>, id: u64) {
+    slot.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.as_ref().is_some_and(|(owner, _)| *owner == id) {
+            *s = None;
+        }
+    });
+}
+
+/// Mounts the laboratory afresh through `remount` when a followed link needs it (see
+/// [`follow_link`]), for as long as the calling component lives, if `enabled`.
+#[hook]
+pub fn use_remount_on_link(enabled: bool, remount: Callback<()>) {
+    use_effect_with(enabled, move |&enabled| {
+        let id = enabled.then(|| register(&REMOUNT, remount));
+        move || {
+            if let Some(id) = id {
+                unregister(&REMOUNT, id);
+            }
+        }
+    });
 }
 
 /// Adds sentences about the link the page was opened with, for [`LinkNotice`].
@@ -92,7 +174,7 @@ pub fn address_of(state: &LinkState) -> String {
     format!("{}{}", page_address(), encode(state))
 }
 
-/// Sends the laboratory's fields to the page shell, unless a back/forward step is still
+/// Sends the laboratory's fields to the page shell, unless a followed link is still
 /// being replayed into the lab (then the address already says where the lab is going).
 fn write_address(history: History) {
     let fields = LINK.with(|link| lab_fields(&link.borrow()));
@@ -115,7 +197,7 @@ fn write_address(history: History) {
     }
 }
 
-/// How long a replayed back/forward step may hold back address writes.
+/// How long a replayed link may hold back address writes.
 const REPLAY_LIMIT_MS: f64 = 1_000.0;
 
 fn now_ms() -> f64 {
@@ -159,7 +241,8 @@ struct Written {
 }
 
 /// Keeps the address in step with the lab (push on deliberate changes, replace while the
-/// cursor moves), and replays back/forward steps into the lab through `dispatch`.
+/// cursor moves), and replays followed links (Back and Forward too) into the lab through
+/// `dispatch` (see [`follow_link`]).
 #[hook]
 pub fn use_lab_link(lab: &Lab, dispatch: Callback<LabAction>) {
     let written = use_mut_ref(|| None::<Written>);
@@ -194,26 +277,16 @@ pub fn use_lab_link(lab: &Lab, dispatch: Callback<LabAction>) {
         }
     });
     use_effect_with((), move |_| {
-        let listener = EventListener::new(&gloo::utils::window(), "popstate", move |_| {
-            let hash = gloo::utils::window().location().hash().unwrap_or_default();
-            let Some(link) = decode(&hash).state.lab else {
-                return;
-            };
-            let mut actions = Vec::new();
+        let replay = Callback::from(move |link: LabLink| {
             if let Some(preset) = link.preset {
-                actions.push(LabAction::LoadPreset(preset.to_owned()));
+                dispatch.emit(LabAction::LoadPreset(preset.to_owned()));
             }
-            actions.push(LabAction::SetScenario(link.scenario.clone()));
-            actions.push(LabAction::SetCompare(link.compare));
-            actions.push(LabAction::Seek(link.time));
-            let query = hash.split_once('?').map_or("", |(_, q)| q);
-            REPLAYING.with(|r| *r.borrow_mut() = Some((lab_fields_of(query), now_ms())));
-            LINK.with(|l| l.borrow_mut().lab = Some(link));
-            for action in actions {
-                dispatch.emit(action);
-            }
+            dispatch.emit(LabAction::SetScenario(link.scenario));
+            dispatch.emit(LabAction::SetCompare(link.compare));
+            dispatch.emit(LabAction::Seek(link.time));
         });
-        move || drop(listener)
+        let id = register(&REPLAY, replay);
+        move || unregister(&REPLAY, id)
     });
 }
 

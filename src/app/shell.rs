@@ -6,7 +6,7 @@ use gloo::events::EventListener;
 use yew::prelude::*;
 
 use super::hydration::{self, location_hash, on_server, Hydrated};
-use super::{gist::GistTab, lab_loader, maps::MapsTab, qa::QaTab, speech::VoiceReadout};
+use super::{address, gist::GistTab, lab_loader, maps::MapsTab, qa::QaTab, speech::VoiceReadout};
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
 
@@ -56,6 +56,10 @@ pub fn App(props: &AppProps) -> Html {
                 hydrated.set(true);
             }
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                // The lab learns of a followed link before the new tab renders and mounts it.
+                if let Some(link) = address::follow_link(&location_hash()) {
+                    lab_loader::follow(&link);
+                }
                 route.set(current_route());
             });
             // The lesson is interactive now: say so (the first-paint script's tab choice

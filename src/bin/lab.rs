@@ -8,14 +8,20 @@ mod exports {
     use lease_lab::app::lab_entry::{self, LabPart, LabRoot};
     use wasm_bindgen::prelude::*;
 
-    /// Reads the page's original link; `on_fields(fields, push)` then receives the lab's
+    /// Reads the link the page shows; `on_fields(fields, push)` then receives the lab's
     /// link fields, for the shell to write into the address.
     #[wasm_bindgen]
-    pub fn start(opened_with: String, on_fields: js_sys::Function) {
-        lab_entry::start(&opened_with, move |fields, history| {
+    pub fn start(link: String, on_fields: js_sys::Function) {
+        lab_entry::start(&link, move |fields, history| {
             let push = JsValue::from_bool(history == History::Push);
             let _ = on_fields.call2(&JsValue::NULL, &JsValue::from(fields), &push);
         });
+    }
+
+    /// Follows a link the page went to after it opened (see `share::follow_link`).
+    #[wasm_bindgen]
+    pub fn follow(link: &str) {
+        lab_entry::follow(link);
     }
 
     /// A part of the laboratory mounted into an element of the shell's.

@@ -4,9 +4,13 @@
 // stylesheet loads alongside, and the lab starts once it has loaded, so that it never arrives
 // unstyled.
 let loading;
+let started;
 
-/** The laboratory's module, started once with the page's original link. */
-export function loadLab(openedWith, onFields) {
+/**
+ * The laboratory's module, started once with the link `link()` returns then (the page's
+ * original link, or one followed since).
+ */
+export function loadLab(link, onFields) {
   loading ??= (async () => {
     // A Sandbox link's first paint already put in the stylesheet and imported and
     // instantiated the module, beside the lesson's own start (www/shell/first-paint.js);
@@ -15,7 +19,8 @@ export function loadLab(openedWith, onFields) {
     const styled = early?.labStyle ?? stylesheet("lab.css");
     const lab = await (early?.labModule ? early.labModule.catch(instantiate) : instantiate());
     await styled;
-    lab.start(openedWith, onFields);
+    lab.start(link(), onFields);
+    started = lab;
     return lab;
   })();
   // A failed load is shown where the lab was wanted; loading at idle leaves it at that.
@@ -40,6 +45,9 @@ function stylesheet(path) {
     document.head.append(link);
   });
 }
+
+/** Hands a link followed in the open page to the started laboratory. */
+export const followLab = (link) => started?.follow(link);
 
 export const mountLab = (lab, host, part) => lab.mount(host, part);
 

@@ -1,0 +1,214 @@
+// A Sandbox link shows its own state however the page arrives at it: a fresh load, a hash
+// change from each lesson tab (typed into the address bar, clicked in a course page's text,
+// set by a script), with the laboratory not yet loaded, loading or already loaded, Back and
+// Forward across lab links, and a reload. Going from `#/gist` to `#/sandbox?…` in the same
+// document is a `hashchange`, not a load (DESIGN.md, "A trap in hash navigation").
+import { test, expect, openApp } from './fixtures';
+import type { Page } from '@playwright/test';
+
+/** A link and what the laboratory must show for it. */
+type Link = {
+  fragment: string;
+  time: string;
+  fields: Record<string, string>;
+  fencing: boolean;
+  faults: string[];
+};
+
+// The issue's example, and others with other TTLs, renew fractions, fault plans, cursor
+// times and fencing on and off; each differs from the default scenario in every field shown.
+const LINKS: Record<string, Link> = {
+  issue: {
+    fragment:
+      '#/sandbox?v=1&clients=2&ttl=6s&renew=1/3&slice=500ms&dur=30s&faults=none&fault=pause-write:A@1.2s+9s&t=12s&fencing=off',
+    time: 't = 12.000 s',
+    fields: { 'Lease TTL (T)': '6', 'Renew every': '1/3', 'Work slice (one write each)': '500', 'Run length': '30' },
+    fencing: false,
+    faults: ['pause in the write path'],
+  },
+  quarter: {
+    fragment: '#/sandbox?v=1&ttl=8s&renew=1/4&slice=250ms&dur=40s&faults=none&fault=pause:B@5s+12s&t=21.5s',
+    time: 't = 21.500 s',
+    fields: { 'Lease TTL (T)': '8', 'Renew every': '1/4', 'Work slice (one write each)': '250', 'Run length': '40' },
+    fencing: true,
+    faults: ['stop-the-world pause'],
+  },
+  crash: {
+    fragment: '#/sandbox?v=1&ttl=12s&renew=2/5&slice=750ms&dur=50s&faults=none&fault=crash:A@15s&fault=pause:B@30s+4s&t=7.25s&fencing=off',
+    time: 't = 7.250 s',
+    fields: { 'Lease TTL (T)': '12', 'Renew every': '2/5', 'Work slice (one write each)': '750', 'Run length': '50' },
+    fencing: false,
+    faults: ['crash', 'stop-the-world pause'],
+  },
+  partition: {
+    fragment: '#/sandbox?v=1&ttl=4s&renew=1/2&slice=200ms&dur=20s&faults=none&fault=partition:A-service@3s+6s&t=9.75s',
+    time: 't = 9.750 s',
+    fields: { 'Lease TTL (T)': '4', 'Renew every': '1/2', 'Work slice (one write each)': '200', 'Run length': '20' },
+    fencing: true,
+    faults: ['partition'],
+  },
+};
+
+/** Asserts that the laboratory shows `link`'s state: its cursor time, fields, fencing and faults. */
+async function expectLab(page: Page, link: Link) {
+  await expect(page.locator('.clock .now')).toHaveText(link.time);
+  for (const [label, value] of Object.entries(link.fields)) {
+    await expect(page.getByLabel(label, { exact: true }), label).toHaveValue(value);
+  }
+  await expect(page.getByRole('checkbox', { name: 'Fencing at storage' })).toBeChecked({ checked: link.fencing });
+  const planned = page.getByRole('button', { name: /^Remove / });
+  await expect(planned).toHaveCount(link.faults.length);
+  for (const [index, fault] of link.faults.entries()) {
+    await expect(planned.nth(index)).toHaveAccessibleName(new RegExp(`^Remove ${fault}`));
+  }
+  await expect(page.getByRole('tab', { name: /Sandbox/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('Part of this link could not be read')).toHaveCount(0);
+}
+
+/** Opens `tab` by its tab button, as a learner does. */
+async function openTab(page: Page, tab: string) {
+  await page.getByRole('tab', { name: new RegExp(tab) }).click();
+  await expect(page.getByRole('tab', { name: new RegExp(tab) })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The ways of following a link inside an open page. */
+const WAYS: Record<string, (page: Page, fragment: string) => Promise<void>> = {
+  // What typing it into the address bar does: a same-document navigation to the fragment.
+  'the address bar': async (page, fragment) => {
+    await page.goto(new URL(fragment, page.url()).href);
+  },
+  // A course page's text linking into the lab, clicked in the open panel.
+  'a clicked link': async (page, fragment) => {
+    await page.locator('.panel:not([hidden])').evaluate((panel, href) => {
+      const link = document.createElement('a');
+      link.href = href;
+      link.textContent = 'Try it in the lab';
+      panel.prepend(link);
+    }, fragment);
+    await page.getByRole('link', { name: 'Try it in the lab' }).click();
+  },
+  'location.hash': async (page, fragment) => {
+    await page.evaluate((hash) => (location.hash = hash), fragment);
+  },
+};
+
+test.describe('a Sandbox link opened fresh shows its state', () => {
+  for (const [name, link] of Object.entries(LINKS)) {
+    test(name, async ({ page }) => {
+      await openApp(page, link.fragment);
+      await expectLab(page, link);
+    });
+  }
+});
+
+// From each lesson tab, each way, with a different link each time; the laboratory has
+// loaded by then (the Sandbox was opened first, or the page fetched it when idle).
+const FROM: [string, string, keyof typeof LINKS][] = [
+  ['Gist', 'location.hash', 'issue'],
+  ['Maps', 'the address bar', 'quarter'],
+  ['Q&A', 'a clicked link', 'crash'],
+  ['Gist', 'a clicked link', 'partition'],
+  ['Maps', 'location.hash', 'crash'],
+  ['Q&A', 'the address bar', 'issue'],
+];
+
+test.describe('a Sandbox link followed from a lesson tab shows its state', () => {
+  for (const [tab, way, name] of FROM) {
+    test(`from ${tab}, by ${way} (${name}), the lab loaded before`, async ({ page }) => {
+      await openApp(page, '#/sandbox');
+      await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+      await openTab(page, tab);
+      await WAYS[way](page, LINKS[name].fragment);
+      await expectLab(page, LINKS[name]);
+    });
+  }
+
+  for (const [tab, way, name] of FROM.slice(0, 3)) {
+    test(`from ${tab}, by ${way} (${name}), the lab still loading`, async ({ page }) => {
+      // The lab's module is held back until the link has been followed.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/lab.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await openApp(page, `#/${tab === 'Q&A' ? 'qa' : tab.toLowerCase()}`);
+      await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+      await WAYS[way](page, LINKS[name].fragment);
+      await expect(page.getByRole('tab', { name: /Sandbox/ })).toHaveAttribute('aria-selected', 'true');
+      release();
+      await expectLab(page, LINKS[name]);
+    });
+  }
+
+  test('from Gist, on a page opened with another Sandbox link', async ({ page }) => {
+    await openApp(page, LINKS.quarter.fragment);
+    await expectLab(page, LINKS.quarter);
+    await openTab(page, 'Gist');
+    await WAYS['location.hash'](page, LINKS.partition.fragment);
+    await expectLab(page, LINKS.partition);
+    // The page's Copy link carries the followed link's state, not the one it opened with.
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const copied = await page.getByLabel('Link to this state').inputValue();
+    expect(copied).toContain('ttl=4s');
+    expect(copied).toContain('t=9.75s');
+  });
+
+  test('from the Sandbox, by the address bar', async ({ page }) => {
+    await openApp(page, LINKS.issue.fragment);
+    await expectLab(page, LINKS.issue);
+    await WAYS['the address bar'](page, LINKS.crash.fragment);
+    await expectLab(page, LINKS.crash);
+  });
+
+  test('from the Sandbox, to a link that also carries a search and Python code', async ({ page }) => {
+    await openApp(page, LINKS.quarter.fragment);
+    await expectLab(page, LINKS.quarter);
+    const code = 'print("opened from a link")\n';
+    const py = Buffer.from(code).toString('base64url');
+    await WAYS['location.hash'](page, `${LINKS.partition.fragment}&search=4242/pause.pause-write/2/5000&py=${py}`);
+    await expectLab(page, LINKS.partition);
+    const search = page.getByRole('region', { name: 'Find a counterexample' });
+    await expect(search.getByLabel('Seed')).toHaveValue('4242');
+    await expect(search.getByLabel('Most faults per plan')).toHaveValue('2');
+    await expect(search.getByLabel('Plans to try')).toHaveValue('5000');
+    await expect(page.getByRole('textbox', { name: 'Python code' })).toContainText('print("opened from a link")');
+  });
+});
+
+test('Back and Forward across lab links, and a reload, show each link', async ({ page }) => {
+  await openApp(page, LINKS.issue.fragment);
+  await expectLab(page, LINKS.issue);
+  await openTab(page, 'Gist');
+  await WAYS['location.hash'](page, LINKS.quarter.fragment);
+  await expectLab(page, LINKS.quarter);
+  await WAYS['the address bar'](page, LINKS.crash.fragment);
+  await expectLab(page, LINKS.crash);
+  await openTab(page, 'Maps');
+  await WAYS['a clicked link'](page, LINKS.partition.fragment);
+  await expectLab(page, LINKS.partition);
+
+  await page.goBack(); // Maps
+  await expect(page.getByRole('tab', { name: /Maps/ })).toHaveAttribute('aria-selected', 'true');
+  await page.goBack();
+  await expectLab(page, LINKS.crash);
+  await page.goBack();
+  await expectLab(page, LINKS.quarter);
+  await page.goBack(); // Gist
+  await expect(page.getByRole('tab', { name: /Gist/ })).toHaveAttribute('aria-selected', 'true');
+  await page.goBack();
+  await expectLab(page, LINKS.issue);
+  await page.goForward(); // Gist
+  await page.goForward();
+  await expectLab(page, LINKS.quarter);
+  await page.goForward();
+  await expectLab(page, LINKS.crash);
+
+  await page.reload();
+  await expectLab(page, LINKS.crash);
+  await page.goForward(); // Maps
+  await page.goForward();
+  await expectLab(page, LINKS.partition);
+  await page.reload();
+  await expectLab(page, LINKS.partition);
+});

@@ -1,0 +1,298 @@
+// The release build in Debian's Firefox ESR, driven over WebDriver BiDi by puppeteer-core:
+// hydration and the tabs, a diagram click, a preset's outcome, a share link's trace hash, the
+// counterexample search and its story, a live-mode freeze, a Python snippet run and the voice
+// control. Every test fails on a page error or a console error in any of its pages, so an
+// error thrown in Firefox only fails this layer (the Chromium layers cannot see it); the
+// first test proves the guard with an error planted in Firefox only.
+//
+// Run: node --test --test-concurrency=1 tests/firefox/ (after `trunk build --release`).
+// FIREFOX=/path/to/firefox picks the browser; FIREFOX_PLANT_ERROR=1 plants a page error in
+// Firefox only into every test, to see the whole layer fail.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { startServer } from '../../tools/static-server.mjs';
+
+const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+const HASHES = fileURLToPath(new URL('../model_preset_hashes.in', import.meta.url));
+const TIMEOUT = 30_000;
+// Python's first start takes seconds, far more on a busy 2-core machine.
+const PYTHON_TIMEOUT = 120_000;
+
+/**
+ * Console errors that are expected: Pyodide probes for a classic worker with
+ * `importScripts("data:text/javascript,")`, which the snippet sandbox's policy refuses, as it
+ * should; Firefox reports the refusal on the console (Chromium does not, for a worker).
+ */
+const EXPECTED_ERRORS = [/blocked a script \(script-src-elem\) at data:text\/javascript, from being executed/];
+
+/** Throws once the page has loaded, in Firefox only. */
+const PLANTED_ERROR = `addEventListener('load', () => {
+  if (navigator.userAgent.includes('Firefox')) setTimeout(() => { throw new Error('planted: thrown in Firefox only'); });
+});`;
+
+let browser;
+let server;
+
+before(async () => {
+  server = await startServer(DIST, 0);
+  browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: process.env.FIREFOX ?? '/usr/bin/firefox-esr',
+    headless: true,
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * Runs `body` with a fresh page in a fresh context at `fragment`, and fails on any page
+ * error or console error it caused (`expectErrors` turns that around, for the guard's proof).
+ */
+async function withPage(fragment, body, { plant = process.env.FIREFOX_PLANT_ERROR === '1', expectErrors = false } = {}) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const errors = [];
+  const report = (text) => EXPECTED_ERRORS.some((pattern) => pattern.test(text)) || errors.push(text);
+  page.on('pageerror', (error) => report(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') report(message.text());
+  });
+  page.setDefaultTimeout(TIMEOUT);
+  if (plant) await page.evaluateOnNewDocument(PLANTED_ERROR);
+  try {
+    await page.goto(`${server.url}/${fragment}`);
+    await page.waitForSelector('html[data-hydrated]');
+    await body(page);
+    // Errors thrown asynchronously by the last step still count.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  } finally {
+    await context.close();
+  }
+  if (expectErrors) assert.notDeepEqual(errors, [], 'the planted error was not reported');
+  else assert.deepEqual(errors, [], 'page errors in Firefox');
+}
+
+/**
+ * The visible element matching `css` whose accessible name (aria-label, else its text) matches
+ * `name` (a string is matched whole), waited for: how a person finds a control.
+ */
+async function find(page, css, name, timeout = TIMEOUT) {
+  const pattern = typeof name === 'string' ? { source: `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, flags: '' } : { source: name.source, flags: name.flags };
+  const handle = await page.waitForFunction(
+    (css, { source, flags }) => {
+      const wanted = new RegExp(source, flags);
+      const textOf = (element) => {
+        const copy = element.cloneNode(true);
+        for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+        return copy.textContent;
+      };
+      const nameOf = (element) => {
+        const labelledBy = element.getAttribute('aria-labelledby');
+        const label = labelledBy ? document.getElementById(labelledBy)?.textContent : element.getAttribute('aria-label');
+        return (label ?? textOf(element)).replace(/\s+/g, ' ').trim();
+      };
+      return [...document.querySelectorAll(css)].find((element) => element.checkVisibility() && wanted.test(nameOf(element)));
+    },
+    { timeout, polling: 100 },
+    css,
+    pattern,
+  );
+  return handle;
+}
+
+/** The form control labelled `label` (by its <label>), waited for. */
+async function field(page, label) {
+  return page.waitForFunction(
+    (label) => [...document.querySelectorAll('label')].find((l) => l.textContent.replace(/\s+/g, ' ').trim().startsWith(label))?.control,
+    { timeout: TIMEOUT, polling: 100 },
+    label,
+  );
+}
+
+/** Waits until the text of the first visible `css` element matches `pattern`; returns it. */
+async function textOf(page, css, pattern, timeout = TIMEOUT) {
+  const handle = await page.waitForFunction(
+    (css, source, flags) => {
+      const element = [...document.querySelectorAll(css)].find((e) => e.checkVisibility());
+      const text = element?.innerText ?? '';
+      return new RegExp(source, flags).test(text) && text;
+    },
+    { timeout, polling: 100 },
+    css,
+    pattern.source,
+    pattern.flags,
+  );
+  return handle.jsonValue();
+}
+
+/** Waits until live mode's state badge of client `who` matches `pattern`. */
+async function badge(page, who, pattern, timeout) {
+  await page.waitForFunction(
+    (who, source) =>
+      [...document.querySelectorAll('.live-run [aria-label="State at the cursor"] li, [aria-label="State at the cursor"] li')]
+        .some((item) => item.innerText.includes(`Client ${who}`) && new RegExp(source).test(item.innerText)),
+    { timeout, polling: 100 },
+    who,
+    pattern.source,
+  );
+}
+
+test('the guard fails a test on a page error thrown in Firefox only', async () => {
+  await withPage('#/gist', async (page) => {
+    await find(page, '[role=tab]', 'Maps');
+  }, { plant: true, expectErrors: true });
+});
+
+test('hydration: the tabs open by click and the address follows', async () => {
+  await withPage('', async (page) => {
+    for (const [name, slug, heading] of [['Maps', 'maps', /^Lesson map$/], ['Q&A', 'qa', /^Interview Q&A$/], ['Sandbox', 'sandbox', /^Sandbox$/], ['Gist', 'gist', /^How you know you still hold the lease$/]]) {
+      const tab = await find(page, '[role=tab]', name);
+      await tab.click();
+      await page.waitForFunction((slug) => document.getElementById(`tab-${slug}`).getAttribute('aria-selected') === 'true' && location.hash.startsWith(`#/${slug}`), { polling: 100 }, slug);
+      await textOf(page, `#panel-${slug} h2`, heading);
+      const hidden = await page.$$eval('.panel', (panels) => panels.filter((p) => !p.hidden).map((p) => p.id));
+      assert.deepEqual(hidden, [`panel-${slug}`]);
+    }
+  });
+});
+
+test('a diagram click selects the state and puts it in the address', async () => {
+  await withPage('#/gist', async (page) => {
+    const lost = await find(page, '[role=button]', /^State 4 Lost/);
+    await lost.click();
+    await page.waitForFunction(() => /[?&]sel=lifecycle\.lost(&|$)/.test(location.hash), { polling: 100 });
+    assert.equal(await lost.evaluate((e) => e.getAttribute('aria-pressed')), 'true');
+    const holding = await find(page, '[role=button]', /^State 2 Holding/);
+    assert.equal(await holding.evaluate((e) => e.getAttribute('aria-pressed')), 'false');
+  });
+});
+
+test('preset 2 with fencing off: the zombie write breaks the order of writes', async () => {
+  await withPage('#/sandbox', async (page) => {
+    await (await field(page, 'Scenario')).select('2');
+    const fencing = await field(page, 'Fencing at storage');
+    await fencing.click();
+    assert.equal(await fencing.evaluate((e) => e.checked), false);
+    await (await find(page, 'button', 'Jump to end')).click();
+    const check = await page.waitForFunction(
+      () => [...document.querySelectorAll('[aria-label="Checks"] li, section li')].find((li) => li.innerText.includes('Accepted writes are ordered by fencing token'))?.innerText,
+      { polling: 100 },
+    );
+    const text = await check.jsonValue();
+    assert.match(text, /Broken at t = 17\.\d+ s/);
+    assert.match(text, /What would have prevented it: Fence at storage/);
+  });
+});
+
+test("a share link opens at its time with the preset's committed trace hash", async () => {
+  const committed = new Map([...readFileSync(HASHES, 'utf8').matchAll(/\("([^"]+)", 0x([0-9a-f]{16})\)/g)].map((m) => [m[1], m[2]]));
+  for (const [preset, time, shown] of [['2-unfenced', '17.25s', 't = 17.250 s'], ['5b', '4.5s', 't = 4.500 s']]) {
+    await withPage(`#/sandbox?v=1&preset=${preset}&t=${time}`, async (page) => {
+      await textOf(page, '.clock .now', new RegExp(`^${shown.replace(/\./g, '\\.')}$`));
+      const trace = await textOf(page, '.trace-id', /^Trace hash [0-9a-f]{16}/);
+      assert.equal(trace.slice('Trace hash '.length, 'Trace hash '.length + 16), committed.get(preset), preset);
+    });
+  }
+});
+
+test('the counterexample search breaks fencing off, shrinks, and tells its story', async () => {
+  await withPage('#/sandbox', async (page) => {
+    await (await field(page, 'Scenario')).select('1');
+    await (await field(page, 'Fencing at storage')).click();
+    for (const [name, wanted] of [
+      ['Stop-the-world pause (GC)', true], ['Pause inside the write path', true], ['Network blip or partition', false],
+      ['Delay the next packet', false], ['NTP step of the wall clock', false], ['Clock drift', false], ['Crash', false],
+      ['Revoke the lease at the service', false],
+    ]) {
+      const box = await page.waitForFunction(
+        (name) => [...document.querySelectorAll('.search-panel label')].find((l) => l.textContent.trim() === name)?.control,
+        { polling: 100 },
+        name,
+      );
+      if ((await box.evaluate((e) => e.checked)) !== wanted) await box.click();
+    }
+    await (await find(page, '.search-panel button', 'Start')).click();
+    const summary = await textOf(page, '.search-panel', /Counterexample: plan \d+ of seed \d+ broke a check\./, 60_000);
+    assert.match(summary, /Faults in the plan: \d+ as found, [12] after shrinking\./);
+    const story = await page.$$eval('.search-panel ol li, .search-panel ul li', (items) => items.map((i) => i.innerText));
+    assert.ok(story.some((line) => /froze for/.test(line)), story.join('\n'));
+    assert.ok(story.some((line) => /acquired the lease with token/.test(line)), story.join('\n'));
+    assert.ok(story.some((line) => line.includes('Accepted writes are ordered by fencing token')), story.join('\n'));
+  });
+});
+
+test('live mode: freezing the page in the write path for 3 × T hands the lease to B', async () => {
+  const params = 'faults=none&ttl=1s&timeout=250ms&retry=100ms&acquire=250ms&slice=200ms&margin=50ms&jitter=2ms';
+  await withPage(`#/sandbox?v=1&${params}`, async (page) => {
+    await (await find(page, 'button', 'Live')).click();
+    for (let attempt = 1; ; attempt += 1) {
+      await (await find(page, 'button', 'Start live run')).click();
+      await badge(page, 'A', /Holding/, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await (await field(page, "at A's next write (in the write path)")).click();
+      const freezeFor = await field(page, 'Freeze this page for');
+      await freezeFor.evaluate((input) => (input.value = ''));
+      await freezeFor.type('3000');
+      await (await find(page, 'button', 'Freeze')).click();
+      const notice = await textOf(page, '[role=alert]', /The page froze for|holds no lease/, 20_000);
+      if (notice.includes('The page froze for') || attempt === 3) {
+        assert.match(notice, /The page froze for/);
+        // The service expired A's lease during the freeze: A wakes Lost.
+        await badge(page, 'A', /Lost/, 10_000);
+        break;
+      }
+      await (await find(page, 'button', 'Stop live run')).click();
+    }
+    await (await find(page, 'button', 'Stop live run')).click();
+    const freeze = await textOf(page, '[aria-label="Freezes of this page"]', /froze at/);
+    const [, measured] = /for ([\d.]+) s/.exec(freeze) ?? [];
+    assert.ok(Number(measured) >= 2.7 && Number(measured) <= 3.5, freeze);
+  });
+});
+
+test('the Python snippet runs in Firefox and prints the lost-flag log', async () => {
+  await withPage('#/sandbox', async (page) => {
+    const panel = await page.waitForFunction(
+      () => [...document.querySelectorAll('section')].find((s) => s.querySelector('h3, h4')?.textContent.trim() === 'Lost flag stops writes (Python)'),
+      { polling: 100 },
+    );
+    const run = await panel.evaluateHandle((p) => [...p.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run'));
+    await run.click();
+    await page.waitForFunction(
+      (p) => /^Finished in \d+ ms\.$/.test(p.querySelector('[role=status]')?.textContent.trim() ?? ''),
+      { timeout: PYTHON_TIMEOUT, polling: 200 },
+      panel,
+    );
+    const printed = await panel.evaluate((p) => [...p.querySelectorAll('[role=region]')].map((r) => r.innerText).join('\n'));
+    assert.match(printed, /A acquired the lease, token 1 \(T = 240 ms, heartbeat every 80 ms\)/);
+    assert.match(printed, /storage holds a1 a2 b1; nothing from A after its lost flag/);
+  });
+});
+
+test('the voice control reads the open tab in reading order, and Stop stops it', async () => {
+  await withPage('#/gist', async (page) => {
+    // Firefox's engine needs a speech service this machine lacks: the utterances are recorded.
+    await page.evaluate(() => {
+      window.__spoken = [];
+      speechSynthesis.speak = (utterance) => window.__spoken.push(utterance.text);
+    });
+    await (await find(page, 'button', 'Read this tab aloud')).click();
+    const spoken = await page.evaluate(() => window.__spoken);
+    assert.deepEqual(spoken.slice(0, 4), [
+      'How you know you still hold the lease',
+      'Two habits compete.',
+      'Only one of them stays safe when clocks jump, packets stall or the runtime pauses.',
+      'Prefer',
+    ]);
+    const stop = await find(page, 'button', 'Stop');
+    assert.equal(await stop.evaluate((b) => b.disabled), false);
+    await stop.click();
+    await page.waitForFunction(() => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Stop')?.disabled, { polling: 100 });
+  });
+});
