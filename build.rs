@@ -13,6 +13,7 @@ const LESSON_SOURCE: &str = "content/lesson.toml";
 const SANDBOX_SOURCE: &str = "content/sandbox.toml";
 const CHECKS_SOURCE: &str = "content/checks.toml";
 const REASONS_SOURCE: &str = "content/reasons.toml";
+const CHALLENGES_SOURCE: &str = "content/challenges.toml";
 
 /// Renders a value as a Rust expression of the matching `'static` type in `src/lesson`.
 trait Lit {
@@ -26,6 +27,12 @@ impl Lit for String {
 }
 
 impl Lit for u32 {
+    fn lit(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Lit for bool {
     fn lit(&self) -> String {
         self.to_string()
     }
@@ -520,6 +527,73 @@ fn check_reasons(r: &Reasons) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks what the challenges' words need before any Rust reads them: ids are unique slugs,
+/// every challenge has a goal and a hint, and sentences name only the facts they are filled
+/// with. Whether a goal names known checks and metrics, and whether the start misses it and
+/// the reference answer meets it, is the model's to say: `tests/challenges.rs` runs them all.
+fn check_challenges(c: &Challenges) -> Result<(), String> {
+    for (index, challenge) in c.challenges.iter().enumerate() {
+        let id = &challenge.id;
+        if c.challenges[..index].iter().any(|other| &other.id == id) {
+            return Err(format!("challenges: the id {id} is used twice"));
+        }
+        let slug = !id.is_empty()
+            && id
+                .chars()
+                .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-');
+        if !slug {
+            return Err(format!(
+                "challenges: the id {id:?} must be lowercase letters, digits and dashes"
+            ));
+        }
+        if challenge.trials.is_empty() || challenge.trials.iter().any(|t| t.goal.is_empty()) {
+            return Err(format!("challenges.{id}: every trial needs a goal"));
+        }
+        if challenge.hints.is_empty() {
+            return Err(format!("challenges.{id}: give at least one hint"));
+        }
+        for words in [&challenge.title, &challenge.story, &challenge.solved] {
+            placeholders(words, &[]).map_err(|e| format!("challenges.{id}: {e}"))?;
+        }
+    }
+    let w = &c.words;
+    let filled = [
+        (&w.progress, &["solved", "total", "required"][..]),
+        (&w.builds_on, &["section"][..]),
+        (&w.field_range, &["label", "min", "max"][..]),
+        (&w.flips_limit, &["count"][..]),
+        (&w.faults_label, &["max"][..]),
+        (&w.fault_kinds, &["kinds"][..]),
+        (&w.hint_button, &["shown", "total"][..]),
+        (&w.over_sweep, &["fault", "starts"][..]),
+        (&w.over_any, &["seed", "kinds", "max", "plans"][..]),
+        (&w.over_run_with, &["faults"][..]),
+        (&w.condition_holds, &["check"][..]),
+        (&w.condition_broken, &["check"][..]),
+        (&w.condition_at_most, &["metric", "value"][..]),
+        (&w.failed, &["condition", "measured", "at"][..]),
+        (&w.case_sweep, &["fault", "offset"][..]),
+        (&w.case_any, &["index", "plan"][..]),
+        (&w.go_to, &["at"][..]),
+        (&w.trace, &["hash", "runs"][..]),
+        (&w.refused, &["why"][..]),
+        (&w.unknown_challenge, &["id"][..]),
+        (&w.changed_goal, &["title"][..]),
+        (&w.not_allowed, &["what"][..]),
+        (&w.out_of_range, &["label", "value", "min", "max"][..]),
+        (&w.too_many_flips, &["count"][..]),
+        (&w.too_many_faults, &["count", "max"][..]),
+        (&w.kind_not_allowed, &["kind"][..]),
+        (&w.bad_fault, &["text", "why"][..]),
+        (&w.bad_value, &["label", "text", "why"][..]),
+        (&w.inconsistent, &["why"][..]),
+    ];
+    for (words, facts) in filled {
+        placeholders(words, facts).map_err(|e| format!("words: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Reads `source` with the shape `T`, checks it and writes it to `$OUT_DIR/out`.
 fn compile<T: for<'de> Deserialize<'de> + Lit>(
     source: &str,
@@ -543,6 +617,7 @@ fn main() {
     compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox);
     compile::<CheckTexts>(CHECKS_SOURCE, "checks.rs", check_checks);
     compile::<Reasons>(REASONS_SOURCE, "reasons.rs", check_reasons);
+    compile::<Challenges>(CHALLENGES_SOURCE, "challenges.rs", check_challenges);
     for (source, name) in [
         (SEARCH_WORDS, "search_words.rs"),
         (LIVE_WORDS, "live_words.rs"),

@@ -293,6 +293,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                 snippets: SnippetCode { python, typescript },
                 search,
                 live: None,
+                challenge: None,
             },
         )
 }

@@ -163,6 +163,16 @@ pub fn initial_search() -> Option<crate::model::search::SearchSpec> {
     LINK.with(|link| link.borrow().search.clone())
 }
 
+/// The challenge try the link carried, with the link's scenario, taken once: after that the
+/// address no longer names the challenge, so the lab's later changes are not read as a try.
+pub fn take_initial_challenge() -> Option<(String, Option<LabLink>)> {
+    LINK.with(|link| {
+        let mut link = link.borrow_mut();
+        let challenge = link.challenge.take()?;
+        Some((challenge, link.lab.clone()))
+    })
+}
+
 /// Records the search the learner started, so the page's link carries it.
 pub fn record_search(spec: crate::model::search::SearchSpec) {
     LINK.with(|link| link.borrow_mut().search = Some(spec));

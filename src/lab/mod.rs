@@ -6,6 +6,7 @@
 //! shows its progress. Playback only moves the cursor `now` through that deterministic run,
 //! kept as checkpoints ([`Recording`]), so seeking and stepping back are exact.
 
+pub mod challenge;
 pub mod describe;
 pub mod fault_form;
 pub mod live;

@@ -192,3 +192,6 @@ pub static CHECK_TEXTS: CheckTexts = include!(concat!(env!("OUT_DIR"), "/checks.
 /// Why a value, a fault, a scenario or a search was refused, compiled in from
 /// `content/reasons.toml`.
 pub static REASONS: Reasons = include!(concat!(env!("OUT_DIR"), "/reasons.rs"));
+
+/// The Sandbox's challenges, compiled in from `content/challenges.toml`.
+pub static CHALLENGES: Challenges = include!(concat!(env!("OUT_DIR"), "/challenges.rs"));

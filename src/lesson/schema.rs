@@ -460,4 +460,118 @@ records! {
         shape: Text, number: Text, kinds: Text, range: Text, seed: Text, fault_count: Text,
         plan_count: Text,
     }
+
+    /// The Sandbox's challenges (`content/challenges.toml`): the section's words and each
+    /// challenge, graded by the model (`src/lab/challenge`).
+    Challenges { words: ChallengeWords, challenges: List<Challenge> }
+    /// One challenge: its story, where it starts, what the learner may change, its goal, its
+    /// hints and a reference answer. The README's "How to write a challenge" explains each.
+    Challenge {
+        /// Stable across rewordings: saved progress and links name it.
+        id: Text,
+        title: Text, story: Text,
+        /// The lesson section it builds on, by its heading's id (`maps-ttl`, `gist-heartbeat`…).
+        lesson: Text,
+        /// Whether solving it counts toward completing the course.
+        required: bool,
+        /// The scenario it starts from, as a share link's fields (`preset=9&dur=6s`).
+        start: Text,
+        /// The scenario fields the learner may change, each within a range.
+        fields: List<AllowedField>,
+        /// The policy switches the learner may flip (their slugs), and at most how many.
+        switches: List<Text>, max_flips: Option<u32>,
+        /// The kinds of fault the learner may add (fault words), and at most how many.
+        fault_kinds: List<Text>, max_faults: u32,
+        /// The goal: every trial's conditions must hold.
+        trials: List<Trial>,
+        /// Revealed one at a time.
+        hints: List<Text>,
+        /// The reference answer, as share link fields applied to the start (`ttl=1s`).
+        answer: Text,
+        /// What made a solution work, shown once it is solved.
+        solved: Text,
+    }
+    /// A scenario field the learner may change: its link key and its range, in link notation.
+    AllowedField { key: Text, min: Text, max: Text }
+    /// One way the model runs a try, and the conditions its checks and metrics must meet.
+    Trial {
+        /// `run` (the try once), `sweep` (one fault at 24 starts across a renew period) or
+        /// `any` (every plan of a seeded counterexample search).
+        over: Text,
+        /// For `run`, faults added to the try's; for `sweep`, the one fault swept (at `@0s`).
+        faults: Option<List<Text>>,
+        /// For `any`: the search as a link writes it, `seed/kinds/max faults/plans`.
+        search: Option<Text>,
+        /// Conditions: `<check> holds`, `<check> broken` or `<metric> <= <value>`.
+        goal: List<Text>,
+    }
+    /// The Challenges section's words.
+    ChallengeWords {
+        heading: Text, intro: Text,
+        /// Why the code challenge is not here yet.
+        left_out: Text,
+        /// With `{solved}`, `{total}` and `{required}`.
+        progress: Text,
+        not_tried: Text, tried: Text, solved: Text,
+        /// With `{section}`, the linked lesson section.
+        builds_on: Text,
+        goal_heading: Text, over_run: Text,
+        /// With `{faults}`.
+        over_run_with: Text,
+        /// With `{fault}` and `{starts}`.
+        over_sweep: Text,
+        /// With `{seed}`, `{kinds}`, `{max}` and `{plans}`.
+        over_any: Text,
+        /// With `{check}` (its title) or `{metric}` (its label) and `{value}`.
+        condition_holds: Text, condition_broken: Text, condition_at_most: Text,
+        answer_heading: Text,
+        /// With `{label}`, `{min}` and `{max}`.
+        field_range: Text,
+        switches_legend: Text,
+        /// With `{count}`.
+        flips_limit: Text,
+        /// With `{max}`.
+        faults_label: Text,
+        /// With `{kinds}`.
+        fault_kinds: Text,
+        check: Text, start_again: Text, hints_heading: Text,
+        /// With `{shown}` and `{total}`.
+        hint_button: Text,
+        verdict_solved: Text,
+        /// With `{condition}`, `{measured}` and `{at}`.
+        failed: Text,
+        measured_broken: Text, measured_held: Text, measured_no_failover: Text,
+        /// With `{fault}` and `{offset}`.
+        case_sweep: Text,
+        /// With `{index}` and `{plan}`.
+        case_any: Text,
+        /// With `{at}`.
+        go_to: Text,
+        /// With `{hash}` and `{runs}`.
+        trace: Text,
+        try_link: Text, try_link_field: Text, link_loaded: Text,
+        storage_reset: Text, storage_unavailable: Text,
+        /// With `{why}`, one of the reasons below.
+        refused: Text,
+        /// With `{id}`.
+        unknown_challenge: Text,
+        /// With `{title}`.
+        changed_goal: Text,
+        /// With `{what}`: a field's or switch's name, or `links_changed`.
+        not_allowed: Text, links_changed: Text, start_faults: Text,
+        /// With `{label}`, `{value}`, `{min}` and `{max}`.
+        out_of_range: Text,
+        /// With `{count}`.
+        too_many_flips: Text,
+        /// With `{count}` and `{max}`.
+        too_many_faults: Text,
+        /// With `{kind}`.
+        kind_not_allowed: Text,
+        /// With `{text}` and `{why}`.
+        bad_fault: Text,
+        /// With `{label}`, `{text}` and `{why}`.
+        bad_value: Text,
+        /// With `{why}`.
+        inconsistent: Text,
+    }
 }

@@ -23,6 +23,9 @@
 //! - `search=<seed>/<kinds>/<max faults>/<plans>` the counterexample search (see [`search`]).
 //! - `live=<base64url>` a recorded live run, compressed and capped (see
 //!   [`crate::lab::live::trace`]); the Sandbox opens it in live mode, to scrub.
+//! - `challenge=<id>.<goal>` a try at a challenge: the link's scenario is the try, graded
+//!   against the challenge's goal only if its fingerprint matches (see
+//!   [`crate::lab::challenge::link`]).
 //! - Times read `17.5s`, `250ms`, `20us`, or a bare number of seconds.
 //! - `embed`, `theme`, `controls` and `diagram` belong to embed mode ([`embed`]).
 //!
@@ -67,6 +70,8 @@ pub const MAX_SNIPPET_BYTES: usize = 8_192;
 pub const MAX_SELECTION_CHARS: usize = 64;
 /// Most link overrides read (the model accepts 16).
 const MAX_LINK_OVERRIDES: usize = 16;
+/// Longest challenge reference read.
+pub const MAX_CHALLENGE_CHARS: usize = 64;
 /// At most this many problems are listed; the rest are counted.
 pub const MAX_PROBLEMS_SHOWN: usize = 8;
 
@@ -85,6 +90,9 @@ pub struct LinkState {
     pub search: Option<SearchSpec>,
     /// A recorded live run.
     pub live: Option<LiveTrace>,
+    /// The challenge the link's scenario is a try at, as written (`<id>.<goal>`, at most
+    /// [`MAX_CHALLENGE_CHARS`]); the laboratory checks it against the challenges.
+    pub challenge: Option<String>,
 }
 
 impl Default for LinkState {
@@ -96,6 +104,7 @@ impl Default for LinkState {
             snippets: SnippetCode::default(),
             search: None,
             live: None,
+            challenge: None,
         }
     }
 }
@@ -135,31 +144,45 @@ impl LabLink {
     /// The link for a lab. A lab whose scenario was edited away from its preset is written
     /// against whichever preset (or the default scenario) gives the shortest link.
     pub fn of(lab: &Lab) -> LabLink {
-        let mut link = LabLink {
-            preset: lab.preset(),
-            scenario: lab.scenario().clone(),
-            time: lab.now(),
-            compare: lab.compare().map(|c| c.switch),
+        let mut link = match lab.preset() {
+            Some(preset) => LabLink {
+                preset: Some(preset),
+                scenario: lab.scenario().clone(),
+                time: lab.now(),
+                compare: None,
+            },
+            None => LabLink::for_scenario(lab.scenario().clone(), lab.now()),
         };
-        if link.preset.is_none() {
-            let base_len = |preset: Option<&'static str>| {
-                let mut pairs = Vec::new();
-                LabLink {
-                    preset,
-                    ..link.clone()
-                }
-                .write(&mut pairs);
-                pairs
-                    .iter()
-                    .map(|(k, v)| k.len() + v.len() + 2)
-                    .sum::<usize>()
-            };
-            let candidates = presets::presets().iter().map(|p| Some(p.id));
-            link.preset = core::iter::once(None)
-                .chain(candidates)
-                .min_by_key(|&p| base_len(p))
-                .flatten();
-        }
+        link.compare = lab.compare().map(|c| c.switch);
+        link
+    }
+
+    /// The link for `scenario` at `time`, written against whichever preset (or the default
+    /// scenario) gives the shortest link.
+    pub fn for_scenario(scenario: Scenario, time: SimTime) -> LabLink {
+        let mut link = LabLink {
+            preset: None,
+            scenario,
+            time,
+            compare: None,
+        };
+        let base_len = |preset: Option<&'static str>| {
+            let mut pairs = Vec::new();
+            LabLink {
+                preset,
+                ..link.clone()
+            }
+            .write(&mut pairs);
+            pairs
+                .iter()
+                .map(|(k, v)| k.len() + v.len() + 2)
+                .sum::<usize>()
+        };
+        let candidates = presets::presets().iter().map(|p| Some(p.id));
+        link.preset = core::iter::once(None)
+            .chain(candidates)
+            .min_by_key(|&p| base_len(p))
+            .flatten();
         link
     }
 
@@ -265,6 +288,9 @@ pub fn lab_fields(state: &LinkState) -> String {
     }
     if let Some(live) = state.live.as_ref().and_then(|t| t.to_link().ok()) {
         pairs.push(("live", live));
+    }
+    if let Some(challenge) = &state.challenge {
+        pairs.push(("challenge", challenge.clone()));
     }
     for (key, code) in [
         ("py", &state.snippets.python),
@@ -413,9 +439,21 @@ fn base_name(preset: Option<&str>) -> String {
 }
 
 /// Keys this version knows besides the scenario fields and switch slugs.
-const LINK_KEYS: [&str; 13] = [
-    "v", "preset", "t", "compare", "sel", "py", "ts", "faults", "fault", "links", "link", "search",
+const LINK_KEYS: [&str; 14] = [
+    "v",
+    "preset",
+    "t",
+    "compare",
+    "sel",
+    "py",
+    "ts",
+    "faults",
+    "fault",
+    "links",
+    "link",
+    "search",
     "live",
+    "challenge",
 ];
 
 fn is_known_key(key: &str) -> bool {
@@ -473,6 +511,16 @@ pub fn decode(fragment: &str) -> Decoded {
     state.live = fields
         .single("live")
         .and_then(|text| read_live(text, &mut problems));
+    state.challenge = fields.single("challenge").and_then(|text| {
+        let fits = text.len() <= MAX_CHALLENGE_CHARS;
+        if !fits {
+            problems.push(fill(
+                words().unreadable_field,
+                &[("key", quote("challenge"))],
+            ));
+        }
+        fits.then(|| text.to_owned())
+    });
     Decoded {
         state,
         problems: problems.finish(),
@@ -558,10 +606,12 @@ impl Fields {
 
     /// True if the link says anything about the sandbox.
     fn has_lab(&self) -> bool {
-        self.singles
-            .iter()
-            .any(|(k, _)| !matches!(k.as_str(), "v" | "sel" | "py" | "ts" | "search" | "live"))
-            || self.clear_faults
+        self.singles.iter().any(|(k, _)| {
+            !matches!(
+                k.as_str(),
+                "v" | "sel" | "py" | "ts" | "search" | "live" | "challenge"
+            )
+        }) || self.clear_faults
             || self.clear_links
             || !self.faults.is_empty()
             || !self.links.is_empty()
@@ -636,6 +686,46 @@ fn read_snippets(fields: &Fields, snippets: &mut SnippetCode, problems: &mut Pro
             )),
             Err(_) => problems.push(fill(words().code_unreadable, &[("language", language)])),
         }
+    }
+}
+
+/// `base` with a link's scenario fields applied (`ttl=1s&fencing=on&fault=crash:A@2s`, the
+/// keys of a sandbox link's scenario: fields, switches, faults and links), or the sentences
+/// saying what could not be read. Challenges write their starts and answers this way.
+pub fn scenario_with(base: &Scenario, fields_text: &str) -> Result<Scenario, Vec<String>> {
+    let mut problems = Problems::default();
+    let fields = Fields::collect(fields_text, &mut problems);
+    let mut reader = ScenarioReader {
+        scenario: base.clone(),
+        fallback: words().default_base.to_owned(),
+        readable: true,
+        problems: &mut problems,
+    };
+    reader.fields(&fields);
+    reader.switches(&fields);
+    reader.links(&fields);
+    reader.faults(&fields);
+    reader.validate();
+    let (scenario, readable) = (reader.scenario, reader.readable);
+    let others = fields.singles.iter().any(|(key, _)| !is_scenario_key(key));
+    match problems.finish() {
+        found if found.is_empty() && readable && !others => Ok(scenario),
+        found => Err(found),
+    }
+}
+
+/// A key of a link's scenario: a field, a switch, or the fault and link lists.
+fn is_scenario_key(key: &str) -> bool {
+    SCENARIO_FIELDS.iter().any(|f| f.key == key) || PolicySwitch::from_slug(key).is_some()
+}
+
+/// The scenario a link's fields describe on its `preset=` (or the default scenario), as
+/// [`decode`] reads a sandbox link, or the sentences saying what could not be read.
+pub fn scenario_of(fields_text: &str) -> Result<Scenario, Vec<String>> {
+    let decoded = decode(&format!("#/sandbox?v={VERSION}&{fields_text}"));
+    match (decoded.state.lab, decoded.problems.is_empty()) {
+        (Some(lab), true) => Ok(lab.scenario),
+        (_, _) => Err(decoded.problems),
     }
 }
 

@@ -252,6 +252,7 @@ fn snippets_and_selection_are_carried_as_text() {
         },
         search: None,
         live: None,
+        challenge: None,
     };
     let link = encode(&state);
     assert!(!link.contains(['<', '>', '\'', ' ']), "{link}");

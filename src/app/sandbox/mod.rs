@@ -4,6 +4,7 @@
 //! The laboratory keeps a [`Lab`] in a reducer; [`driver`] feeds it frame times from
 //! `performance.now`, and every panel renders the lab's run at its cursor.
 
+mod challenges;
 mod checks;
 mod controls;
 mod driver;
@@ -166,10 +167,40 @@ pub fn SandboxSections() -> Html {
         <>
             <Laboratory />
             if painted {
+                <challenges::Challenges />
                 <pitfall::PitfallExercise />
                 <crate::app::share::LinkedSnippets />
             }
         </>
+    }
+}
+
+thread_local! {
+    /// The mounted laboratory's actions, for the sections beside it ("Go to" a challenge's
+    /// failure), which have no reducer handle of their own.
+    static LAB_DOOR: std::cell::RefCell<Option<Callback<LabAction>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Keeps [`LAB_DOOR`] pointing at this laboratory while it is mounted.
+#[hook]
+fn use_lab_door(dispatch: &Callback<LabAction>) {
+    let dispatch = dispatch.clone();
+    use_effect_with((), move |_| {
+        LAB_DOOR.with(|door| *door.borrow_mut() = Some(dispatch));
+        || LAB_DOOR.with(|door| *door.borrow_mut() = None)
+    });
+}
+
+/// Opens `scenario` in the laboratory with its cursor at `at`, and scrolls it into view.
+pub fn go_to(scenario: crate::model::Scenario, at: SimTime) {
+    let Some(dispatch) = LAB_DOOR.with(|door| door.borrow().clone()) else {
+        return;
+    };
+    dispatch.emit(LabAction::SetScenario(scenario));
+    dispatch.emit(LabAction::Seek(at));
+    if let Some(lab) = gloo::utils::document().get_element_by_id("lab-title") {
+        lab.scroll_into_view();
     }
 }
 
@@ -196,6 +227,7 @@ pub fn Laboratory() -> Html {
         let store = store.clone();
         Callback::from(move |action: LabAction| store.dispatch(action))
     };
+    use_lab_door(&dispatch);
     driver::use_playback(store.0.playing(), dispatch.clone());
     driver::use_simulation(store.0.simulating().map(|p| p.events), dispatch.clone());
     crate::app::share::use_lab_link(&store.0, dispatch.clone());

@@ -1,0 +1,296 @@
+//! One open challenge: its story, the lesson section it builds on, its goal, the answer form,
+//! the hints (one at a time) and the model's verdict, with "Go to" into the laboratory at the
+//! moment a condition failed and a link to the try.
+
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use crate::app::share::{address_of, CopyField};
+use crate::lab::challenge::link::{link_of, Answer};
+use crate::lab::challenge::{grade, spec, words, Refusal, Spec, Verdict};
+use crate::lesson::content::{fill, CHALLENGES, SANDBOX};
+use crate::model::Scenario;
+
+#[derive(Properties, PartialEq)]
+pub struct CardProps {
+    /// The challenge's id.
+    pub id: &'static str,
+    /// The answer a link filled in, if any.
+    pub initial: Option<Answer>,
+    /// Told `(id, solved)` after each graded try.
+    pub on_graded: Callback<(&'static str, bool)>,
+}
+
+/// What the last press of Check said.
+#[derive(Clone, Debug, PartialEq)]
+enum Checked {
+    Graded(Box<Verdict>, Scenario),
+    Refused(Refusal),
+}
+
+/// The open challenge.
+#[component]
+pub fn ChallengeCard(props: &CardProps) -> Html {
+    let Some(spec) = spec::by_id(props.id) else {
+        return Html::default();
+    };
+    let from_link = props.initial.is_some();
+    let answer = use_state(|| {
+        props
+            .initial
+            .clone()
+            .unwrap_or_else(|| Answer::of(spec, &spec.start))
+    });
+    let hints = use_state(|| 0usize);
+    let checked = use_state(|| None::<Checked>);
+    let on_check = {
+        let (answer, checked, on_graded) =
+            (answer.clone(), checked.clone(), props.on_graded.clone());
+        Callback::from(move |event: SubmitEvent| {
+            event.prevent_default();
+            let outcome = answer.attempt(spec).and_then(|attempt| {
+                grade(spec, &attempt)
+                    .map(|verdict| Checked::Graded(Box::new(verdict), attempt))
+                    .map_err(Refusal::Inconsistent)
+            });
+            let outcome = outcome.unwrap_or_else(Checked::Refused);
+            if let Checked::Graded(verdict, _) = &outcome {
+                on_graded.emit((spec.text.id, verdict.solved()));
+            }
+            checked.set(Some(outcome));
+        })
+    };
+    let on_reset = {
+        let (answer, checked) = (answer.clone(), checked.clone());
+        Callback::from(move |_: MouseEvent| {
+            answer.set(Answer::of(spec, &spec.start));
+            checked.set(None);
+        })
+    };
+    let words = &CHALLENGES.words;
+    html! {
+        <div class="challenge-card">
+            <p>{spec.text.story}</p>
+            { builds_on(spec) }
+            { goal(spec) }
+            if from_link && checked.is_none() {
+                <p class="note" role="status">{words.link_loaded}</p>
+            }
+            <form class="challenge-form" onsubmit={on_check}>
+                <h5>{words.answer_heading}</h5>
+                { answer_fields(spec, &answer) }
+                <div class="button-row">
+                    <button type="submit" class="button primary">{words.check}</button>
+                    <button type="button" class="button" onclick={on_reset}>{words.start_again}</button>
+                </div>
+            </form>
+            { hint_list(spec, &hints) }
+            if let Some(checked) = &*checked {
+                { verdict_view(spec, checked) }
+            }
+        </div>
+    }
+}
+
+/// "Builds on the lesson's section <link>."
+fn builds_on(spec: &Spec) -> Html {
+    let Some((tab, heading)) = words::section(spec.text.lesson) else {
+        return Html::default();
+    };
+    let template = CHALLENGES.words.builds_on;
+    let (before, after) = template.split_once("{section}").unwrap_or((template, ""));
+    html! {
+        <p class="muted">
+            {before}<a href={format!("#/{}", tab.slug())}>{heading}</a>{after}
+        </p>
+    }
+}
+
+/// The goal: each trial's way of running the try, and its conditions.
+fn goal(spec: &Spec) -> Html {
+    html! {
+        <>
+            <h5>{CHALLENGES.words.goal_heading}</h5>
+            <ul class="challenge-goal">
+                { for spec.trials.iter().map(|trial| html! {
+                    <li>
+                        {words::over(trial)}
+                        <ul>
+                            { for trial.goal.iter().map(|c| html! { <li>{words::condition(*c)}</li> }) }
+                        </ul>
+                    </li>
+                }) }
+            </ul>
+        </>
+    }
+}
+
+/// The inputs for what the challenge lets the learner change.
+fn answer_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
+    let words = &CHALLENGES.words;
+    let id = spec.text.id;
+    let fields = spec.fields.iter().enumerate().map(|(index, allowed)| {
+        let input_id = format!("challenge-{id}-{}", allowed.field.key);
+        let on_input = {
+            let answer = answer.clone();
+            Callback::from(move |event: InputEvent| {
+                let mut next = (*answer).clone();
+                next.fields[index].1 = event.target_unchecked_into::<HtmlInputElement>().value();
+                answer.set(next);
+            })
+        };
+        let label = fill(
+            words.field_range,
+            &[
+                ("label", SANDBOX.field(allowed.field.key).label.to_owned()),
+                ("min", allowed.print(allowed.min)),
+                ("max", allowed.print(allowed.max)),
+            ],
+        );
+        html! {
+            <div class="challenge-field">
+                <label for={input_id.clone()}>{label}</label>
+                <input id={input_id} type="text" autocomplete="off" spellcheck="false"
+                    value={answer.fields[index].1.clone()} oninput={on_input} />
+            </div>
+        }
+    });
+    html! {
+        <>
+            { for fields }
+            { switch_fields(spec, answer) }
+            { fault_field(spec, answer) }
+        </>
+    }
+}
+
+/// A checkbox for each switch the learner may flip.
+fn switch_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
+    if spec.switches.is_empty() {
+        return Html::default();
+    }
+    let words = &CHALLENGES.words;
+    html! {
+        <fieldset class="challenge-switches">
+            <legend>{words.switches_legend}</legend>
+            { for answer.switches.iter().enumerate().map(|(index, &(switch, on))| {
+                let answer = answer.clone();
+                let onchange = Callback::from(move |event: Event| {
+                    let mut next = (*answer).clone();
+                    next.switches[index].1 = event.target_unchecked_into::<HtmlInputElement>().checked();
+                    answer.set(next);
+                });
+                html! {
+                    <label class="switch-choice">
+                        <input type="checkbox" checked={on} {onchange} />
+                        {switch.label()}
+                    </label>
+                }
+            }) }
+            if let Some(max) = spec.max_flips {
+                <p class="muted small">{fill(words.flips_limit, &[("count", max.to_string())])}</p>
+            }
+        </fieldset>
+    }
+}
+
+/// The faults the learner adds, one per line, when the challenge allows any.
+fn fault_field(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
+    if spec.max_faults == 0 {
+        return Html::default();
+    }
+    let words = &CHALLENGES.words;
+    let input_id = format!("challenge-{}-faults", spec.text.id);
+    let hint_id = format!("{input_id}-kinds");
+    let kinds: Vec<&str> = spec
+        .fault_kinds
+        .iter()
+        .map(|k| SANDBOX.fault(k.keyword()).label)
+        .collect();
+    let on_input = {
+        let answer = answer.clone();
+        Callback::from(move |event: InputEvent| {
+            let mut next = (*answer).clone();
+            next.faults = event.target_unchecked_into::<HtmlTextAreaElement>().value();
+            answer.set(next);
+        })
+    };
+    html! {
+        <div class="challenge-field">
+            <label for={input_id.clone()}>
+                {fill(words.faults_label, &[("max", spec.max_faults.to_string())])}
+            </label>
+            <textarea id={input_id} rows="3" spellcheck="false" aria-describedby={hint_id.clone()}
+                value={answer.faults.clone()} oninput={on_input} />
+            <p id={hint_id} class="muted small">{fill(words.fault_kinds, &[("kinds", kinds.join(", "))])}</p>
+        </div>
+    }
+}
+
+/// The hints shown so far, and a button for the next.
+fn hint_list(spec: &Spec, shown: &UseStateHandle<usize>) -> Html {
+    let words = &CHALLENGES.words;
+    let total = spec.text.hints.len();
+    let more = {
+        let shown = shown.clone();
+        Callback::from(move |_: MouseEvent| shown.set((*shown + 1).min(total)))
+    };
+    html! {
+        <div class="challenge-hints">
+            <h5>{words.hints_heading}</h5>
+            <ol>
+                { for spec.text.hints.iter().take(**shown).map(|h| html! { <li>{*h}</li> }) }
+            </ol>
+            <button type="button" class="button small" onclick={more} disabled={**shown >= total}>
+                {fill(words.hint_button, &[("shown", shown.to_string()), ("total", total.to_string())])}
+            </button>
+        </div>
+    }
+}
+
+/// The model's verdict on the last try, or why it was refused.
+fn verdict_view(spec: &'static Spec, checked: &Checked) -> Html {
+    let words = &CHALLENGES.words;
+    let (verdict, attempt) = match checked {
+        Checked::Refused(refusal) => {
+            return html! { <p class="challenge-verdict status-warn" role="alert">{refusal.describe()}</p> }
+        }
+        Checked::Graded(verdict, attempt) => (verdict, attempt),
+    };
+    let trace = fill(
+        words.trace,
+        &[
+            ("hash", format!("{:016x}", verdict.trace_hash)),
+            ("runs", verdict.runs.to_string()),
+        ],
+    );
+    let link = {
+        let state = link_of(spec, attempt);
+        Callback::from(move |()| address_of(&state))
+    };
+    html! {
+        <div class="challenge-verdict" role="status">
+            if let Some(failure) = &verdict.failure {
+                <p class="status-bad">{words::failed(failure)}
+                    if let Some(case) = words::case(&failure.case) { {" "}{case} }
+                </p>
+                { go_to_button(failure) }
+            } else {
+                <p class="status-ok"><strong>{words.verdict_solved}</strong>{" "}{spec.text.solved}</p>
+            }
+            <p class="muted small trace-id">{trace}</p>
+            <CopyField label={words.try_link} field_label={words.try_link_field} text={link} />
+        </div>
+    }
+}
+
+/// "Go to t = … in the laboratory": the failing run, its cursor at the failure.
+fn go_to_button(failure: &crate::lab::challenge::Failure) -> Html {
+    let (scenario, at) = (failure.scenario.clone(), failure.at);
+    let onclick = Callback::from(move |_: MouseEvent| super::super::go_to(scenario.clone(), at));
+    html! {
+        <button type="button" class="button" {onclick}>
+            {fill(CHALLENGES.words.go_to, &[("at", failure.at.to_string())])}
+        </button>
+    }
+}

@@ -1,0 +1,132 @@
+//! The Sandbox's Challenges section: every challenge with its status (kept in localStorage
+//! like the Q&A grades), one open at a time ([`card`]). A try link opens its challenge with
+//! the try filled in, or is refused with a plain notice; nothing is graded unasked.
+
+mod card;
+mod storage;
+
+use yew::prelude::*;
+
+use crate::lab::challenge::link::{read_link, Answer};
+use crate::lab::challenge::{spec, Progress, Refusal, Status};
+use crate::lesson::content::{fill, CHALLENGES};
+use storage::Kept;
+
+/// What the page's link asked of the challenges: open one with a try, or nothing.
+#[derive(Clone, Debug, PartialEq)]
+enum Linked {
+    None,
+    Try { id: &'static str, answer: Answer },
+    Refused(Refusal),
+}
+
+/// Reads the try the page's link carried, once.
+fn linked() -> Linked {
+    match crate::app::share::take_initial_challenge() {
+        None => Linked::None,
+        Some((challenge, lab)) => match read_link(&challenge, lab.as_ref()) {
+            Ok((spec, attempt)) => Linked::Try {
+                id: spec.text.id,
+                answer: Answer::of(spec, &attempt),
+            },
+            Err(refusal) => Linked::Refused(refusal),
+        },
+    }
+}
+
+/// The Challenges section.
+#[component]
+pub fn Challenges() -> Html {
+    let words = &CHALLENGES.words;
+    let specs = spec::all();
+    let linked = use_memo((), |_| linked());
+    let kept = use_state(storage::load);
+    let open = use_state(|| match &*linked {
+        Linked::Try { id, .. } => Some(*id),
+        _ => None,
+    });
+    let on_graded = {
+        let kept = kept.clone();
+        Callback::from(move |(id, solved): (&'static str, bool)| {
+            kept.set(storage::save(kept.progress.graded(id, solved)));
+        })
+    };
+    let tally = kept.progress.tally(specs);
+    html! {
+        <section class="card challenges" aria-labelledby="challenges-title">
+            <h3 id="challenges-title">{words.heading}</h3>
+            <p>{words.intro}</p>
+            <p class="progress-line" role="status">{fill(words.progress, &[
+                ("solved", tally.solved.to_string()),
+                ("total", tally.total.to_string()),
+                ("required", tally.required.to_string()),
+            ])}</p>
+            <p class="muted small">{words.left_out}</p>
+            { storage_note(&kept) }
+            if let Linked::Refused(refusal) = &*linked {
+                <p class="status-warn challenge-refused" role="alert">{refusal.describe()}</p>
+            }
+            <ol class="challenge-list">
+                { for specs.iter().map(|spec| {
+                    let id = spec.text.id;
+                    let initial = match &*linked {
+                        Linked::Try { id: linked_id, answer } if *linked_id == id => Some(answer.clone()),
+                        _ => None,
+                    };
+                    item(spec, &kept.progress, &open, initial, on_graded.clone())
+                }) }
+            </ol>
+        </section>
+    }
+}
+
+/// A note when progress cannot be kept, or had to be reset.
+fn storage_note(kept: &Kept) -> Html {
+    let words = &CHALLENGES.words;
+    let note = match kept.note {
+        storage::Note::None => return Html::default(),
+        storage::Note::Reset => words.storage_reset,
+        storage::Note::Unavailable => words.storage_unavailable,
+    };
+    html! { <p class="note storage-note" role="status">{note}</p> }
+}
+
+/// One challenge in the list: a button with its title and status, and its card when open.
+fn item(
+    spec: &'static spec::Spec,
+    progress: &Progress,
+    open: &UseStateHandle<Option<&'static str>>,
+    initial: Option<Answer>,
+    on_graded: Callback<(&'static str, bool)>,
+) -> Html {
+    let words = &CHALLENGES.words;
+    let id = spec.text.id;
+    let is_open = **open == Some(id);
+    let status = progress.status(id);
+    let (status_word, class) = match status {
+        Status::NotTried => (words.not_tried, "not-tried"),
+        Status::Tried => (words.tried, "tried"),
+        Status::Solved => (words.solved, "solved"),
+    };
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(if is_open { None } else { Some(id) }))
+    };
+    let body_id = format!("challenge-{id}");
+    html! {
+        <li class={classes!("challenge", class)}>
+            <h4 class="challenge-heading">
+                <button type="button" class="challenge-toggle" aria-expanded={is_open.to_string()}
+                    aria-controls={body_id.clone()} onclick={toggle}>
+                    <span class="challenge-title">{spec.text.title}</span>
+                    <span class={classes!("challenge-status", class)}>{status_word}</span>
+                </button>
+            </h4>
+            if is_open {
+                <div id={body_id}>
+                    <card::ChallengeCard {id} {initial} {on_graded} />
+                </div>
+            }
+        </li>
+    }
+}

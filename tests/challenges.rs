@@ -1,0 +1,149 @@
+//! Every challenge of `content/challenges.toml`, run through the model: its data reads, its
+//! goal names known checks and metrics, its start misses the goal, its reference answer
+//! meets it, the same try always gets the same verdict and trace hash (the committed hashes
+//! are checked in wasm too), and its try links survive a round trip while tampered ones are
+//! refused. A new challenge is tested by these without a new test.
+
+use lease_lab::lab::challenge::link::{check_try, link_of, read_link};
+use lease_lab::lab::challenge::spec::{all, Spec};
+use lease_lab::lab::challenge::{grade, words, Refusal};
+use lease_lab::lesson::content::CHALLENGES;
+use lease_lab::share::{decode, encode};
+
+/// Each challenge's committed trace hashes: its start's verdict and its answer's.
+const HASHES: &[(&str, u64, u64)] = &include!("challenge_hashes.in");
+
+#[test]
+fn every_challenge_reads_and_there_are_at_least_eight() {
+    for challenge in CHALLENGES.challenges {
+        if let Err(problem) = Spec::read(challenge) {
+            panic!("challenge {}: {problem:?}", challenge.id);
+        }
+    }
+    assert_eq!(all().len(), CHALLENGES.challenges.len());
+    assert!(all().len() >= 8);
+}
+
+#[test]
+fn every_challenge_links_a_lesson_section_that_exists() {
+    for spec in all() {
+        assert!(
+            words::section(spec.text.lesson).is_some(),
+            "{}: no lesson section {}",
+            spec.text.id,
+            spec.text.lesson
+        );
+    }
+}
+
+#[test]
+fn every_start_misses_its_goal_and_every_reference_answer_meets_it() {
+    for spec in all() {
+        let id = spec.text.id;
+        check_try(spec, &spec.start).unwrap_or_else(|r| panic!("{id}: start refused: {r:?}"));
+        let start = grade(spec, &spec.start).unwrap_or_else(|e| panic!("{id}: {e:?}"));
+        assert!(!start.solved(), "{id}: the start already meets the goal");
+        let answer = spec
+            .answer()
+            .unwrap_or_else(|problems| panic!("{id}: answer unreadable: {problems:?}"));
+        check_try(spec, &answer).unwrap_or_else(|r| panic!("{id}: answer refused: {r:?}"));
+        let verdict = grade(spec, &answer).unwrap_or_else(|e| panic!("{id}: {e:?}"));
+        assert!(
+            verdict.solved(),
+            "{id}: the reference answer fails: {:?}",
+            verdict.failure
+        );
+    }
+}
+
+#[test]
+fn the_same_try_gets_the_same_verdict_and_its_committed_trace_hash() {
+    for spec in all() {
+        let id = spec.text.id;
+        let answer = spec.answer().unwrap();
+        let Some(&(_, start_hash, answer_hash)) = HASHES.iter().find(|(h, _, _)| *h == id) else {
+            let start = grade(spec, &spec.start).unwrap().trace_hash;
+            let reference = grade(spec, &answer).unwrap().trace_hash;
+            panic!(
+                "{id} has no committed hashes: once its verdicts are right, add this line to \
+                 tests/challenge_hashes.in: (\"{id}\", {start:#018x}, {reference:#018x}),"
+            );
+        };
+        for (attempt, want) in [(&spec.start, start_hash), (&answer, answer_hash)] {
+            let first = grade(spec, attempt).unwrap();
+            assert_eq!(first, grade(spec, attempt).unwrap(), "{id}");
+            assert_eq!(first.trace_hash, want, "{id}: {:#018x}", first.trace_hash);
+        }
+    }
+    assert_eq!(
+        HASHES.len(),
+        all().len(),
+        "a committed line for a challenge that is gone"
+    );
+}
+
+#[test]
+fn a_try_link_round_trips_and_a_tampered_one_is_refused() {
+    for spec in all() {
+        let id = spec.text.id;
+        let answer = spec.answer().unwrap();
+        let decoded = decode(&encode(&link_of(spec, &answer)));
+        assert!(decoded.problems.is_empty(), "{id}: {:?}", decoded.problems);
+        let challenge = decoded.state.challenge.clone().unwrap();
+        let (read, attempt) = read_link(&challenge, decoded.state.lab.as_ref()).unwrap();
+        assert_eq!((read.text.id, &attempt), (id, &answer));
+
+        let other_goal = format!("{id}.0123456789abcdef");
+        assert_eq!(
+            read_link(&other_goal, decoded.state.lab.as_ref()).err(),
+            Some(Refusal::ChangedGoal(spec.text.title))
+        );
+        let unknown = challenge.replacen(id, "no-such-challenge", 1);
+        assert_eq!(
+            read_link(&unknown, decoded.state.lab.as_ref()).err(),
+            Some(Refusal::UnknownChallenge("no-such-challenge".to_owned()))
+        );
+        let mut reseeded = decoded.state.lab.clone().unwrap();
+        reseeded.scenario.seed += 1;
+        assert!(matches!(
+            read_link(&challenge, Some(&reseeded)).err(),
+            Some(Refusal::NotAllowed(_))
+        ));
+    }
+}
+
+#[test]
+fn a_link_with_a_value_outside_the_allowed_range_is_refused_with_the_range_named() {
+    let spec = all().iter().find(|s| s.text.id == "pitfall").unwrap();
+    let link = encode(&link_of(spec, &spec.start)).replacen("ttl=500ms", "ttl=20s", 1);
+    let link = if link.contains("ttl=20s") {
+        link
+    } else {
+        format!("{link}&ttl=20s")
+    };
+    let decoded = decode(&link);
+    let refusal = read_link(
+        decoded.state.challenge.as_deref().unwrap(),
+        decoded.state.lab.as_ref(),
+    )
+    .err()
+    .expect("refused");
+    let sentence = refusal.describe();
+    assert!(
+        sentence.contains("is 20s, outside the allowed range from 300ms to 3s"),
+        "{sentence}"
+    );
+}
+
+#[test]
+fn a_wrong_try_names_the_failed_condition_and_when() {
+    for spec in all() {
+        let verdict = grade(spec, &spec.start).unwrap();
+        let failure = verdict.failure.unwrap();
+        let sentence = words::failed(&failure);
+        assert!(sentence.contains(&words::condition(failure.condition)));
+        assert!(sentence.contains(&failure.at.to_string()), "{sentence}");
+        assert!(!sentence.contains('{'), "{sentence}");
+        assert!(failure.scenario.validate().is_ok());
+    }
+}

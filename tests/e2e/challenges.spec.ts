@@ -1,0 +1,216 @@
+// The Sandbox's challenges, solved through the page the way a learner would: open each one,
+// submit a wrong try and see the failed condition named with a "Go to" that moves the
+// laboratory to that moment, then submit a right answer and see it solved; progress is kept
+// in localStorage (and an unreadable record is reset with a notice); a try's link reopens it,
+// and a tampered link is refused with a plain notice and marks nothing solved.
+import { test, expect, openApp } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+
+// The committed trace hashes of each challenge's reference answer (tests/challenge_hashes.in,
+// asserted natively and in wasm too), in the order of the file.
+const ANSWER_HASHES = [
+  ...readFileSync(new URL('../challenge_hashes.in', import.meta.url), 'utf8').matchAll(/0x[0-9a-f]{16}, 0x([0-9a-f]{16})\)/g),
+].map((m) => m[1]);
+
+type Step =
+  | { field: string; value: string }
+  | { switch: string; on: boolean }
+  | { faults: string };
+
+type Case = {
+  title: string;
+  wrong: Step[];
+  failed: RegExp;
+  right: Step[];
+};
+
+const TTL = 'Lease TTL (T)';
+const CASES: Case[] = [
+  {
+    title: 'Survive a 400 ms pause',
+    wrong: [],
+    failed: /This condition failed: Leases lost: at most 0\. .*starting .* into the renew period/,
+    right: [{ field: TTL, value: '1s' }],
+  },
+  {
+    title: 'No false alarm, and a fast failover',
+    wrong: [{ field: TTL, value: '3s' }],
+    failed: /This condition failed: Longest failover: at most 1\.500 s\./,
+    right: [{ field: TTL, value: '1s' }],
+  },
+  {
+    title: 'Which one switch stops the zombie?',
+    wrong: [{ switch: 'Trust the lost flag only (no deadline check)', on: false }],
+    failed: /This condition failed: “Accepted writes are ordered by fencing token” holds\. At t = .*the check broke/,
+    right: [{ switch: 'Fencing at storage', on: true }],
+  },
+  {
+    title: 'Break unfenced storage',
+    wrong: [{ faults: 'pause-write:A@2s+20s' }],
+    failed: /This condition failed: “Accepted writes are ordered by fencing token” is broken\. .*still held when the run ended/,
+    right: [{ faults: 'pause-write:A@2s+40s' }],
+  },
+  {
+    title: "Size etcd's lease for your numbers",
+    wrong: [{ field: TTL, value: '4s' }],
+    failed: /This condition failed: Leases lost: at most 0\./,
+    right: [{ field: TTL, value: '10s' }],
+  },
+  {
+    title: 'Let NTP step the clock',
+    wrong: [{ switch: 'Fencing at storage', on: false }],
+    failed: /This condition failed: Leases lost: at most 0\./,
+    right: [{ switch: 'Wall-clock sleep for renewals', on: false }],
+  },
+  {
+    title: 'A jump at the lock service',
+    wrong: [{ field: TTL, value: '60s' }],
+    failed: /This condition failed: “The lock service never has two unexpired holders” holds\..*That was plan \d+ of the search: step:service@/,
+    right: [{ switch: 'Service expires leases on its wall clock', on: false }],
+  },
+  {
+    title: 'Ride out a blip, renew sparingly',
+    wrong: [],
+    failed: /This condition failed: Renewals sent: at most 10\./,
+    right: [{ field: 'Renew every', value: '1/2' }],
+  },
+];
+
+const section = (page: Page) => page.getByRole('region', { name: 'Challenges' });
+const titled = (title: string) => new RegExp(`^${title.replace(/[?()']/g, '.')}`);
+const toggle = (page: Page, title: string) => section(page).getByRole('button', { name: titled(title) });
+// `has` is looked up inside each item.
+const card = (page: Page, title: string) =>
+  section(page).getByRole('listitem').filter({ has: page.getByRole('button', { name: titled(title) }) });
+
+async function answer(where: Locator, steps: Step[]) {
+  for (const step of steps) {
+    if ('field' in step) await where.getByLabel(new RegExp(`^${step.field.replace(/[()]/g, '.')} \\(from`)).fill(step.value);
+    else if ('switch' in step) await where.getByRole('checkbox', { name: step.switch }).setChecked(step.on);
+    else await where.getByRole('textbox', { name: /^Faults you add/ }).fill(step.faults);
+  }
+}
+
+for (const viewport of [
+  { width: 1280, height: 800, label: 'desktop' },
+  { width: 390, height: 844, label: 'phone' },
+]) {
+  test(`every challenge fails a wrong try with a working Go to, then is solved (${viewport.label})`, async ({ page, checkA11y, shot }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(viewport);
+    await openApp(page, '#/sandbox');
+    await expect(section(page)).toBeVisible();
+    await expect(section(page).getByText(`0 of ${CASES.length} challenges solved`)).toBeVisible();
+    await expect(section(page).getByText(/your own client code.*left out/)).toBeVisible();
+
+    for (const c of CASES) {
+      await toggle(page, c.title).click();
+      const item = card(page, c.title);
+      await expect(toggle(page, c.title)).toHaveAttribute('aria-expanded', 'true');
+      await expect(item.getByRole('link')).toHaveAttribute('href', /^#\/(gist|maps)$/);
+
+      await answer(item, c.wrong);
+      await item.getByRole('button', { name: 'Check my answer' }).click();
+      const verdict = item.getByRole('status').filter({ hasText: 'Not yet.' });
+      await expect(verdict).toContainText(c.failed);
+      await expect(toggle(page, c.title)).toContainText('Tried');
+      const goTo = item.getByRole('button', { name: /^Go to t = .* in the laboratory$/ });
+      const at = (await goTo.innerText()).replace(/^Go to t = (.*) in the laboratory$/, '$1');
+      await goTo.click();
+      await expect(page.getByLabel('Simulation time')).toContainText(`t = ${at}`);
+      await expect(page.getByRole('heading', { name: 'Lease laboratory' })).toBeInViewport();
+
+      await item.getByRole('button', { name: 'Start again' }).click();
+      await answer(item, c.right);
+      await item.getByRole('button', { name: 'Check my answer' }).click();
+      await expect(item.getByRole('status').filter({ hasText: 'Solved.' })).toBeVisible();
+      await expect(toggle(page, c.title)).toContainText('Solved');
+      // The same verdict and trace hash as natively: the right answers are the references.
+      await expect(item.getByText(/^Trace [0-9a-f]{16}/)).toContainText(`Trace ${ANSWER_HASHES[CASES.indexOf(c)]}`);
+      if (c === CASES[0]) {
+        await checkA11y(page, '.challenges');
+        await item.scrollIntoViewIfNeeded();
+        await shot(page, `challenges-${viewport.label}`);
+      }
+      await toggle(page, c.title).click();
+    }
+    await expect(section(page).getByText(`${CASES.length} of ${CASES.length} challenges solved`)).toBeVisible();
+    const saved = await page.evaluate(() => localStorage.getItem('lease-lab.challenges.v1'));
+    expect(saved).toMatch(/^v=1;solved=[a-z-]+(,[a-z-]+){7};tried=;required=/);
+
+    await page.reload();
+    await expect(section(page).getByText(`${CASES.length} of ${CASES.length} challenges solved`)).toBeVisible();
+  });
+}
+
+test('a hint is revealed one at a time', async ({ page }) => {
+  await openApp(page, '#/sandbox');
+  await toggle(page, 'Break unfenced storage').click();
+  const item = card(page, 'Break unfenced storage');
+  const hints = item.getByRole('list').filter({ hasText: /lease has expired|write path|30 s/ });
+  await item.getByRole('button', { name: 'Show a hint (0 of 3 shown)' }).click();
+  await expect(item.getByText('The service only grants the lock to B once')).toBeVisible();
+  await expect(item.getByText('A pause in the write path freezes A')).toHaveCount(0);
+  await item.getByRole('button', { name: 'Show a hint (1 of 3 shown)' }).click();
+  await item.getByRole('button', { name: 'Show a hint (2 of 3 shown)' }).click();
+  await expect(item.getByRole('button', { name: 'Show a hint (3 of 3 shown)' })).toBeDisabled();
+  await expect(hints.getByRole('listitem')).toHaveCount(3);
+});
+
+test("a try's link reopens it in the challenge and the lab, and is graded only when asked", async ({ page }) => {
+  await openApp(page, '#/sandbox');
+  await toggle(page, 'Survive a 400 ms pause').click();
+  const item = card(page, 'Survive a 400 ms pause');
+  await answer(item, [{ field: TTL, value: '1s' }]);
+  await item.getByRole('button', { name: 'Check my answer' }).click();
+  await item.getByRole('button', { name: 'Copy a link to this try' }).click();
+  const link = await item.getByLabel('Link to this try').inputValue();
+  expect(link).toMatch(/#\/sandbox\?v=1&.*ttl=1s.*&challenge=pitfall\.[0-9a-f]{16}$/);
+  await page.evaluate(() => localStorage.clear());
+
+  // A fresh load: a hash change in the same document would be the lab's to replay.
+  await page.goto('about:blank');
+  await page.goto(link);
+  const reopened = card(page, 'Survive a 400 ms pause');
+  await expect(reopened.getByText("The link's try is filled in below")).toBeVisible();
+  await expect(reopened.getByLabel(/^Lease TTL .T. \(from/)).toHaveValue('1s');
+  await expect(toggle(page, 'Survive a 400 ms pause')).toContainText('Not tried');
+  await reopened.getByRole('button', { name: 'Check my answer' }).click();
+  await expect(reopened.getByRole('status').filter({ hasText: 'Solved.' })).toBeVisible();
+});
+
+for (const [what, tamper, notice] of [
+  ['a changed goal', (l: string) => l.replace(/challenge=pitfall\.[0-9a-f]+/, 'challenge=pitfall.0123456789abcdef'), /made for a different goal of “Survive a 400 ms pause”/],
+  ['an unknown challenge', (l: string) => l.replace(/challenge=pitfall/, 'challenge=win-everything'), /there is no challenge called “win-everything”/],
+  ['a value outside the range', (l: string) => l.replace('ttl=1s', 'ttl=20s'), /its Lease TTL \(T\) is 20s, outside the allowed range from 300ms to 3s/],
+  ['a field it may not change', (l: string) => `${l}&seed=7`, /it changes Seed, which this challenge does not let you change/],
+] as const) {
+  test(`a challenge link with ${what} is refused and marks nothing solved`, async ({ page }) => {
+    await openApp(page, '#/sandbox');
+    await toggle(page, 'Survive a 400 ms pause').click();
+    const item = card(page, 'Survive a 400 ms pause');
+    await answer(item, [{ field: TTL, value: '1s' }]);
+    await item.getByRole('button', { name: 'Check my answer' }).click();
+    await item.getByRole('button', { name: 'Copy a link to this try' }).click();
+    const link = await item.getByLabel('Link to this try').inputValue();
+    await page.evaluate(() => localStorage.clear());
+
+    await page.goto('about:blank');
+    await page.goto(tamper(link));
+    await expect(section(page).getByRole('alert')).toContainText(notice);
+    await expect(section(page).getByRole('alert')).toContainText('Nothing was graded or marked solved.');
+    await expect(section(page).getByText('0 of 8 challenges solved')).toBeVisible();
+    await expect(toggle(page, 'Survive a 400 ms pause')).toHaveAttribute('aria-expanded', 'false');
+    expect(await page.evaluate(() => localStorage.getItem('lease-lab.challenges.v1'))).toBeNull();
+  });
+}
+
+test('an unreadable progress record is reset with a notice', async ({ page }) => {
+  await openApp(page, '#/sandbox');
+  await page.evaluate(() => localStorage.setItem('lease-lab.challenges.v1', 'solved=everything!'));
+  await page.reload();
+  await expect(section(page).getByText('Your saved challenge progress could not be read, so it was reset.')).toBeVisible();
+  await expect(section(page).getByText('0 of 8 challenges solved')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('lease-lab.challenges.v1'))).toMatch(/^v=1;solved=;tried=;/);
+});
