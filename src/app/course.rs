@@ -14,7 +14,9 @@
 //! - `onTrouble(callback)`: called once, now or later, if the platform is not receiving the
 //!   progress; [`CourseNotice`] then says so.
 //!
-//! More progress (solved challenges, say) is one more tally and one more resume part here.
+//! The challenges' progress is the laboratory's record in localStorage
+//! ([`crate::lab::challenge::progress`]): read here as counts whenever the laboratory says
+//! it saved one, reported as two tallies, and kept as one resume part.
 
 use std::cell::{Cell, RefCell};
 
@@ -22,6 +24,7 @@ use js_sys::{Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
+use crate::lab::challenge::progress::{Tally as ChallengeTally, SAVED_EVENT, STORAGE_KEY};
 use crate::lesson::quiz::Progress;
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
@@ -75,6 +78,7 @@ pub fn connect(channel: JsValue) {
         }
     }
     let restored_grades = Progress::decode(&text("grades"), &super::qa::question_ids());
+    resume_challenges(&text("challenges"));
     resume_lab(&lab_fields_of(&text("lab")));
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
     let reachable = channel.is_object().then_some(channel);
@@ -95,7 +99,29 @@ pub fn connect(channel: JsValue) {
         }
         None => troubled(),
     }
+    gloo::events::EventListener::new(&gloo::utils::window(), SAVED_EVENT, |_| update(|_| {}))
+        .forget();
     grades_changed(&super::qa::current_grades().0);
+}
+
+/// The challenges' record this browser keeps, if any.
+fn saved_challenges() -> Option<String> {
+    let store = gloo::utils::window().local_storage().ok().flatten()?;
+    store.get_item(STORAGE_KEY).ok().flatten()
+}
+
+/// Hands the laboratory the challenges' record the platform kept, where this browser has
+/// none of its own (as with the grades, this browser's own record wins).
+fn resume_challenges(record: &str) {
+    if record.is_empty() || ChallengeTally::of_saved(record).is_none() {
+        return;
+    }
+    if saved_challenges().is_some_and(|own| !own.is_empty()) {
+        return;
+    }
+    if let Some(store) = gloo::utils::window().local_storage().ok().flatten() {
+        let _ = store.set_item(STORAGE_KEY, record);
+    }
 }
 
 /// Puts the laboratory's last link into the address, unless the launch link names its own:
@@ -158,12 +184,24 @@ fn report(course: &Course) {
         return;
     };
     let tally = course.grades.tally(&super::qa::question_ids());
-    let tallies = Object::new();
-    for (name, count, of) in [
+    let challenges = saved_challenges().filter(|record| ChallengeTally::of_saved(record).is_some());
+    let mut counts = vec![
         ("tabs-opened", course.tabs_opened.len(), Tab::ALL.len()),
         ("cards-graded", tally.known + tally.review, tally.total),
         ("cards-knew", tally.known, tally.total),
-    ] {
+    ];
+    // Until the laboratory has saved a record, the challenges are not reported (the lesson
+    // does not hold them); a rule on them is then unmet, as for any tally not reported.
+    if let Some(solved) = challenges.as_deref().and_then(ChallengeTally::of_saved) {
+        counts.push(("challenges-solved", solved.solved, solved.total));
+        counts.push((
+            "challenges-required",
+            solved.required_solved,
+            solved.required,
+        ));
+    }
+    let tallies = Object::new();
+    for (name, count, of) in counts {
         let pair = Array::of2(&(count as u32).into(), &(of as u32).into());
         let _ = Reflect::set(&tallies, &JsValue::from_str(name), &pair);
     }
@@ -172,6 +210,7 @@ fn report(course: &Course) {
     for (name, text) in [
         ("tabs", tabs.join(",")),
         ("grades", course.grades.encode()),
+        ("challenges", challenges.unwrap_or_default()),
         ("lab", course.lab.clone()),
     ] {
         resume.push(&Array::of2(

@@ -15,6 +15,9 @@ use super::spec::Spec;
 
 /// The localStorage key (bump the suffix if the format ever changes).
 pub const STORAGE_KEY: &str = "lease-lab.challenges.v1";
+/// The window event the laboratory sends each time it saves the record, so the lesson's
+/// course package reports the change (the page gets no storage event for its own writes).
+pub const SAVED_EVENT: &str = "lease-lab-challenges-saved";
 /// Saved text longer than this is not read.
 const MAX_SAVED_LEN: usize = 4_096;
 
@@ -48,6 +51,29 @@ pub struct Tally {
     pub required: usize,
     /// Of those, how many are solved.
     pub required_solved: usize,
+}
+
+impl Tally {
+    /// The counts a saved record gives a reader outside the laboratory, which does not hold
+    /// the challenges themselves (the course package's side of the lesson): `None` if the
+    /// record is unreadable or empty (the laboratory never saved one).
+    pub fn of_saved(saved: &str) -> Option<Tally> {
+        Progress::decode(saved, &[]).ok()?;
+        let field = |key: &str| {
+            saved
+                .split(';')
+                .find_map(|part| part.strip_prefix(key)?.strip_prefix('='))
+        };
+        let solved = ids(field("solved")?).ok()?;
+        let required = ids(field("required")?).ok()?;
+        let total = field("total")?.parse::<usize>().ok()?;
+        Some(Tally {
+            solved: solved.len().min(total),
+            total,
+            required: required.len(),
+            required_solved: required.iter().filter(|id| solved.contains(id)).count(),
+        })
+    }
 }
 
 impl Progress {
@@ -203,6 +229,21 @@ mod tests {
         let required = specs.iter().filter(|s| s.text.required).count();
         assert_eq!(tally.required, required);
         assert_eq!(tally.required_solved, 1);
+    }
+
+    #[test]
+    fn a_reader_without_the_challenges_counts_the_same_from_the_record() {
+        let specs = all();
+        let ids: Vec<&str> = specs.iter().map(|s| s.text.id).collect();
+        let progress = Progress::default()
+            .graded(ids[0], true)
+            .graded(ids[1], false)
+            .graded(ids[2], true);
+        let text = progress.encode(specs);
+        assert_eq!(Tally::of_saved(&text), Some(progress.tally(specs)));
+        assert_eq!(Tally::of_saved(""), None);
+        assert_eq!(Tally::of_saved("v=1;solved=pitfall"), None);
+        assert_eq!(Tally::of_saved("v=1;solved=Pit;required=;total=8"), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! quota): progress then lasts for the visit and a note says so. A record that cannot be
 //! read is reset, with a note, never a crash.
 
-use crate::lab::challenge::progress::STORAGE_KEY;
+use crate::lab::challenge::progress::{SAVED_EVENT, STORAGE_KEY};
 use crate::lab::challenge::{spec, Progress};
 
 /// What to tell the learner about their saved progress.
@@ -25,6 +25,20 @@ pub struct Kept {
 
 fn storage() -> Option<web_sys::Storage> {
     gloo::utils::window().local_storage().ok().flatten()
+}
+
+/// Writes `progress` and tells the page (a course package reports it); false if storage
+/// refused it.
+fn write(store: &web_sys::Storage, progress: &Progress) -> bool {
+    let saved = store
+        .set_item(STORAGE_KEY, &progress.encode(spec::all()))
+        .is_ok();
+    if saved {
+        if let Ok(event) = web_sys::Event::new(SAVED_EVENT) {
+            let _ = gloo::utils::window().dispatch_event(&event);
+        }
+    }
+    saved
 }
 
 fn known_ids() -> Vec<&'static str> {
@@ -51,9 +65,7 @@ pub fn load() -> Kept {
         },
         Err(_) => {
             let progress = Progress::default();
-            let reset = store
-                .set_item(STORAGE_KEY, &progress.encode(spec::all()))
-                .is_ok();
+            let reset = write(&store, &progress);
             Kept {
                 progress,
                 note: if reset {
@@ -68,11 +80,7 @@ pub fn load() -> Kept {
 
 /// Saves `progress`; the note says whether it will last.
 pub fn save(progress: Progress) -> Kept {
-    let saved = storage().is_some_and(|store| {
-        store
-            .set_item(STORAGE_KEY, &progress.encode(spec::all()))
-            .is_ok()
-    });
+    let saved = storage().is_some_and(|store| write(&store, &progress));
     Kept {
         progress,
         note: if saved { Note::None } else { Note::Unavailable },
