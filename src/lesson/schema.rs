@@ -474,6 +474,9 @@ records! {
         lesson: Text,
         /// Whether solving it counts toward completing the course.
         required: bool,
+        /// Whether the laboratory's counterexample search is hidden while it is open (it
+        /// would find the answer for the learner).
+        hides_search: bool,
         /// The scenario it starts from, as a share link's fields (`preset=9&dur=6s`).
         start: Text,
         /// The scenario fields the learner may change, each within a range.

@@ -51,6 +51,7 @@ pub fn Challenges() -> Html {
             kept.set(storage::save(kept.progress.graded(id, solved)));
         })
     };
+    use_search_hidden(*open);
     let tally = kept.progress.tally(specs);
     html! {
         <section class="card challenges" aria-labelledby="challenges-title">
@@ -78,6 +79,30 @@ pub fn Challenges() -> Html {
             </ol>
         </section>
     }
+}
+
+/// Hides the laboratory's counterexample search (`html[data-search-hidden]`, lab.css) while
+/// a challenge that asks for it is open: the search would find that answer for the learner.
+#[hook]
+fn use_search_hidden(open: Option<&'static str>) {
+    let hides = open
+        .and_then(spec::by_id)
+        .is_some_and(|spec| spec.text.hides_search);
+    use_effect_with(hides, |&hides| {
+        let root = gloo::utils::document().document_element();
+        if let Some(root) = &root {
+            let _ = if hides {
+                root.set_attribute("data-search-hidden", "")
+            } else {
+                root.remove_attribute("data-search-hidden")
+            };
+        }
+        move || {
+            if let Some(root) = root {
+                let _ = root.remove_attribute("data-search-hidden");
+            }
+        }
+    });
 }
 
 /// A note when progress cannot be kept, or had to be reset.
