@@ -7,29 +7,38 @@ import { completion, packResume, readRules, score, unpackResume } from '../../ww
 
 const shipped = JSON.parse(readFileSync(new URL('../../www/course/rules.json', import.meta.url), 'utf8'));
 const { rules } = readRules(shipped);
-const tallies = (tabs, graded, knew) => ({
+/** What the lesson reports before the laboratory has kept a record of the challenges. */
+const lessonOnly = (tabs, graded, knew) => ({
   'tabs-opened': [tabs, 4],
   'cards-graded': [graded, 12],
   'cards-knew': [knew, 12],
 });
-
-test('the shipped rules complete the course once every tab is opened and every card graded', () => {
-  assert.ok(rules);
-  assert.deepEqual(completion(tallies(4, 12, 3), rules.completion), { complete: true, measure: 1 });
-  assert.deepEqual(completion(tallies(4, 11, 11), rules.completion), { complete: false, measure: (1 + 11 / 12) / 2 });
-  assert.deepEqual(completion(tallies(2, 12, 12), rules.completion), { complete: false, measure: (0.5 + 1) / 2 });
+const tallies = (tabs, graded, knew, solved = 8) => ({
+  ...lessonOnly(tabs, graded, knew),
+  'challenges-solved': [solved, 8],
+  'challenges-required': [solved, 8],
 });
 
-test('the shipped rules score a point for each card the learner knew, out of every card', () => {
-  assert.deepEqual(score(tallies(4, 12, 9), rules.score), { raw: 9, min: 0, max: 12 });
+test('the shipped rules complete the course once every tab is opened, every card graded and every required challenge solved', () => {
+  assert.ok(rules);
+  assert.deepEqual(completion(tallies(4, 12, 3), rules.completion), { complete: true, measure: 1 });
+  assert.deepEqual(completion(tallies(4, 11, 11), rules.completion), { complete: false, measure: (1 + 11 / 12 + 1) / 3 });
+  assert.deepEqual(completion(tallies(2, 12, 12), rules.completion), { complete: false, measure: (0.5 + 1 + 1) / 3 });
+  assert.deepEqual(completion(tallies(4, 12, 12, 6), rules.completion), { complete: false, measure: (1 + 1 + 6 / 8) / 3 });
+  // Before the laboratory has saved any record, the challenges are not reported: not complete.
+  assert.equal(completion(lessonOnly(4, 12, 12), rules.completion).complete, false);
+});
+
+test('the shipped rules score a point for each card the learner knew and each challenge solved', () => {
+  assert.deepEqual(score(tallies(4, 12, 9, 5), rules.score), { raw: 14, min: 0, max: 20 });
 });
 
 test('an author can ask for a count, and for a tally the page does not report yet', () => {
   const required = { 'cards-graded': 6, 'challenges-solved': 'all' };
-  assert.deepEqual(completion(tallies(0, 6, 0), { 'cards-graded': 6 }), { complete: true, measure: 1 });
+  assert.deepEqual(completion(lessonOnly(0, 6, 0), { 'cards-graded': 6 }), { complete: true, measure: 1 });
   // Not met until the page reports it: a rule never completes a course by accident.
-  assert.equal(completion(tallies(4, 12, 12), required).complete, false);
-  const more = { ...tallies(4, 12, 12), 'challenges-solved': [3, 3] };
+  assert.equal(completion(lessonOnly(4, 12, 12), required).complete, false);
+  const more = { ...lessonOnly(4, 12, 12), 'challenges-solved': [3, 3] };
   assert.equal(completion(more, required).complete, true);
   assert.deepEqual(score(more, { 'cards-knew': 1, 'challenges-solved': 4 }), { raw: 24, min: 0, max: 24 });
 });

@@ -1,8 +1,9 @@
 // The course packages (`make package`) in a learning platform: a test page plays the LMS with
 // scorm-again's SCORM 1.2 and 2004 runtimes (tests/e2e/pages/lms.js) and launches the
-// unzipped package in a frame. A learner opens every tab and grades every card; the runtime
-// then holds completion, score and the resume data, and a second launch (with this
-// browser's own storage cleared) restores the grades and the laboratory's link from it. A
+// unzipped package in a frame. A learner opens every tab, grades every card and solves the
+// last challenge; the runtime then holds completion, score and the resume data, and a second
+// launch (with this browser's own storage cleared) restores the grades, the challenges and
+// the laboratory's link from it. A
 // platform that throws, fails or answers nonsense (or has no API) leaves the lesson working,
 // says so once, and loses none of the learner's local progress.
 import { execFileSync } from 'node:child_process';
@@ -87,24 +88,47 @@ function resumeFrom(format: Format, kept: Awaited<ReturnType<typeof record>>) {
     : { suspend_data: kept.suspend, completion_status: kept.status };
 }
 
+// The laboratory's record of the challenges (src/lab/challenge/progress.rs): every one but
+// "Which one switch stops the zombie?" solved on an earlier visit in this browser.
+const CHALLENGES_KEY = 'lease-lab.challenges.v1';
+const ALL_CHALLENGES = 'pitfall,pause-and-failover,one-switch,break-it,etcd-sizing,ntp-step,service-jump,blip-renewals';
+const SOLVED_BEFORE = `v=1;solved=${ALL_CHALLENGES.replace('one-switch,', '')};tried=;required=${ALL_CHALLENGES};total=8`;
+
+/** Solves "Which one switch stops the zombie?" through the Challenges section. */
+async function solveOneSwitch(course: FrameLocator) {
+  const challenges = course.getByRole('region', { name: 'Challenges' });
+  await challenges.getByRole('button', { name: /^Which one switch stops the zombie/ }).click();
+  const item = challenges.getByRole('listitem').filter({ has: course.getByRole('button', { name: /^Which one switch stops the zombie/ }) });
+  await item.getByRole('checkbox', { name: 'Fencing at storage' }).setChecked(true);
+  await item.getByRole('button', { name: 'Check my answer' }).click();
+  await expect(item.getByRole('status').filter({ hasText: 'Solved.' })).toBeVisible();
+}
+
 for (const format of FORMATS) {
   test(`${format}: completion, score and the lab's link reach the LMS, and the next launch restores them`, async ({ page, shot }) => {
     let course = await launch(page, format);
+    await page.evaluate(([key, saved]) => localStorage.setItem(key, saved), [CHALLENGES_KEY, SOLVED_BEFORE]);
     await openTab(course, 'Maps');
-    await openTab(course, 'Sandbox');
-    await course.getByLabel('Scenario').selectOption('5b');
-    await expect(course.getByLabel('Scenario')).toHaveValue('5b');
     await openTab(course, 'Q&A');
     const total = await gradeCards(course, 9);
     expect(total).toBe(12);
+    // Every tab but the Sandbox, every card graded: not complete yet.
+    await expect.poll(async () => Number((await record(page, format)).score.raw)).toBe(9);
+    expect((await record(page, format)).status).not.toBe('completed');
+
+    await openTab(course, 'Sandbox');
+    await course.getByLabel('Scenario').selectOption('5b');
+    await expect(course.getByLabel('Scenario')).toHaveValue('5b');
+    // The last required challenge, solved in the page, completes the course.
+    await solveOneSwitch(course);
 
     await expect.poll(async () => (await record(page, format)).status).toBe('completed');
     const reported = await record(page, format);
-    expect(Number(reported.score.raw)).toBe(9);
+    expect(Number(reported.score.raw)).toBe(9 + 8);
     expect(Number(reported.score.min)).toBe(0);
-    expect(Number(reported.score.max)).toBe(12);
+    expect(Number(reported.score.max)).toBe(12 + 8);
     if (format === 'scorm2004') {
-      expect(Number(reported.score.scaled)).toBe(0.75);
+      expect(Number(reported.score.scaled)).toBe(0.85);
       expect(Number(reported.progress)).toBe(1);
     }
     await expect(course.getByText(NOT_REPORTING)).toHaveCount(0);
@@ -129,6 +153,7 @@ for (const format of FORMATS) {
     await expect(course.getByText('9 known, 3 to review, 0 not graded yet, of 12')).toBeVisible();
     await openTab(course, 'Sandbox');
     await expect(course.getByLabel('Scenario')).toHaveValue('5b');
+    await expect(course.getByRole('region', { name: 'Challenges' }).getByText('8 of 8 challenges solved')).toBeVisible();
     await expect.poll(async () => (await record(page, format)).status).toBe('completed');
   });
 }
