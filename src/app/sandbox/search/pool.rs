@@ -8,7 +8,7 @@ use std::rc::{Rc, Weak};
 
 use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 use yew::Callback;
 
 use super::{Finding, Phase};
@@ -18,8 +18,8 @@ use crate::model::search::{Counterexample, SearchSpec};
 use crate::model::Scenario;
 use crate::worker_messages::{post_request, read_reply};
 
-/// The module worker script Trunk writes for `src/bin/search_worker.rs` (`data-loader-shim`).
-const WORKER_SCRIPT: &str = "./search_worker_loader.js";
+/// The worker Trunk builds from `src/bin/search_worker.rs`.
+const WORKER_NAME: &str = "search_worker";
 /// Progress is reported at most this often, so the page renders little while searching.
 const REPORT_EVERY_MS: f64 = 100.0;
 
@@ -30,6 +30,9 @@ pub struct Pool {
 
 struct Inner {
     workers: Vec<Worker>,
+    /// Whether each worker has said it is ready: a message it cannot read before that means
+    /// its module did not load.
+    ready: Vec<bool>,
     /// Held only so the handlers live as long as the workers.
     _listeners: Vec<EventListener>,
     schedule: Schedule,
@@ -52,11 +55,9 @@ impl Pool {
         count: u32,
         report: Callback<Phase>,
     ) -> Result<Pool, ()> {
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
         let mut workers: Vec<Worker> = Vec::new();
         for _ in 0..count {
-            match Worker::new_with_options(WORKER_SCRIPT, &options) {
+            match crate::app::workers::start(WORKER_NAME) {
                 Ok(worker) => workers.push(worker),
                 Err(_) => {
                     workers.iter().for_each(Worker::terminate);
@@ -66,6 +67,7 @@ impl Pool {
         }
         let started_ms = now_ms();
         let inner = Rc::new(RefCell::new(Inner {
+            ready: vec![false; workers.len()],
             workers: workers.clone(),
             _listeners: Vec::new(),
             schedule: Schedule::new(base, spec, crate::lab::search::BLOCK),
@@ -158,8 +160,19 @@ impl Inner {
     }
 
     fn take(&mut self, index: usize, reply: Option<Reply>) -> Result<Option<Phase>, &'static str> {
-        match reply.ok_or(words::SEARCH_WORKER_MESSAGE)? {
-            Reply::Ready => self.next_for(index),
+        let ready = self.ready.get(index).copied().unwrap_or(true);
+        let unreadable = if ready {
+            words::SEARCH_WORKER_MESSAGE
+        } else {
+            words::SEARCH_WORKER_START
+        };
+        match reply.ok_or(unreadable)? {
+            Reply::Ready => {
+                if let Some(ready) = self.ready.get_mut(index) {
+                    *ready = true;
+                }
+                self.next_for(index)
+            }
             Reply::Searched {
                 from,
                 to,
