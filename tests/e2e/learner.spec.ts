@@ -61,3 +61,28 @@ test.describe('1. the search works in the app\'s own embed', () => {
     await checkA11y(page);
   });
 });
+
+test.describe('4. a heavy search shows progress, the time left, and warns first', () => {
+  test('seven clients, 250 s, T = 40 ms, every fault kind: warned, then progress each second', async ({ page }) => {
+    await openApp(page, '#/sandbox?v=1&clients=7&dur=250s&ttl=40ms&margin=5ms');
+    await expect(page.getByRole('heading', { name: 'Lease laboratory' })).toBeVisible();
+    for (const box of await search(page).getByRole('checkbox').all()) await box.check();
+    await search(page).getByLabel('Plans to try').fill('700000');
+    await search(page).getByRole('button', { name: 'Start' }).click();
+    const warning = search(page).getByRole('alert');
+    await expect(warning).toContainText(/would take about \d+ h \d+ min/);
+    await expect(warning).toContainText(/about \d+ fit in a minute/);
+    await expect(search(page).getByRole('progressbar')).toHaveCount(0);
+
+    await search(page).getByRole('button', { name: 'Start anyway' }).click();
+    const stats = search(page).getByText(/^\d+ of 700000 plans tried/);
+    await expect(stats).toContainText(/^[1-9]\d* of 700000 plans tried/, { timeout: 5_000 });
+    await expect(stats).toContainText(/About (\d+ h )?\d+ (min|s)( \d+ s)? left at this speed\./, { timeout: 5_000 });
+    // Progress keeps coming, at least once a second, whatever a plan costs.
+    const tried = async () => Number(((await stats.innerText()).match(/^(\d+) of/) ?? [])[1]);
+    const first = await tried();
+    await expect.poll(tried, { timeout: 3_000, intervals: [250] }).toBeGreaterThan(first);
+    await search(page).getByRole('button', { name: 'Cancel' }).click();
+    await expect(search(page).getByText(/^Search cancelled after \d+ plans/)).toBeVisible();
+  });
+});

@@ -13,14 +13,15 @@ use yew::Callback;
 
 use super::{Finding, Phase};
 use crate::lab::search::words;
-use crate::lab::search::{shrunk_holds, Reply, Request, Schedule};
+use crate::lab::search::{next_block, shrunk_holds, Reply, Request, Schedule};
 use crate::model::search::{Counterexample, SearchSpec};
 use crate::model::Scenario;
 use crate::worker_messages::{post_request, read_reply};
 
 /// The worker Trunk builds from `src/bin/search_worker.rs`.
 const WORKER_NAME: &str = "search_worker";
-/// Progress is reported at most this often, so the page renders little while searching.
+/// Progress is reported at most this often, so the page renders little while searching
+/// (and, with blocks sized to [`crate::lab::search::BLOCK_TARGET_MS`], at least every second).
 const REPORT_EVERY_MS: f64 = 100.0;
 
 /// Running workers; see the module comment.
@@ -33,6 +34,8 @@ struct Inner {
     /// Whether each worker has said it is ready: a message it cannot read before that means
     /// its module did not load.
     ready: Vec<bool>,
+    /// When each worker was handed its current block, to size the next one.
+    handed_ms: Vec<f64>,
     /// Held only so the handlers live as long as the workers.
     _listeners: Vec<EventListener>,
     schedule: Schedule,
@@ -68,9 +71,10 @@ impl Pool {
         let started_ms = now_ms();
         let inner = Rc::new(RefCell::new(Inner {
             ready: vec![false; workers.len()],
+            handed_ms: vec![started_ms; workers.len()],
             workers: workers.clone(),
             _listeners: Vec::new(),
-            schedule: Schedule::new(base, spec, crate::lab::search::BLOCK),
+            schedule: Schedule::new(base, spec, crate::lab::search::FIRST_BLOCK),
             shrinking: None,
             started_ms,
             reported_ms: started_ms,
@@ -128,6 +132,9 @@ impl Inner {
             .ok_or(words::SEARCH_WORKER_MESSAGE)?
             .clone();
         if let Some(request) = self.schedule.next_request() {
+            if let Some(handed) = self.handed_ms.get_mut(index) {
+                *handed = now_ms();
+            }
             return post(&worker, &request).map(|_| None);
         }
         if !self.schedule.is_finished() || self.shrinking.is_some() {
@@ -182,8 +189,12 @@ impl Inner {
                 self.schedule
                     .record(from, to, tried, found)
                     .map_err(|_| words::SEARCH_WORKER_WRONG)?;
-                let next = self.next_for(index)?;
                 let now = now_ms();
+                if let Some(&handed) = self.handed_ms.get(index) {
+                    let took_ms = (now - handed).max(0.0) as u64;
+                    self.schedule.set_block(next_block(to - from, took_ms));
+                }
+                let next = self.next_for(index)?;
                 if next.is_some() || now - self.reported_ms < REPORT_EVERY_MS {
                     return Ok(next);
                 }
