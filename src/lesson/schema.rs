@@ -365,6 +365,12 @@ records! {
         /// With `{reason}`.
         could_not_start: Text,
         unknown_error: Text,
+        /// Under the editor while it has focus: what Tab does now.
+        editor_tab_moves: Text, editor_tab_indents: Text,
+        /// With `{name}`: the code is too long for a link even compressed.
+        too_long_for_link: Text,
+        /// With `{name}`.
+        download_code: Text,
     }
 
     /// The words around one preset, keyed by the preset's id in `src/model/presets.rs`.

@@ -1,5 +1,6 @@
 //! Field-by-field tests of the link format: what each key reads, and what each bad value says.
 
+use super::values::base64url;
 use super::*;
 use crate::model::{ClientId, Fault, NodeId, SimDuration, TimedFault};
 
@@ -266,10 +267,32 @@ fn snippets_and_selection_are_carried_as_text() {
         .contains("\u{201c}<img src=x>\u{201d}"));
     assert!(only_problem("#/sandbox?v=1&py=%%%").contains("Python code could not be decoded"));
     let huge = base64url(&vec![b'#'; MAX_SNIPPET_BYTES + 1]);
-    assert!(only_problem(&format!("#/sandbox?v=1&ts={huge}")).contains("longer than 8192 bytes"));
+    assert!(only_problem(&format!("#/sandbox?v=1&ts={huge}")).contains("code is too long to read"));
+    // Longer code than a plain field holds travels deflated, and comes back whole.
+    let long = LinkState {
+        snippets: SnippetCode {
+            python: Some("print('still holding')\n".repeat(700)),
+            typescript: None,
+        },
+        ..LinkState::default()
+    };
+    let link = encode(&long);
+    assert!(link.starts_with("#/gist?v=1&pyz="), "{link}");
+    assert_eq!(decode(&link).state.snippets, long.snippets);
+    assert!(long.left_out().is_empty());
+    // Code that deflate cannot bring under the cap is left out, and said to be.
+    let mut state = 0x2545_f491_u32;
+    let noise: String = (0..30_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            char::from(b'!' + (state % 90) as u8)
+        })
+        .collect();
     let too_long = LinkState {
         snippets: SnippetCode {
-            python: Some("x".repeat(MAX_SNIPPET_BYTES + 1)),
+            python: Some(noise),
             typescript: None,
         },
         ..LinkState::default()

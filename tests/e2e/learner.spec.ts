@@ -86,3 +86,48 @@ test.describe('4. a heavy search shows progress, the time left, and warns first'
     await expect(search(page).getByText(/^Search cancelled after \d+ plans/)).toBeVisible();
   });
 });
+
+test.describe('3. edited code too long for a plain link field', () => {
+  test('9,600 characters of code travel compressed, and come back after a reload', async ({ page }) => {
+    await openSnippets(page);
+    const python = snippet(page, 'Python');
+    const lines = Array.from({ length: 330 }, (_, i) => `renewals_${i} = ${i * 37 % 101}  # beat ${i}`);
+    const code = `${lines.join('\n')}\nprint("last line 329")\n`;
+    expect(code.length).toBeGreaterThan(8_192);
+    await replaceCode(python.editor, code);
+    await expect.poll(() => page.url()).toMatch(/[?&]pyz=/);
+    await expect(python.panel.getByText(/too long for a link/)).toHaveCount(0);
+    await page.reload();
+    await expect(page.locator('.snippet .cm-content')).toHaveCount(2);
+    await expect(python.editor).toContainText('renewals_0 = 0  # beat 0');
+    // The editor draws only the lines in view: go to the end to see the last ones.
+    await python.editor.click();
+    await python.editor.press('ControlOrMeta+End');
+    await expect(python.editor).toContainText('print("last line 329")');
+    await expect(python.editor).toContainText('renewals_328 = ');
+  });
+
+  test('code too long even compressed is said to be, kept, and offered as a download', async ({ page }) => {
+    await openSnippets(page);
+    const typescript = snippet(page, 'TypeScript');
+    let state = 20_261_202;
+    const noise = Array.from({ length: 36_000 }, () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return String.fromCharCode(33 + (state >> 16) % 90);
+    }).join('');
+    const code = `// ${noise}\nconsole.log("kept");\n`;
+    await replaceCode(typescript.editor, code);
+    const note = typescript.panel.getByText(/Your TypeScript code is too long for a link, even compressed/);
+    await expect(note).toBeVisible();
+    expect(page.url()).not.toMatch(/[?&]tsz?=/);
+    await expect(typescript.editor).toContainText('console.log("kept");');
+    const download = page.waitForEvent('download');
+    await typescript.panel.getByRole('button', { name: 'Download the TypeScript code' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('lost_flag.ts');
+    const saved = await file.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of saved) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(code);
+  });
+});
