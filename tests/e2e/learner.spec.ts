@@ -131,3 +131,61 @@ test.describe('3. edited code too long for a plain link field', () => {
     expect(Buffer.concat(chunks).toString('utf8')).toBe(code);
   });
 });
+
+test.describe('2. the code editors never trap Tab', () => {
+  test('a Tab walk leaves each editor for its controls, shows the way out, and edits nothing', async ({ page, checkA11y }) => {
+    await openSnippets(page);
+    const before = page.url();
+    for (const language of ['Python', 'TypeScript'] as const) {
+      const s = snippet(page, language);
+      // Arrive by keyboard from the control before the editor.
+      await s.editor.focus();
+      const keys = s.panel.getByText(/^Tab moves to the next control\./);
+      await expect(keys).toBeVisible();
+      const ring = await s.panel.locator('.cm-editor').evaluate((e) => getComputedStyle(e).outlineWidth);
+      expect(parseFloat(ring)).toBeGreaterThanOrEqual(2);
+      await page.keyboard.press('Tab');
+      await expect(s.editor).not.toBeFocused();
+      await expect(s.run).toBeFocused();
+      await expect(keys).toBeHidden();
+      await page.keyboard.press('Shift+Tab');
+      await expect(s.editor).toBeFocused();
+      await page.keyboard.press('Shift+Tab');
+      await expect(s.editor).not.toBeFocused();
+    }
+    expect(page.url()).toBe(before);
+
+    // Once the learner types, Tab indents; Escape then Tab leaves, as the hint says.
+    const python = snippet(page, 'Python');
+    await python.editor.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type('#');
+    await expect(python.panel.getByText('Tab indents. To leave the editor, press Esc, then Tab.')).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(python.editor).toBeFocused();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    await expect(python.run).toBeFocused();
+    await checkA11y(page, '.snippets');
+  });
+
+  test('a full Tab walk of the Sandbox reaches the controls after each editor', async ({ page }) => {
+    test.setTimeout(120_000);
+    await openSnippets(page);
+    await page.locator('body').focus();
+    const seen: string[] = [];
+    for (let i = 0; i < 400 && seen.filter((s) => s === 'Run').length < 2; i++) {
+      await page.keyboard.press('Tab');
+      seen.push(await page.evaluate(() => {
+        const e = document.activeElement as HTMLElement | null;
+        return e?.getAttribute('aria-label') ?? e?.textContent?.trim().slice(0, 40) ?? '';
+      }));
+    }
+    const python = seen.indexOf('Python code');
+    const typescript = seen.indexOf('TypeScript code');
+    expect(python).toBeGreaterThan(0);
+    expect(seen[python + 1]).toBe('Run');
+    expect(typescript).toBeGreaterThan(python);
+    expect(seen[typescript + 1]).toBe('Run');
+  });
+});
