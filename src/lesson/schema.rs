@@ -454,7 +454,8 @@ records! {
         negative_length: Text, bad_amount: Text, unexpected_amount: Text,
     }
     ScenarioReasons {
-        refused: Text, out_of_range: Text, not_a_renew_fraction: Text, renews_too_often: Text,
+        refused: Text, faults: Text, links: Text, other: Text, out_of_range: Text,
+        not_a_renew_fraction: Text, renews_too_often: Text,
         margin_not_under_ttl: Text, too_many_events: Text, too_many_faults: Text,
         fault_after_end: Text, fault_out_of_range: Text, too_many_links: Text, link_nodes: Text,
         link_too_slow: Text, round_trip: Text, jitter: Text, link_loss: Text,

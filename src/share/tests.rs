@@ -144,17 +144,17 @@ fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
         ("ttl=NaN", "is not a number"),
         ("seed=99999999999999999999999", "seed (\u{201c}99999999999999999999999\u{201d}) is too large"),
         ("clients=300", "number of clients (\u{201c}300\u{201d}) is too large"),
-        ("renew=1/0", "does not hold together (renew_every"),
-        ("clients=9", "does not hold together (clients: 9 is outside 2 ..= 8)"),
+        ("renew=1/0", "does not hold together (Renew every: "),
+        ("clients=9", "does not hold together (Clients: 9 is not between 2 and 8)"),
         ("fencing=maybe", "policy switch \u{201c}fencing\u{201d} (\u{201c}maybe\u{201d}) should be on or off"),
         ("fault=pause:A@2s-15s", "This link's fault plan has a pause with a negative duration (\u{201c}pause:A@2s-15s\u{201d}); showing the scenario of preset 2 instead."),
-        ("fault=pause:C@2s+1s", "does not hold together (faults: the stop-the-world pause at 2.000 s names an unknown node"),
+        ("fault=pause:C@2s+1s", "does not hold together (Faults: the stop-the-world pause at 2.000 s names an unknown node"),
         ("fault=crash:A@99s", "a fault at 99.000 s is after the end"),
         ("dur=1e3", "run length (\u{201c}1e3\u{201d}) is not a number"),
-        ("loss=150%", "does not hold together (loss_ppm"),
-        ("margin=20s", "drift_margin: must be shorter than the TTL"),
+        ("loss=150%", "does not hold together (Packet loss: 150% is not between 0% and 100%)"),
+        ("margin=20s", "Drift margin: 20.000 s is not shorter than the lease TTL of 10.000 s;"),
         ("link=A-service/200ms", "network has a link override not written as ends/rtt/jitter/loss"),
-        ("link=A-C/1s/0s/0%", "does not hold together (links: a link names an unknown node"),
+        ("link=A-C/1s/0s/0%", "does not hold together (Network links: a link names an unknown node"),
     ];
     let base = presets::preset("2").unwrap().scenario.clone();
     for (field, expected) in cases {

@@ -189,3 +189,44 @@ test.describe('2. the code editors never trap Tab', () => {
     expect(seen[typescript + 1]).toBe('Run');
   });
 });
+
+test.describe('6. messages in the learner\'s words', () => {
+  test('a link notice names the form\'s fields and plain ranges, and the margin behind a short TTL', async ({ page }) => {
+    await openApp(page, '#/sandbox?v=1&loss=103%25');
+    const notice = page.getByRole('status', { name: 'Part of this link could not be read' });
+    await expect(page.getByText(/Packet loss: 103% is not between 0% and 100%/)).toBeVisible();
+    await expect(notice).not.toContainText('loss_ppm');
+    await page.goto('about:blank');
+    await openApp(page, '#/sandbox?v=1&ttl=30ms');
+    await expect(page.getByText(/Drift margin: 500 ms is not shorter than the lease TTL of 30 ms; .*lower the drift margin/)).toBeVisible();
+  });
+
+  test('a TypeScript throw of a plain value says it was thrown while running, with its text', async ({ page }) => {
+    await openSnippets(page);
+    const typescript = snippet(page, 'TypeScript');
+    await replaceCode(typescript.editor, 'const lease = { token: 12 };\nthrow { reason: "lease lost", token: lease.token };\n');
+    await typescript.run.click();
+    await expect(typescript.status).toHaveText('TypeScript stopped with an error: see Errors below.');
+    await expect(typescript.errors).toContainText('Thrown while running, and not caught: {"reason":"lease lost","token":12}');
+  });
+
+  test('Python input() says that snippets cannot read input, without a console error', async ({ page }) => {
+    test.setTimeout(150_000);
+    await openSnippets(page);
+    const python = snippet(page, 'Python');
+    await replaceCode(python.editor, 'print("asking")\nttl = int(input("TTL in ms? "))\n');
+    await python.run.click();
+    await expect(python.status).toHaveText('Stopped by an error on line 2.', { timeout: 120_000 });
+    await expect(python.errors).toContainText('snippets cannot read input');
+    await expect(python.errors).not.toContainText('I/O error');
+  });
+
+  test('the pitfall exercise rounds derived times instead of truncating them', async ({ page }) => {
+    await openApp(page, '#/sandbox');
+    const exercise = page.getByRole('region', { name: /Pitfall exercise/ });
+    await exercise.getByLabel('Your T').fill('800');
+    await expect(exercise.getByText('Heartbeat every T/3 = 266.667 ms.')).toBeVisible();
+    await exercise.getByRole('slider').fill('360');
+    await expect(exercise.getByText('The pause starts 96 ms into a renew period')).toBeVisible();
+  });
+});
