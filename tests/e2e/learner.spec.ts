@@ -230,3 +230,47 @@ test.describe('6. messages in the learner\'s words', () => {
     await expect(exercise.getByText('The pause starts 96 ms into a renew period')).toBeVisible();
   });
 });
+
+test.describe('5. live mode keeps its run and follows its scenario', () => {
+  const LIVE = 'faults=none&ttl=1200ms&timeout=250ms&retry=100ms&acquire=250ms&slice=200ms&margin=40ms';
+
+  async function startLive(page: Page, params = LIVE) {
+    await openApp(page, `#/sandbox?v=1&${params}`);
+    await page.getByRole('button', { name: 'Live', exact: true }).click();
+    await page.getByRole('button', { name: 'Start live run' }).click();
+    await expect(page.getByRole('button', { name: 'Stop live run' })).toBeVisible();
+    await expect(page.locator('.live-status')).toContainText('Live for', { timeout: 20_000 });
+  }
+
+  test('leaving the Sandbox tab stops the run, says so, and keeps its recording', async ({ page }) => {
+    await startLive(page);
+    await page.waitForTimeout(1_500);
+    await page.getByRole('tab', { name: 'Gist' }).click();
+    await page.getByRole('tab', { name: 'Sandbox' }).click();
+    await expect(page.getByRole('button', { name: 'Live', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('heading', { name: 'Recorded live run' })).toBeVisible();
+    await expect(page.locator('.live-status')).toContainText('stopped when you left it');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { leaseLabLiveWorkers?: number }).leaseLabLiveWorkers)).toBe(0);
+  });
+
+  test('(6.) the freeze field names the real problem with what was typed', async ({ page }) => {
+    await startLive(page);
+    for (const typed of ['-4', '0.5', '']) {
+      await page.getByLabel('Freeze this page for').fill(typed);
+      await page.getByRole('button', { name: 'Freeze', exact: true }).click();
+      await expect(page.getByRole('alert')).toHaveText('Type a whole number of milliseconds between 1 and 10000.');
+    }
+    await page.getByLabel('Freeze this page for').fill('12000');
+    await page.getByRole('button', { name: 'Freeze', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('A freeze lasts at most 10.000 s.');
+    await page.getByRole('button', { name: 'Stop live run' }).click();
+  });
+
+  test('a link that changes the scenario stops the live run under it', async ({ page }) => {
+    await startLive(page);
+    await page.evaluate((params) => { location.hash = `#/sandbox?v=1&${params}`; }, LIVE.replace('ttl=1200ms', 'ttl=1700ms'));
+    await expect(page.getByLabel('Lease TTL (T)')).toHaveValue('1.7');
+    await expect(page.locator('.live-status')).toContainText('stopped because its scenario changed');
+    await expect(page.getByRole('button', { name: 'Start live run' })).toBeVisible();
+  });
+});

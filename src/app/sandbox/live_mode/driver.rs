@@ -173,6 +173,15 @@ impl LiveRun {
         self.emit(update);
     }
 
+    /// Stops the run and hands back its recording with `why` (instead of publishing it, for
+    /// when the views that would take it are going away); `None` if it had not started.
+    pub fn stop_because(&self, why: &str) -> Option<(Rc<LiveTrace>, String)> {
+        match self.inner.borrow_mut().finish(Some(why.to_owned()), None)? {
+            LiveUpdate::Stopped { trace, why } => Some((trace, why.unwrap_or_default())),
+            _ => None,
+        }
+    }
+
     /// Freezes this page now for `asked` (capped by the caller): a genuine busy loop.
     pub fn freeze_now(&self, asked: SimDuration) {
         let freeze = self.inner.borrow_mut().freeze(asked, false);
