@@ -330,6 +330,8 @@ records! {
         no_message: Text, sequence_label: Text, sequence_hint: Text, export_title: Text,
         /// With `{at}` and `{message}`.
         explanation: Text,
+        /// The acquire arrow, with `{ttl}`: the run's own TTL.
+        acquire: Text,
     }
     /// The runnable snippets' words; `{name}` is the language's name.
     SnippetWords {

@@ -274,3 +274,14 @@ test.describe('5. live mode keeps its run and follows its scenario', () => {
     await expect(page.getByRole('button', { name: 'Start live run' })).toBeVisible();
   });
 });
+
+test.describe('7. the lab\'s diagram follows the run', () => {
+  test('the laboratory labels the acquire arrow with the run\'s T; the lesson keeps its 30 s', async ({ page }) => {
+    await openApp(page, '#/sandbox?v=1&preset=1&ttl=4500ms');
+    const live = page.getByRole('region', { name: 'Live diagrams' });
+    await expect(live.getByText('acquire TTL=4.5s')).toBeVisible();
+    await expect(live.getByText('acquire TTL=30s')).toHaveCount(0);
+    await page.getByRole('tab', { name: 'Maps' }).click();
+    await expect(page.getByRole('tabpanel').getByText('acquire TTL=30s').first()).toBeVisible();
+  });
+});
