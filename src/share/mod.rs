@@ -285,11 +285,7 @@ pub fn lab_fields(state: &LinkState) -> String {
         }
         out.push_str(key);
         out.push('=');
-        if *key == "loss" {
-            out.push_str(value);
-        } else {
-            out.push_str(&escape(value));
-        }
+        out.push_str(&escape(value));
     }
     out
 }

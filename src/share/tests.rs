@@ -456,3 +456,21 @@ fn a_recorded_live_run_travels_in_its_link_and_a_damaged_one_is_explained() {
         decoded.problems
     );
 }
+
+#[test]
+fn a_percentage_is_percent_encoded_in_a_link_and_read_back() {
+    let mut lab = Lab::default();
+    let mut scenario = lab.scenario().clone();
+    scenario.loss_ppm = 25_000;
+    lab = lab.apply(LabAction::SetScenario(scenario)).unwrap();
+    let link = encode(&LinkState {
+        tab: Tab::Sandbox,
+        lab: Some(LabLink::of(&lab)),
+        ..LinkState::default()
+    });
+    assert!(link.contains("&loss=2.5%25"), "{link}");
+    assert!(!link.contains("2.5%&") && !link.ends_with('%'), "{link}");
+    let read = decode(&link).state.lab.unwrap();
+    assert_eq!(read.scenario.loss_ppm, 25_000);
+    assert_eq!(decode(&link.replace("%25", "%")).state.lab.unwrap(), read);
+}

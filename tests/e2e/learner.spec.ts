@@ -285,3 +285,63 @@ test.describe('7. the lab\'s diagram follows the run', () => {
     await expect(page.getByRole('tabpanel').getByText('acquire TTL=30s').first()).toBeVisible();
   });
 });
+
+test.describe('8. smaller state problems', () => {
+  test('with storage full, grading a card says once that progress is not kept', async ({ page }) => {
+    await page.addInitScript(() => {
+      if (sessionStorage.getItem('filled')) return;
+      sessionStorage.setItem('filled', '1');
+      // Fill every last byte: halve the block each time it no longer fits.
+      let i = 0;
+      for (let size = 1 << 22; size >= 1; ) {
+        try {
+          localStorage.setItem(`filler-${i}`, 'x'.repeat(size));
+          i += 1;
+        } catch {
+          size = Math.floor(size / 2);
+        }
+      }
+    });
+    await openApp(page, '#/qa');
+    const card = page.getByRole('listitem').filter({ hasText: 'Why renew at T/3?' });
+    await card.getByRole('button', { name: 'Show answer' }).click();
+    await card.getByRole('button', { name: 'Knew it' }).click();
+    await expect(page.getByText(/^1 known/)).toBeVisible();
+    // Said once, as a status a screen reader announces, not only as a note to stumble on.
+    await expect(page.getByRole('status').filter({ hasText: 'your grades last only until you leave' })).toHaveCount(1);
+    await card.getByRole('button', { name: 'Review again' }).click();
+    await expect(page.getByText(/your grades last only until you leave/)).toHaveCount(1);
+  });
+
+  test('the Embed snippet carries the scenario on screen, not a malformed link', async ({ page }) => {
+    await openApp(page, '#/sandbox?v=1&preset=2&ttl=1.5.5s');
+    await expect(page.getByText(/This link's TTL .* showing the scenario of preset 2 instead/)).toBeVisible();
+    await page.getByRole('button', { name: 'Embed' }).click();
+    await page.getByRole('button', { name: 'Copy the iframe snippet' }).click();
+    const snippetText = await page.getByLabel('Iframe snippet').inputValue();
+    expect(snippetText).toContain('preset=2');
+    expect(snippetText).not.toContain('ttl=');
+    await page.getByRole('button', { name: 'Copy link' }).first().click();
+    expect(await page.getByLabel('Link to this state').inputValue()).not.toContain('ttl=');
+  });
+
+  test('Copy link percent-encodes a packet loss', async ({ page }) => {
+    await openApp(page, '#/sandbox');
+    await page.getByLabel('Packet loss').fill('2.5');
+    await page.getByLabel('Packet loss').press('Enter');
+    await expect.poll(() => page.url()).toContain('loss=2.5%25');
+  });
+
+  for (const src of ['/?embed&diagram=lifecycle#/maps', '/?embed#/gist', '/?embed#/sandbox?v=1&preset=3']) {
+    test(`embed mode has one h1 (${src})`, async ({ page, context, baseURL, checkA11y }) => {
+      const frame = await openEmbedded(page, context, baseURL!, src);
+      const title = frame.getByRole('heading', { level: 1 });
+      await expect(title).toHaveCount(1);
+      await expect(title).toHaveText('Lease Renewal, Clock Skew & Heartbeat Failure Modes');
+      // Out of sight: each view starts with its own visible heading.
+      await expect(title).toHaveClass(/visually-hidden/);
+      await expect(frame.getByRole('heading', { level: 2 }).or(frame.getByRole('heading', { level: 3 })).first()).toBeVisible();
+      await checkA11y(page);
+    });
+  }
+});
