@@ -181,6 +181,7 @@ async fn architecture_selection_explains_nodes_and_edges_and_draws_messages_in_f
         },
         explain: true,
         initial: None,
+        acquire_label: None,
     };
     let app =
         yew::Renderer::<ArchitectureDiagram>::with_root_and_props(host.clone(), props).render();
@@ -331,6 +332,7 @@ async fn enlarging_draws_a_live_copy_in_a_modal_dialog_that_closes_back_to_its_b
         on_select: Callback::noop(),
         explain: true,
         initial: None,
+        acquire_label: None,
     };
     let app =
         yew::Renderer::<ArchitectureDiagram>::with_root_and_props(host.clone(), props).render();

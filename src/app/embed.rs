@@ -91,6 +91,9 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
     html! {
         <main ref={root} {class}>
             <style>{EMBED_CSS}</style>
+            // Every page needs its one `h1`: the lesson's title, out of sight, since each view
+            // starts with its own visible heading (a tab's, the laboratory's, a diagram's).
+            <h1 class="visually-hidden">{LESSON.masthead.title}</h1>
             <LinkNotice />
             {view}
             <CopyLink />

@@ -23,6 +23,7 @@ pub mod share;
 pub mod shell;
 pub mod snippets;
 pub mod speech;
+pub mod workers;
 
 pub use error_panel::show_error_panel;
 

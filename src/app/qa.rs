@@ -120,9 +120,12 @@ pub fn QaTab() -> Html {
                     </div>
                 </div>
                 { progress_bar(tally) }
-                if !*storage_ok {
-                    <p class="note storage-note">{qa.storage_unavailable}</p>
-                }
+                // Always there, so the sentence is announced once when a save first fails.
+                <div role="status">
+                    if !*storage_ok {
+                        <p class="note storage-note">{qa.storage_unavailable}</p>
+                    }
+                </div>
                 <ol class="qa-cards">
                     { for order.iter().map(|&index| qa_card(index, &revealed, progress.grade(qa.questions[index].id), &grade)) }
                 </ol>

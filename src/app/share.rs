@@ -51,9 +51,15 @@ thread_local! {
 /// [`LinkNotice`]; `shell` then receives the lab's fields whenever they change.
 pub fn connect_shell(link: &str, shell: ShellListener) {
     let decoded = decode(link);
+    let misread = !decoded.problems.is_empty();
     LINK.with(|link| *link.borrow_mut() = decoded.state);
     add_problems(decoded.problems);
     SHELL.with(|s| *s.borrow_mut() = Some(shell));
+    // A link the lab could not read whole shows something else than it says: from now on
+    // the address, Copy link and Embed carry what is on screen (the notice says why).
+    if misread {
+        write_address(History::Replace);
+    }
 }
 
 /// Follows a link the page went to after it opened (typed into the address bar, clicked,

@@ -23,9 +23,33 @@ pub struct PitfallTry {
 }
 
 impl PitfallTry {
-    /// The renew period, T / 3 as the preset schedules it.
+    /// The try with the pause `permille` thousandths of the way into the renew period, to
+    /// the nearest microsecond of the period as stated.
+    pub fn at_permille(ttl: SimDuration, permille: u32) -> PitfallTry {
+        let start = PitfallTry {
+            ttl,
+            offset: SimDuration::ZERO,
+        };
+        PitfallTry {
+            offset: start
+                .stated_period()
+                .mul_ratio_rounded(u64::from(permille.min(1_000)), 1_000),
+            ..start
+        }
+    }
+
+    /// The renew period, T / 3 as the preset schedules it (its timer drops the fraction of
+    /// a microsecond).
     pub fn period(&self) -> SimDuration {
         self.base().renew_interval()
+    }
+
+    /// The renew period as the lesson states it: T / 3 to the nearest microsecond.
+    pub fn stated_period(&self) -> SimDuration {
+        let base = self.base();
+        let fraction = base.renew_every;
+        base.ttl
+            .mul_ratio_rounded(u64::from(fraction.num), u64::from(fraction.den.max(1)))
     }
 
     /// Where the swept renew period starts (see [`presets::pitfall_window_start`]).
@@ -129,6 +153,23 @@ mod tests {
         };
         assert_eq!(exercise.sweep().lost_count(), 0);
         assert!(!exercise.case().is_lost());
+    }
+
+    #[test]
+    fn stated_periods_and_offsets_are_rounded_not_truncated() {
+        let try_at = PitfallTry::at_permille(SimDuration::from_millis(800), 360);
+        assert_eq!(try_at.period(), SimDuration::from_micros(266_666));
+        assert_eq!(try_at.stated_period().to_string(), "266.667 ms");
+        // 0.36 × 266.666 667 ms = 96.000 000 ms, where truncating twice gives 95.999 ms.
+        assert_eq!(try_at.offset.to_string(), "96 ms");
+        assert_eq!(
+            PitfallTry::at_permille(SimDuration::from_millis(800), 1_000).case(),
+            PitfallTry {
+                offset: try_at.period(),
+                ..try_at
+            }
+            .case()
+        );
     }
 
     #[test]

@@ -18,6 +18,25 @@ pub mod words {
 
     pub use crate::lesson::content::fill;
 
+    /// A length of time as the search's estimates say it: "3 h 20 min", "4 min 5 s", "12 s".
+    pub fn rough_time(secs: u64) -> String {
+        let (hours, minutes, seconds) = (secs / 3_600, secs % 3_600 / 60, secs % 60);
+        let n = |value: u64| value.to_string();
+        if hours > 0 {
+            fill(
+                SEARCH_HOURS,
+                &[("hours", n(hours)), ("minutes", n(minutes))],
+            )
+        } else if minutes > 0 {
+            fill(
+                SEARCH_MINUTES,
+                &[("minutes", n(minutes)), ("seconds", n(seconds))],
+            )
+        } else {
+            fill(SEARCH_SECONDS, &[("seconds", n(seconds))])
+        }
+    }
+
     /// The label of a fault kind's checkbox: the Faults form's words for it.
     pub fn kind_label(kind: crate::model::search::FaultKind) -> &'static str {
         crate::lesson::content::SANDBOX.fault(kind.keyword()).choice
@@ -26,12 +45,59 @@ pub mod words {
 
 /// Most plans in one block: small enough that progress and Cancel feel immediate.
 pub const MAX_BLOCK: u64 = 4_096;
-/// The block size the page hands out: a few milliseconds of work in a worker.
-pub const BLOCK: u64 = 512;
+/// The first block the page hands out: a plan costs anything from microseconds to a tenth of
+/// a second, so the page measures before it hands out more ([`next_block`]).
+pub const FIRST_BLOCK: u64 = 4;
+/// How long a block should keep a worker busy, so progress shows at least every second.
+pub const BLOCK_TARGET_MS: u64 = 250;
+/// Simulation steps one search worker checks per second, about, as [`estimated_secs`]
+/// assumes them before a search has measured its own speed. Set low on purpose (several times
+/// below what a worker manages on this project's machine), so an estimate errs long.
+pub const STEPS_PER_SECOND: u64 = 2_000_000;
+/// A search estimated to take longer than this asks before it starts.
+pub const WARN_AFTER_SECS: u64 = 180;
 /// Most search workers, whatever the machine offers.
 pub const MAX_WORKERS: u32 = 4;
 /// Plans a search tries unless the learner asks otherwise.
 pub const DEFAULT_BUDGET: u64 = 20_000;
+
+/// The size of a worker's next block, after its last one of `plans` took `took_ms`: about
+/// [`BLOCK_TARGET_MS`] of work, growing at most fourfold a step, within 1 ..= [`MAX_BLOCK`].
+pub fn next_block(plans: u64, took_ms: u64) -> u64 {
+    let fit = plans.saturating_mul(BLOCK_TARGET_MS) / took_ms.max(1);
+    fit.clamp(1, plans.saturating_mul(4).clamp(1, MAX_BLOCK))
+}
+
+/// About how long `spec` takes over `base` with `workers` workers, in seconds, before any
+/// plan has run: the model's generous estimate of a plan's steps, at [`STEPS_PER_SECOND`].
+pub fn estimated_secs(base: &Scenario, spec: &SearchSpec, workers: u32) -> u64 {
+    let mut heaviest = base.clone();
+    heaviest.faults.0.clear();
+    let steps_per_plan = u128::from(heaviest.estimated_events()) + 64 * spec.max_faults as u128;
+    let steps = steps_per_plan * u128::from(spec.budget);
+    let per_second = u128::from(STEPS_PER_SECOND) * u128::from(workers.max(1));
+    u64::try_from(steps.div_ceil(per_second)).unwrap_or(u64::MAX)
+}
+
+/// The seconds left once `tried` of `budget` plans took `elapsed_ms`; `None` until the speed
+/// is known (a plan done, and half a second measured).
+pub fn secs_left(tried: u64, budget: u64, elapsed_ms: u64) -> Option<u64> {
+    if tried == 0 || elapsed_ms < 500 {
+        return None;
+    }
+    let left = u128::from(budget.saturating_sub(tried)) * u128::from(elapsed_ms);
+    u64::try_from(left.div_ceil(u128::from(tried) * 1_000)).ok()
+}
+
+/// About how many plans fit in `secs` at the speed [`estimated_secs`] assumes (at least one).
+pub fn plans_within(base: &Scenario, spec: &SearchSpec, workers: u32, secs: u64) -> u64 {
+    let one = SearchSpec {
+        budget: 1_000,
+        ..spec.clone()
+    };
+    let per_thousand = estimated_secs(base, &one, workers).max(1);
+    (secs.saturating_mul(1_000) / per_thousand).max(1)
+}
 
 /// The workers to start on a machine reporting `hardware_concurrency` cores (0 if unknown):
 /// one per core but one, which the page keeps for playback and input (with a worker on every
@@ -178,6 +244,12 @@ impl Schedule {
             tried: 0,
             best: None,
         }
+    }
+
+    /// Hands out blocks of `block` plans from now on (clamped to 1 ..= [`MAX_BLOCK`]); the
+    /// result does not depend on the sizes.
+    pub fn set_block(&mut self, block: u64) {
+        self.block = block.clamp(1, MAX_BLOCK);
     }
 
     /// The base scenario.

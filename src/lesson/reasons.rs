@@ -3,6 +3,7 @@
 
 use super::content::{fill, REASONS, SANDBOX};
 use crate::model::faults::text::FaultError;
+use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::notation::ValueError;
 use crate::model::{FaultKind, LinkDelay, ScenarioError, ScenarioProblem, SimDuration};
 
@@ -45,15 +46,28 @@ pub fn fault(error: &FaultError) -> String {
     }
 }
 
-/// Why a scenario was refused, naming its field: "drift_margin: must be shorter than the TTL".
+/// Why a scenario was refused, naming its field as the Parameters form labels it:
+/// "Packet loss: 101% is not between 0% and 100%".
 pub fn scenario(error: &ScenarioError) -> String {
     fill(
         REASONS.scenario.refused,
         &[
-            ("field", error.field.to_owned()),
+            ("field", field_label(error.field).to_owned()),
             ("why", problem(error.problem)),
         ],
     )
+}
+
+/// The learner's name for a field of [`crate::model::Scenario`]: the form's label.
+fn field_label(field: &str) -> &'static str {
+    match field {
+        "faults" => REASONS.scenario.faults,
+        "links" => REASONS.scenario.links,
+        _ => SCENARIO_FIELDS
+            .iter()
+            .find(|f| f.field == field)
+            .map_or(REASONS.scenario.other, |f| SANDBOX.field(f.key).label),
+    }
 }
 
 /// What is wrong with a scenario: "a fault at 70.000 s is after the end".
@@ -76,7 +90,10 @@ fn problem(problem: ScenarioProblem) -> String {
         ),
         ScenarioProblem::NotARenewFraction => words.not_a_renew_fraction.to_owned(),
         ScenarioProblem::RenewsTooOften => words.renews_too_often.to_owned(),
-        ScenarioProblem::MarginNotUnderTtl => words.margin_not_under_ttl.to_owned(),
+        ScenarioProblem::MarginNotUnderTtl { margin, ttl } => fill(
+            words.margin_not_under_ttl,
+            &[("margin", margin.to_string()), ("ttl", ttl.to_string())],
+        ),
         ScenarioProblem::TooManyEvents { estimate, max } => fill(
             words.too_many_events,
             &[("estimate", estimate.to_string()), ("max", max.to_string())],
@@ -164,7 +181,7 @@ mod tests {
             ..Scenario::default()
         };
         let reason = scenario(&short_ttl.validate().unwrap_err());
-        assert!(reason.starts_with("ttl"), "{reason}");
+        assert!(reason.starts_with("Lease TTL (T): "), "{reason}");
         assert!(reason.contains(&SimDuration::ZERO.to_string()), "{reason}");
         let slow = SimDuration::from_secs(120);
         let slow_link = Scenario {
@@ -178,8 +195,44 @@ mod tests {
             ..Scenario::default()
         };
         let reason = scenario(&slow_link.validate().unwrap_err());
+        assert!(reason.starts_with(REASONS.scenario.links), "{reason}");
         assert!(reason.contains(REASONS.scenario.round_trip), "{reason}");
         assert!(reason.contains(&slow.to_string()), "{reason}");
         assert!(!reason.contains('{'), "{reason}");
+    }
+
+    #[test]
+    fn a_scenario_reason_speaks_the_forms_words_not_the_models() {
+        let lossy = Scenario {
+            loss_ppm: 1_020_000,
+            ..Scenario::default()
+        };
+        let reason = scenario(&lossy.validate().unwrap_err());
+        assert_eq!(reason, "Packet loss: 102% is not between 0% and 100%");
+        let late_token = Scenario {
+            token_start: u64::MAX,
+            ..Scenario::default()
+        };
+        let reason = scenario(&late_token.validate().unwrap_err());
+        assert!(reason.starts_with("First fencing token: "), "{reason}");
+        for scenario_field in SCENARIO_FIELDS.iter() {
+            assert_ne!(field_label(scenario_field.field), REASONS.scenario.other);
+        }
+    }
+
+    #[test]
+    fn a_short_ttl_under_the_default_margin_names_the_margin_and_what_to_do() {
+        let short = Scenario {
+            ttl: SimDuration::from_millis(40),
+            ..Scenario::default()
+        };
+        let reason = scenario(&short.validate().unwrap_err());
+        assert!(reason.starts_with("Drift margin: "), "{reason}");
+        assert!(
+            reason.contains(&Scenario::default().drift_margin.to_string()),
+            "{reason}"
+        );
+        assert!(reason.contains("TTL of 40 ms"), "{reason}");
+        assert!(reason.contains("lower the drift margin"), "{reason}");
     }
 }

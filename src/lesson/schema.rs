@@ -333,6 +333,8 @@ records! {
         no_message: Text, sequence_label: Text, sequence_hint: Text, export_title: Text,
         /// With `{at}` and `{message}`.
         explanation: Text,
+        /// The acquire arrow, with `{ttl}`: the run's own TTL.
+        acquire: Text,
     }
     /// The runnable snippets' words; `{name}` is the language's name.
     SnippetWords {
@@ -368,6 +370,12 @@ records! {
         /// With `{reason}`.
         could_not_start: Text,
         unknown_error: Text,
+        /// Under the editor while it has focus: what Tab does now.
+        editor_tab_moves: Text, editor_tab_indents: Text,
+        /// With `{name}`: the code is too long for a link even compressed.
+        too_long_for_link: Text,
+        /// With `{name}`.
+        download_code: Text,
     }
 
     /// The words around one preset, keyed by the preset's id in `src/model/presets.rs`.
@@ -451,7 +459,8 @@ records! {
         negative_length: Text, bad_amount: Text, unexpected_amount: Text,
     }
     ScenarioReasons {
-        refused: Text, out_of_range: Text, not_a_renew_fraction: Text, renews_too_often: Text,
+        refused: Text, faults: Text, links: Text, other: Text, out_of_range: Text,
+        not_a_renew_fraction: Text, renews_too_often: Text,
         margin_not_under_ttl: Text, too_many_events: Text, too_many_faults: Text,
         fault_after_end: Text, fault_out_of_range: Text, too_many_links: Text, link_nodes: Text,
         link_too_slow: Text, round_trip: Text, jitter: Text, link_loss: Text,

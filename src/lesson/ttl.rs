@@ -74,7 +74,7 @@ mod tests {
         let advice = advise_ttl(inputs);
         assert_eq!(advice.minimum, SimDuration::from_millis(370));
         assert!(advice.proposed > advice.minimum);
-        assert_eq!(advice.heartbeat, advice.proposed.mul_ratio(1, 3));
+        assert_eq!(advice.heartbeat, advice.proposed.mul_ratio_rounded(1, 3));
     }
 
     #[test]

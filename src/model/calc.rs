@@ -60,7 +60,7 @@ pub fn advise_ttl(i: TtlInputs) -> TtlAdvice {
     TtlAdvice {
         minimum,
         proposed,
-        heartbeat: proposed.mul_ratio(1, 3),
+        heartbeat: proposed.mul_ratio_rounded(1, 3),
     }
 }
 
@@ -211,7 +211,8 @@ mod tests {
         let a = advise_ttl(TtlInputs::LESSON);
         assert_eq!(a.minimum, SimDuration::from_millis(370));
         assert_eq!(a.proposed, SimDuration::from_millis(500));
-        assert_eq!(a.heartbeat, SimDuration::from_micros(166_666));
+        // Advice, not a simulated timer: T/3 to the nearest microsecond.
+        assert_eq!(a.heartbeat, SimDuration::from_micros(166_667));
     }
 
     #[test]

@@ -142,7 +142,12 @@ pub enum ScenarioProblem {
     /// The renewal fraction of the TTL is shorter than a millisecond.
     RenewsTooOften,
     /// The drift margin is not shorter than the TTL.
-    MarginNotUnderTtl,
+    MarginNotUnderTtl {
+        /// The drift margin.
+        margin: SimDuration,
+        /// The TTL.
+        ttl: SimDuration,
+    },
     /// The run would take more simulation steps than a page may build.
     TooManyEvents {
         /// The steps the run would take, about.
@@ -232,7 +237,11 @@ impl Scenario {
         }
         self.validate_links()?;
         if self.drift_margin >= self.ttl {
-            return err("drift_margin", ScenarioProblem::MarginNotUnderTtl);
+            let (margin, ttl) = (self.drift_margin, self.ttl);
+            return err(
+                "drift_margin",
+                ScenarioProblem::MarginNotUnderTtl { margin, ttl },
+            );
         }
         let estimate = self.estimated_events();
         if estimate > MAX_EVENTS {

@@ -75,6 +75,17 @@ impl SimDuration {
             None => SimDuration(((self.0 as u128 * num as u128) / den as u128) as u64),
         }
     }
+    /// `self × num / den` to the nearest microsecond (halves up), for lengths that are stated
+    /// rather than simulated (T/3 said as 166.667 ms); `den` must not be zero.
+    pub const fn mul_ratio_rounded(self, num: u64, den: u64) -> Self {
+        let exact = self.0 as u128 * num as u128;
+        let rounded = (exact + den as u128 / 2) / den as u128;
+        SimDuration(if rounded > u64::MAX as u128 {
+            u64::MAX
+        } else {
+            rounded as u64
+        })
+    }
     /// Seconds as a float, for display only (the model never computes with floats).
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / 1e6

@@ -19,7 +19,8 @@
 //!   adds a per-link network override (`A-service/200ms/5ms/0.5%`, see [`links`]) and
 //!   `links=none` drops the base's.
 //! - `t=17.5s` is the playback time; `compare=<switch slug>` the comparison run.
-//! - `sel=<id>` a diagram node or edge; `py=` and `ts=` edited snippet code in base64url.
+//! - `sel=<id>` a diagram node or edge; `py=` and `ts=` edited snippet code in base64url,
+//!   `pyz=` and `tsz=` longer code deflated first (see [`code`]).
 //! - `search=<seed>/<kinds>/<max faults>/<plans>` the counterexample search (see [`search`]).
 //! - `live=<base64url>` a recorded live run, compressed and capped (see
 //!   [`crate::lab::live::trace`]); the Sandbox opens it in live mode, to scrub.
@@ -36,6 +37,7 @@
 //! read falls back to its default, and each problem becomes one plain sentence for the page
 //! to show as text.
 
+pub mod code;
 pub mod embed;
 pub mod links;
 pub mod search;
@@ -54,8 +56,7 @@ use crate::model::search::SearchSpec;
 use crate::model::{Scenario, SimTime};
 use crate::route::Tab;
 use values::{
-    base64url, escape, parse_duration, parse_switch, print_duration, print_switch, unbase64url,
-    unescape, ValueError,
+    escape, parse_duration, parse_switch, print_duration, print_switch, unescape, ValueError,
 };
 
 /// The only format version this build writes and reads.
@@ -64,7 +65,8 @@ pub const VERSION: &str = "1";
 pub const MAX_LINK_CHARS: usize = 32_768;
 /// Most `key=value` fields read; the rest are ignored (with a message).
 pub const MAX_FIELDS: usize = 400;
-/// Longest snippet code carried by a link, in bytes of UTF-8.
+/// Longest snippet code carried by a link as plain base64url, in bytes of UTF-8; longer code
+/// is deflated ([`code`]).
 pub const MAX_SNIPPET_BYTES: usize = 8_192;
 /// Longest diagram selection id.
 pub const MAX_SELECTION_CHARS: usize = 64;
@@ -270,7 +272,7 @@ fn write_list<T: PartialEq>(
     }
 }
 
-/// The fragment (with `#`) for `state`. Snippet code longer than [`MAX_SNIPPET_BYTES`] is
+/// The fragment (with `#`) for `state`. Snippet code too long for a link even deflated is
 /// left out (see [`LinkState::left_out`]).
 pub fn encode(state: &LinkState) -> String {
     compose(state.tab, &lab_fields(state), state.selection.as_deref())
@@ -292,12 +294,14 @@ pub fn lab_fields(state: &LinkState) -> String {
     if let Some(challenge) = &state.challenge {
         pairs.push(("challenge", challenge.clone()));
     }
-    for (key, code) in [
-        ("py", &state.snippets.python),
-        ("ts", &state.snippets.typescript),
+    for (keys, code) in [
+        (("py", "pyz"), &state.snippets.python),
+        (("ts", "tsz"), &state.snippets.typescript),
     ] {
-        if let Some(code) = code.as_ref().filter(|c| c.len() <= MAX_SNIPPET_BYTES) {
-            pairs.push((key, base64url(code.as_bytes())));
+        match code.as_deref().and_then(code::to_field) {
+            Some(code::CodeField::Plain(text)) => pairs.push((keys.0, text)),
+            Some(code::CodeField::Packed(text)) => pairs.push((keys.1, text)),
+            None => {}
         }
     }
     let mut out = String::new();
@@ -307,11 +311,7 @@ pub fn lab_fields(state: &LinkState) -> String {
         }
         out.push_str(key);
         out.push('=');
-        if *key == "loss" {
-            out.push_str(value);
-        } else {
-            out.push_str(&escape(value));
-        }
+        out.push_str(&escape(value));
     }
     out
 }
@@ -371,16 +371,8 @@ impl LinkState {
             ("TypeScript", &self.snippets.typescript),
         ]
         .into_iter()
-        .filter(|(_, code)| code.as_ref().is_some_and(|c| c.len() > MAX_SNIPPET_BYTES))
-        .map(|(language, _)| {
-            fill(
-                words().left_out,
-                &[
-                    ("language", language),
-                    ("max", &MAX_SNIPPET_BYTES.to_string()),
-                ],
-            )
-        })
+        .filter(|(_, code)| code.as_deref().is_some_and(|c| code::to_field(c).is_none()))
+        .map(|(language, _)| fill(words().left_out, &[("language", language)]))
         .collect()
     }
 }
@@ -439,21 +431,9 @@ fn base_name(preset: Option<&str>) -> String {
 }
 
 /// Keys this version knows besides the scenario fields and switch slugs.
-const LINK_KEYS: [&str; 14] = [
-    "v",
-    "preset",
-    "t",
-    "compare",
-    "sel",
-    "py",
-    "ts",
-    "faults",
-    "fault",
-    "links",
-    "link",
-    "search",
-    "live",
-    "challenge",
+const LINK_KEYS: [&str; 16] = [
+    "v", "preset", "t", "compare", "sel", "py", "ts", "pyz", "tsz", "faults", "fault", "links",
+    "link", "search", "live", "challenge",
 ];
 
 fn is_known_key(key: &str) -> bool {
@@ -609,7 +589,7 @@ impl Fields {
         self.singles.iter().any(|(k, _)| {
             !matches!(
                 k.as_str(),
-                "v" | "sel" | "py" | "ts" | "search" | "live" | "challenge"
+                "v" | "sel" | "py" | "ts" | "pyz" | "tsz" | "search" | "live" | "challenge"
             )
         }) || self.clear_faults
             || self.clear_links
@@ -666,24 +646,22 @@ fn read_search(text: &str, problems: &mut Problems) -> Option<SearchSpec> {
         .ok()
 }
 
-/// Edited snippet code, base64url within [`MAX_SNIPPET_BYTES`].
+/// Edited snippet code, plain or deflated (see [`code`]).
 fn read_snippets(fields: &Fields, snippets: &mut SnippetCode, problems: &mut Problems) {
-    for (key, language, slot) in [
-        ("py", "Python", &mut snippets.python),
-        ("ts", "TypeScript", &mut snippets.typescript),
+    for ((plain, packed), language, slot) in [
+        (("py", "pyz"), "Python", &mut snippets.python),
+        (("ts", "tsz"), "TypeScript", &mut snippets.typescript),
     ] {
-        let Some(text) = fields.single(key) else {
-            continue;
+        let read = match (fields.single(plain), fields.single(packed)) {
+            (Some(text), _) => code::from_plain(text),
+            (None, Some(text)) => code::from_packed(text),
+            (None, None) => continue,
         };
-        match unbase64url(text, MAX_SNIPPET_BYTES) {
+        match read {
             Ok(code) => *slot = Some(code),
-            Err(ValueError::TooLarge) => problems.push(fill(
-                words().code_too_long,
-                &[
-                    ("language", language),
-                    ("max", &MAX_SNIPPET_BYTES.to_string()),
-                ],
-            )),
+            Err(ValueError::TooLarge) => {
+                problems.push(fill(words().code_too_long, &[("language", language)]))
+            }
             Err(_) => problems.push(fill(words().code_unreadable, &[("language", language)])),
         }
     }

@@ -1,5 +1,6 @@
 //! Field-by-field tests of the link format: what each key reads, and what each bad value says.
 
+use super::values::base64url;
 use super::*;
 use crate::model::{ClientId, Fault, NodeId, SimDuration, TimedFault};
 
@@ -143,17 +144,17 @@ fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
         ("ttl=NaN", "is not a number"),
         ("seed=99999999999999999999999", "seed (\u{201c}99999999999999999999999\u{201d}) is too large"),
         ("clients=300", "number of clients (\u{201c}300\u{201d}) is too large"),
-        ("renew=1/0", "does not hold together (renew_every"),
-        ("clients=9", "does not hold together (clients: 9 is outside 2 ..= 8)"),
+        ("renew=1/0", "does not hold together (Renew every: "),
+        ("clients=9", "does not hold together (Clients: 9 is not between 2 and 8)"),
         ("fencing=maybe", "policy switch \u{201c}fencing\u{201d} (\u{201c}maybe\u{201d}) should be on or off"),
         ("fault=pause:A@2s-15s", "This link's fault plan has a pause with a negative duration (\u{201c}pause:A@2s-15s\u{201d}); showing the scenario of preset 2 instead."),
-        ("fault=pause:C@2s+1s", "does not hold together (faults: the stop-the-world pause at 2.000 s names an unknown node"),
+        ("fault=pause:C@2s+1s", "does not hold together (Faults: the stop-the-world pause at 2.000 s names an unknown node"),
         ("fault=crash:A@99s", "a fault at 99.000 s is after the end"),
         ("dur=1e3", "run length (\u{201c}1e3\u{201d}) is not a number"),
-        ("loss=150%", "does not hold together (loss_ppm"),
-        ("margin=20s", "drift_margin: must be shorter than the TTL"),
+        ("loss=150%", "does not hold together (Packet loss: 150% is not between 0% and 100%)"),
+        ("margin=20s", "Drift margin: 20.000 s is not shorter than the lease TTL of 10.000 s;"),
         ("link=A-service/200ms", "network has a link override not written as ends/rtt/jitter/loss"),
-        ("link=A-C/1s/0s/0%", "does not hold together (links: a link names an unknown node"),
+        ("link=A-C/1s/0s/0%", "does not hold together (Network links: a link names an unknown node"),
     ];
     let base = presets::preset("2").unwrap().scenario.clone();
     for (field, expected) in cases {
@@ -267,10 +268,32 @@ fn snippets_and_selection_are_carried_as_text() {
         .contains("\u{201c}<img src=x>\u{201d}"));
     assert!(only_problem("#/sandbox?v=1&py=%%%").contains("Python code could not be decoded"));
     let huge = base64url(&vec![b'#'; MAX_SNIPPET_BYTES + 1]);
-    assert!(only_problem(&format!("#/sandbox?v=1&ts={huge}")).contains("longer than 8192 bytes"));
+    assert!(only_problem(&format!("#/sandbox?v=1&ts={huge}")).contains("code is too long to read"));
+    // Longer code than a plain field holds travels deflated, and comes back whole.
+    let long = LinkState {
+        snippets: SnippetCode {
+            python: Some("print('still holding')\n".repeat(700)),
+            typescript: None,
+        },
+        ..LinkState::default()
+    };
+    let link = encode(&long);
+    assert!(link.starts_with("#/gist?v=1&pyz="), "{link}");
+    assert_eq!(decode(&link).state.snippets, long.snippets);
+    assert!(long.left_out().is_empty());
+    // Code that deflate cannot bring under the cap is left out, and said to be.
+    let mut state = 0x2545_f491_u32;
+    let noise: String = (0..30_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            char::from(b'!' + (state % 90) as u8)
+        })
+        .collect();
     let too_long = LinkState {
         snippets: SnippetCode {
-            python: Some("x".repeat(MAX_SNIPPET_BYTES + 1)),
+            python: Some(noise),
             typescript: None,
         },
         ..LinkState::default()
@@ -433,4 +456,22 @@ fn a_recorded_live_run_travels_in_its_link_and_a_damaged_one_is_explained() {
         "{:?}",
         decoded.problems
     );
+}
+
+#[test]
+fn a_percentage_is_percent_encoded_in_a_link_and_read_back() {
+    let mut lab = Lab::default();
+    let mut scenario = lab.scenario().clone();
+    scenario.loss_ppm = 25_000;
+    lab = lab.apply(LabAction::SetScenario(scenario)).unwrap();
+    let link = encode(&LinkState {
+        tab: Tab::Sandbox,
+        lab: Some(LabLink::of(&lab)),
+        ..LinkState::default()
+    });
+    assert!(link.contains("&loss=2.5%25"), "{link}");
+    assert!(!link.contains("2.5%&") && !link.ends_with('%'), "{link}");
+    let read = decode(&link).state.lab.unwrap();
+    assert_eq!(read.scenario.loss_ppm, 25_000);
+    assert_eq!(decode(&link.replace("%25", "%")).state.lab.unwrap(), read);
 }

@@ -96,7 +96,7 @@ const BAD_LINKS: [string, string, string][] = [
   ['negative number', '#/sandbox?v=1&preset=2&clients=-3', 'number of clients (“-3”) is negative'],
   ['NaN', '#/sandbox?v=1&preset=2&ttl=NaN', 'TTL (“NaN”) is not a number'],
   ['overflow', '#/sandbox?v=1&seed=99999999999999999999999', 'seed (“99999999999999999999999”) is too large'],
-  ['out of range', '#/sandbox?v=1&preset=2&ttl=5ms', 'does not hold together (ttl: 5 ms is outside'],
+  ['out of range', '#/sandbox?v=1&preset=2&ttl=5ms', 'does not hold together (Lease TTL (T): 5 ms is not between'],
   ['unknown preset', '#/sandbox?v=1&preset=42', 'names a preset “42” that does not exist'],
   ['unknown switch value', '#/sandbox?v=1&preset=2&fencing=maybe', '(“maybe”) should be on or off'],
   ['unknown comparison', '#/sandbox?v=1&preset=2&compare=sideways', 'compares with a switch “sideways” that does not exist'],

@@ -4,9 +4,9 @@
 // every event it receives.
 const load = (path) => import(new URL(path, document.baseURI).href);
 
-export async function createEditor(host, language, doc, label, onChange) {
+export async function createEditor(host, language, doc, label, tabMoves, tabIndents, onChange) {
   const editor = await load("vendor/editor.js");
-  return editor.createEditor(host, language, doc, label, onChange);
+  return editor.createEditor(host, language, doc, label, { moves: tabMoves, indents: tabIndents }, onChange);
 }
 
 export async function startRun(request, onEvent) {

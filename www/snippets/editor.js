@@ -36,6 +36,9 @@ const theme = EditorView.theme({
   ".cm-content": { caretColor: "var(--text)" },
   ".cm-gutters": { color: "var(--muted)", backgroundColor: "var(--surface-2)", border: "none" },
   ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "color-mix(in srgb, var(--accent) 8%, transparent)" },
+  // A clear focus ring, as every other control on the page has (CodeMirror's own is a faint
+  // dotted line).
+  "&.cm-focused": { outline: "3px solid var(--focus)", outlineOffset: "2px" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground": {
     backgroundColor: "color-mix(in srgb, var(--accent) 25%, transparent)",
   },
@@ -46,12 +49,27 @@ const languageSupport = {
   typescript: () => [javascript({ typescript: true }), indentUnit.of("  ")],
 };
 
+// Transactions that come from the learner typing, deleting, pasting or dropping text.
+const TYPED = ["input", "delete"];
+
 /**
  * Mounts an editor into `host` and returns a small handle.
- * Tab indents; Escape then Tab moves focus on, so keyboard users are never trapped.
+ *
+ * Tab never traps a keyboard user (WCAG 2.1.2). Arriving in the editor, Tab and Shift-Tab move
+ * focus on, as everywhere else on the page. Once the learner types, Tab indents; Escape makes
+ * Tab move focus on again, until the next edit. `keys.moves` and `keys.indents` say which holds;
+ * the one in force is shown under the editor while it has focus, and is its description.
  */
-export function createEditor(host, language, doc, label, onChange) {
-  const view = new EditorView({
+export function createEditor(host, language, doc, label, keys, onChange) {
+  const hint = document.createElement("p");
+  hint.className = "snippet-keys";
+  hint.id = `snippet-${language}-keys`;
+  let view;
+  const tabMoves = (moves) => {
+    view.setTabFocusMode(moves);
+    hint.textContent = moves ? keys.moves : keys.indents;
+  };
+  view = new EditorView({
     parent: host,
     state: EditorState.create({
       doc,
@@ -69,13 +87,23 @@ export function createEditor(host, language, doc, label, onChange) {
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         languageSupport[language](),
         // tabindex lets axe and keyboard users see the scrolling editor as focusable.
-        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0", "aria-describedby": hint.id }),
+        EditorView.domEventHandlers({
+          focus: () => tabMoves(true),
+          keydown: (event) => {
+            if (event.key === "Escape") tabMoves(true);
+          },
+        }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) onChange(update.state.doc.toString());
+          if (!update.docChanged) return;
+          if (update.transactions.some((tr) => TYPED.some((event) => tr.isUserEvent(event)))) tabMoves(false);
+          onChange(update.state.doc.toString());
         }),
       ],
     }),
   });
+  host.appendChild(hint);
+  tabMoves(true);
   return {
     setText(text) {
       if (text === view.state.doc.toString()) return;
@@ -83,6 +111,7 @@ export function createEditor(host, language, doc, label, onChange) {
     },
     destroy() {
       view.destroy();
+      hint.remove();
     },
   };
 }

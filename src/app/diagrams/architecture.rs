@@ -5,6 +5,8 @@
 //!   at `progress` (0 = just sent, 1 = arriving; clamped) along its edge's arrow.
 //! - `on_select: Callback<ArchSelection>`: told of every selection by click or key.
 //! - `explain: bool` (default true): whether to show the explanation panel under it.
+//! - `acquire_label`: the acquire arrow's label naming the run's own TTL (the lesson's
+//!   diagram names its example's 30 s).
 
 use crate::lesson::number::Decimal;
 use yew::prelude::*;
@@ -38,6 +40,8 @@ pub struct ArchitectureDiagramProps {
     pub initial: Option<ArchSelection>,
     #[prop_or(true)]
     pub explain: bool,
+    #[prop_or_default]
+    pub acquire_label: Option<AttrValue>,
 }
 
 const MARKER: &str = "architecture-arrow";
@@ -71,7 +75,13 @@ pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
                 aria-label={architecture.diagram_label} class="diagram-svg">
                 { arrow_marker(&marker) }
                 { for ArchNode::ALL.into_iter().map(|node| node_box(node, *selected, select(ArchSelection::Node(node)))) }
-                { for ArchEdge::ALL.into_iter().map(|edge| edge_arrow(edge, *selected, &marker, select(ArchSelection::Edge(edge)))) }
+                { for ArchEdge::ALL.into_iter().map(|edge| {
+                    let label = match (edge, &props.acquire_label) {
+                        (ArchEdge::Acquire, Some(label)) => label.as_str(),
+                        _ => edge.text().label,
+                    };
+                    edge_arrow(edge, label, *selected, &marker, select(ArchSelection::Edge(edge)))
+                }) }
                 { for props.in_flight.iter().map(in_flight_dot) }
             </svg>
         }
@@ -130,6 +140,7 @@ fn node_box(node: ArchNode, selected: Option<ArchSelection>, select: Callback<()
 /// A message between the nodes: requests drawn solid, replies dashed.
 fn edge_arrow(
     edge: ArchEdge,
+    label: &str,
     selected: Option<ArchSelection>,
     marker: &str,
     select: Callback<()>,
@@ -138,7 +149,7 @@ fn edge_arrow(
     let aria = fill(
         LESSON.names.edge,
         &[
-            ("label", text.label.to_owned()),
+            ("label", label.to_owned()),
             ("from", text.from.title()),
             ("to", text.to.title()),
         ],
@@ -150,7 +161,7 @@ fn edge_arrow(
     };
     arrow(
         &architecture_curve(edge),
-        text.label,
+        label,
         aria,
         selected == Some(ArchSelection::Edge(edge)),
         marker,

@@ -73,12 +73,15 @@ pub fn LiveDiagrams(props: &DiagramsProps) -> Html {
             label: client.id.letter().to_string().into(),
         })
         .collect();
+    let ttl = crate::model::notation::print_duration(props.run.scenario().ttl.as_micros());
+    let acquire_label: Option<AttrValue> =
+        Some(fill(SANDBOX.live_diagrams.acquire, &[("ttl", ttl)]).into());
     html! {
         <section class="card live-diagrams" aria-labelledby="live-title">
             <h4 id="live-title">{SANDBOX.live_diagrams.heading}</h4>
             <p class="muted small">{SANDBOX.live_diagrams.intro}</p>
             <div class="live-grid">
-                <ArchitectureDiagram {in_flight} explain={false} />
+                <ArchitectureDiagram {in_flight} explain={false} {acquire_label} />
                 <LifecycleDiagram {markers} explain={false} />
             </div>
         </section>

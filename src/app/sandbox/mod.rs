@@ -234,7 +234,11 @@ pub fn Laboratory() -> Html {
     let shown_step = use_mut_ref(driver::ShownStep::default);
     let onkeydown = lab_keys(dispatch);
     let lab = &store.0;
-    let live_mode = use_state(|| crate::app::share::initial_live().is_some());
+    let live_mode = use_state(|| {
+        LIVE_MODE
+            .get()
+            .unwrap_or_else(|| crate::app::share::initial_live().is_some())
+    });
     let body = if *live_mode {
         live_view(&store)
     } else {
@@ -260,12 +264,20 @@ pub fn Laboratory() -> Html {
     }
 }
 
+thread_local! {
+    /// The mode the learner last chose, so coming back to the Sandbox tab keeps it.
+    static LIVE_MODE: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
 /// The switch between the simulated run and live mode.
 fn mode_switch(live_mode: &UseStateHandle<bool>) -> Html {
     use crate::lab::live::words;
     let choose = |live: bool| {
         let live_mode = live_mode.clone();
-        Callback::from(move |_: MouseEvent| live_mode.set(live))
+        Callback::from(move |_: MouseEvent| {
+            LIVE_MODE.set(Some(live));
+            live_mode.set(live)
+        })
     };
     html! {
         <div class="lab-mode" role="group" aria-label={words::MODE_LABEL}>

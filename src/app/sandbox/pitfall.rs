@@ -58,15 +58,8 @@ pub fn PitfallExercise() -> Html {
         .unwrap_or_else(|| millis_text(advice.proposed));
     let typed_ttl = read_ttl(&ttl_text);
     let ttl = typed_ttl.unwrap_or(advice.proposed);
-    let base = PitfallTry {
-        ttl,
-        offset: SimDuration::ZERO,
-    };
-    let period = base.period();
-    let attempt = PitfallTry {
-        offset: period.mul_ratio(u64::from(*offset_permille), 1000),
-        ..base
-    };
+    let attempt = PitfallTry::at_permille(ttl, *offset_permille);
+    let period = attempt.stated_period();
     let field_input = |index: usize| {
         let fields = fields.clone();
         Callback::from(move |event: InputEvent| {

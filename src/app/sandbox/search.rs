@@ -8,7 +8,9 @@ mod view;
 use yew::prelude::*;
 
 use super::SetupProps;
-use crate::lab::search::{default_spec, words, worker_count};
+use crate::lab::search::{
+    default_spec, estimated_secs, plans_within, words, worker_count, WARN_AFTER_SECS,
+};
 use crate::lab::LabAction;
 use crate::model::search::{with_plan, Counterexample, FaultKind, SearchSpec};
 use crate::model::Scenario;
@@ -20,6 +22,9 @@ pub enum Phase {
     Idle,
     /// The settings cannot run, and why.
     Problem(String),
+    /// The search would take about `secs`; it waits for the learner to start it anyway
+    /// (`plans` would take about a minute).
+    TooLong { secs: u64, plans: u64 },
     /// Workers are running plans.
     Running {
         tried: u64,
@@ -113,10 +118,11 @@ fn workers_available() -> bool {
     js_sys::Reflect::has(&gloo::utils::window(), &"Worker".into()).unwrap_or(false)
 }
 
-/// A search's phase, and the callbacks that start it (from settings) and cancel it.
+/// A search's phase, and the callbacks that start it (from settings; `true` to start one
+/// estimated to take long) and cancel it.
 struct Search {
     phase: UseStateHandle<Phase>,
-    start: Callback<Settings>,
+    start: Callback<(Settings, bool)>,
     cancel: Callback<()>,
 }
 
@@ -130,15 +136,21 @@ fn use_search(lab: &UseReducerHandle<super::LabStore>) -> Search {
     }
     let start = {
         let (phase, pool, lab) = (phase.clone(), pool.clone(), lab.clone());
-        Callback::from(move |settings: Settings| {
+        Callback::from(move |(settings, anyway): (Settings, bool)| {
             drop(pool.borrow_mut().take());
             let spec = match settings.spec() {
                 Ok(spec) => spec,
                 Err(why) => return phase.set(Phase::Problem(why)),
             };
-            crate::app::share::record_search(spec.clone());
             let cores = gloo::utils::window().navigator().hardware_concurrency() as u32;
             let workers = worker_count(cores);
+            let base = lab.0.scenario();
+            let secs = estimated_secs(base, &spec, workers);
+            if secs > WARN_AFTER_SECS && !anyway {
+                let plans = plans_within(base, &spec, workers, 60);
+                return phase.set(Phase::TooLong { secs, plans });
+            }
+            crate::app::share::record_search(spec.clone());
             let budget = spec.budget;
             let report = phase.setter();
             let report = Callback::from(move |next| report.set(next));
@@ -180,7 +192,7 @@ pub fn SearchPanel(props: &SetupProps) -> Html {
     let search = use_search(&props.lab);
     let on_start = {
         let (settings, start) = (settings.clone(), search.start.clone());
-        Callback::from(move |()| start.emit((*settings).clone()))
+        Callback::from(move |anyway: bool| start.emit(((*settings).clone(), anyway)))
     };
     let on_load = {
         let lab = props.lab.clone();
@@ -202,9 +214,10 @@ pub fn SearchPanel(props: &SetupProps) -> Html {
             <p>{words::SEARCH_INTRO}</p>
             <p class="muted small">{words::SEARCH_CAVEAT}</p>
             if workers_available() {
-                <view::SearchForm settings={(*settings).clone()} {on_change} {on_start} {busy} />
+                <view::SearchForm settings={(*settings).clone()} {on_change}
+                    on_start={on_start.reform(|()| false)} {busy} />
                 <view::SearchProgress phase={phase.clone()} on_cancel={search.cancel.clone()} />
-                <view::SearchResult {phase} {on_load} />
+                <view::SearchResult {phase} {on_load} on_start_anyway={on_start.reform(|()| true)} />
             } else {
                 <p class="status-warn" role="status">{words::SEARCH_UNAVAILABLE}</p>
             }

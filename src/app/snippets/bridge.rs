@@ -31,6 +31,8 @@ extern "C" {
         language: &str,
         doc: &str,
         label: &str,
+        tab_moves: &str,
+        tab_indents: &str,
         on_change: &Function,
     ) -> Result<JsValue, JsValue>;
 
@@ -160,7 +162,16 @@ pub async fn create_editor(
 ) -> Result<EditorHandle, JsValue> {
     let on_change = Closure::<dyn Fn(String)>::new(on_change).into_js_value();
     let label = language.code_label();
-    let handle = create_editor_js(host, language.id(), doc, &label, on_change.unchecked_ref());
+    let words = &SANDBOX.snippets;
+    let handle = create_editor_js(
+        host,
+        language.id(),
+        doc,
+        &label,
+        words.editor_tab_moves,
+        words.editor_tab_indents,
+        on_change.unchecked_ref(),
+    );
     Ok(handle.await?.unchecked_into())
 }
 

@@ -65,6 +65,14 @@ impl SnippetLanguage {
         fill(SANDBOX.snippets.code_label, &[("name", self.name())])
     }
 
+    /// The name a download of the code gets.
+    fn file_name(self) -> &'static str {
+        match self {
+            Self::Python => "lost_flag.py",
+            Self::TypeScript => "lost_flag.ts",
+        }
+    }
+
     fn heading(self) -> &'static str {
         match self {
             Self::Python => SANDBOX.snippets.python_heading,
@@ -156,10 +164,42 @@ fn SnippetPanel(props: &SnippetPanelProps) -> Html {
                 </p>
             }
             <EditorHost {language} code={panel.code.clone()} {on_edit} />
+            <TooLongForLink {language} code={panel.code.clone()} />
             <RunControls busy={panel.phase.is_busy()} edited={panel.code != original}
                 limit_secs={panel.limit_secs} {on_run} {on_stop} {on_reset} {on_limit} />
             <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} />
             <OutputConsole {language} stdout={panel.stdout.clone()} stderr={panel.stderr.clone()} />
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TooLongProps {
+    language: SnippetLanguage,
+    code: String,
+}
+
+/// When the code is too long for a link even compressed: says so, and offers it as a file.
+#[component]
+fn TooLongForLink(props: &TooLongProps) -> Html {
+    let fits = use_memo(props.code.clone(), |code| {
+        crate::share::code::to_field(code).is_some()
+    });
+    if *fits {
+        return Html::default();
+    }
+    let language = props.language;
+    let name = [("name", language.name())];
+    let onclick = {
+        let code = props.code.clone();
+        Callback::from(move |_: MouseEvent| {
+            let _ = crate::app::diagrams::export::save_file(&code, language.file_name());
+        })
+    };
+    html! {
+        <div class="snippet-note status-warn" role="status">
+            <p>{fill(SANDBOX.snippets.too_long_for_link, &name)}</p>
+            <button type="button" class="button" {onclick}>{fill(SANDBOX.snippets.download_code, &name)}</button>
+        </div>
     }
 }

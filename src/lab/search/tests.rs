@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::model::search::FaultKind;
-use crate::model::Policy;
+use crate::model::{Policy, SimDuration};
 
 fn unfenced() -> Scenario {
     Scenario {
@@ -45,7 +45,7 @@ fn the_result_is_the_same_for_any_number_of_workers() {
         budget: 6_000,
         ..default_spec(2024)
     };
-    let one = run_search(&unfenced(), &spec, 1, BLOCK);
+    let one = run_search(&unfenced(), &spec, 1, FIRST_BLOCK);
     let found = one.best().cloned().expect("fencing off breaks");
     assert!(
         found.index >= 4,
@@ -79,7 +79,7 @@ fn with_prefer_and_fencing_every_plan_of_the_budget_runs_and_none_breaks() {
 fn a_worker_that_lies_is_not_believed() {
     let base = unfenced();
     let spec = default_spec(5);
-    let mut schedule = Schedule::new(base.clone(), spec.clone(), BLOCK);
+    let mut schedule = Schedule::new(base.clone(), spec.clone(), 512);
     let Some(Request::Search { from, to, .. }) = schedule.next_request() else {
         panic!("a first block");
     };
@@ -189,4 +189,96 @@ fn words_fill_in_and_the_worker_count_is_capped() {
     assert_eq!(worker_count(2), 1, "one core stays with the page");
     assert_eq!(worker_count(4), 3);
     assert_eq!(worker_count(64), MAX_WORKERS);
+}
+
+#[test]
+fn blocks_grow_for_cheap_plans_and_shrink_to_one_for_slow_ones() {
+    assert_eq!(next_block(FIRST_BLOCK, 0), FIRST_BLOCK * 4);
+    let mut block = FIRST_BLOCK;
+    for _ in 0..8 {
+        block = next_block(block, 1);
+    }
+    assert_eq!(block, MAX_BLOCK);
+    // 30 plans in 3 s: 100 ms a plan, so a quarter of a second holds two.
+    assert_eq!(next_block(30, 3_000), 2);
+    assert_eq!(next_block(2, 900), 1);
+    assert_eq!(next_block(1, 60_000), 1);
+}
+
+#[test]
+fn a_schedule_with_changing_block_sizes_finds_the_same_counterexample() {
+    let spec = SearchSpec {
+        budget: 3_000,
+        ..default_spec(77)
+    };
+    let fixed = run_search(&unfenced(), &spec, 2, 64);
+    let mut schedule = Schedule::new(unfenced(), spec, FIRST_BLOCK);
+    let mut sizes = [1, 7, 300, 2, 4_096].into_iter().cycle();
+    while !schedule.is_finished() {
+        schedule.set_block(sizes.next().unwrap());
+        let Some(request) = schedule.next_request() else {
+            continue;
+        };
+        let Reply::Searched {
+            from,
+            to,
+            tried,
+            found,
+        } = answer(request)
+        else {
+            panic!("an honest worker");
+        };
+        schedule.record(from, to, tried, found).unwrap();
+    }
+    assert_eq!(schedule.best(), fixed.best());
+    assert!(schedule.best().is_some());
+}
+
+#[test]
+fn a_heavy_search_is_estimated_in_hours_and_a_light_one_in_seconds() {
+    let heavy = Scenario {
+        clients: 7,
+        duration: SimDuration::from_secs(250),
+        ttl: SimDuration::from_millis(40),
+        drift_margin: SimDuration::from_millis(5),
+        ..Scenario::default()
+    };
+    heavy.validate().unwrap();
+    let all_kinds = SearchSpec {
+        kinds: FaultKind::ALL.to_vec(),
+        budget: 700_000,
+        ..default_spec(5)
+    };
+    let heavy_secs = estimated_secs(&heavy, &all_kinds, 2);
+    assert!(heavy_secs > 3_600, "{heavy_secs} s");
+    let light = estimated_secs(&Scenario::default(), &default_spec(5), 2);
+    assert!(light < 60, "{light} s");
+    let minute = plans_within(&heavy, &all_kinds, 2, 60);
+    assert!((1..10_000).contains(&minute), "{minute}");
+    assert!(
+        estimated_secs(
+            &heavy,
+            &SearchSpec {
+                budget: minute,
+                ..all_kinds
+            },
+            2
+        ) <= 75
+    );
+}
+
+#[test]
+fn time_left_follows_the_measured_speed_once_it_is_known() {
+    assert_eq!(secs_left(0, 1_000, 5_000), None);
+    assert_eq!(secs_left(10, 1_000, 200), None);
+    // 50 plans in 4 s: 12.5 plans/s, so 950 more take 76 s.
+    assert_eq!(secs_left(50, 1_000, 4_000), Some(76));
+    assert_eq!(secs_left(1_000, 1_000, 9_000), Some(0));
+}
+
+#[test]
+fn estimates_are_told_in_hours_minutes_or_seconds() {
+    assert_eq!(words::rough_time(12), "12 s");
+    assert_eq!(words::rough_time(245), "4 min 5 s");
+    assert_eq!(words::rough_time(3 * 3_600 + 20 * 60 + 59), "3 h 20 min");
 }

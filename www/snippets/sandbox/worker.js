@@ -148,6 +148,10 @@ async function loadPython(files) {
       },
     });
   }
+  // A snippet has no keyboard: input() says so plainly, and stdin reads as empty (by default
+  // Pyodide would ask the page, which a worker cannot, and fail with an I/O error).
+  pyodide.setStdin({ stdin: () => null });
+  pyodide.runPython(NO_INPUT);
   return async (code) => {
     try {
       await pyodide.runPythonAsync(code, { filename: SNIPPET_FILE.python });
@@ -157,6 +161,14 @@ async function loadPython(files) {
     }
   };
 }
+
+const NO_INPUT = `
+import builtins
+def input(prompt=""):
+    raise EOFError("snippets cannot read input: nobody can type into the sandbox, so write the value into the code instead")
+builtins.input = input
+del input, builtins
+`;
 
 // Keeps the learner's frames of a traceback and drops Pyodide's own.
 function describePythonError(traceback) {
@@ -183,6 +195,18 @@ function show(value) {
     return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
+  }
+}
+
+// The text of a thrown value that is not an Error: its own toString if it has one, else its
+// JSON. Either may run the learner's code; the page's time limit still bounds it.
+function thrownText(value) {
+  try {
+    const plain = value !== null && typeof value === "object" && value.toString === Object.prototype.toString;
+    if (plain || typeof value === "string") return JSON.stringify(value) ?? String(value);
+    return String(value);
+  } catch {
+    return "a value whose text cannot be read";
   }
 }
 
@@ -221,7 +245,10 @@ async function loadTypeScript(files) {
       await import(url);
       return null;
     } catch (error) {
-      const stack = String(error?.stack ?? show(error)).replaceAll(url, SNIPPET_FILE.typescript);
+      if (!(error instanceof Error)) {
+        return { text: `Thrown while running, and not caught: ${thrownText(error)}\n`, line: 0 };
+      }
+      const stack = String(error.stack ?? show(error)).replaceAll(url, SNIPPET_FILE.typescript);
       const at = stack.match(/snippet\.ts:(\d+):\d+/);
       return { text: stack + "\n", line: at ? Number(at[1]) : 0 };
     }

@@ -14,7 +14,7 @@ use std::rc::{Rc, Weak};
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Blob, BlobPropertyBag, MessageChannel, MessageEvent, Url, Worker};
+use web_sys::{MessageChannel, MessageEvent, Worker};
 use yew::Callback;
 
 use crate::lab::live::node::ClientNode;
@@ -93,29 +93,6 @@ fn set_worker_count(n: usize) {
     );
 }
 
-/// A classic worker from a `blob:` URL that imports the live worker's module: a sandboxed
-/// iframe (an opaque origin) may not start a worker from the server's URL, but may this.
-fn spawn_worker() -> Result<Worker, JsValue> {
-    let base = gloo::utils::document()
-        .base_uri()?
-        .unwrap_or_else(|| gloo::utils::window().location().href().unwrap_or_default());
-    let js = Url::new_with_base("live_worker.js", &base)?.href();
-    let wasm = Url::new_with_base("live_worker_bg.wasm", &base)?.href();
-    let source = format!(
-        "import({js:?}).then((m) => m.default({{ module_or_path: {wasm:?} }}))\
-         .catch((e) => postMessage({{ failed: String(e) }}));"
-    );
-    let options = BlobPropertyBag::new();
-    options.set_type("text/javascript");
-    let parts = js_sys::Array::of1(&JsValue::from_str(&source));
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = Url::create_object_url_with_blob(&blob)?;
-    let worker = Worker::new(&url);
-    // The worker has its script once it is created; the URL is not needed after that.
-    Url::revoke_object_url(&url)?;
-    worker
-}
-
 impl LiveRun {
     /// Starts a live run of `scenario` (its first two clients); updates go to `publish`.
     pub fn start(scenario: &Scenario, publish: Callback<LiveUpdate>) -> Result<LiveRun, String> {
@@ -126,7 +103,7 @@ impl LiveRun {
         scenario.client_stagger = scenario.client_stagger.max(CONTENDER_HEAD_START);
         let mut workers = Vec::new();
         for role in [Role::Service, Role::Contender] {
-            match spawn_worker() {
+            match crate::app::workers::start("live_worker") {
                 Ok(worker) => workers.push((role, worker)),
                 Err(_) => {
                     workers.iter().for_each(|(_, w)| w.terminate());
@@ -194,6 +171,15 @@ impl LiveRun {
     pub fn stop(&self) {
         let update = self.inner.borrow_mut().finish(None, None);
         self.emit(update);
+    }
+
+    /// Stops the run and hands back its recording with `why` (instead of publishing it, for
+    /// when the views that would take it are going away); `None` if it had not started.
+    pub fn stop_because(&self, why: &str) -> Option<(Rc<LiveTrace>, String)> {
+        match self.inner.borrow_mut().finish(Some(why.to_owned()), None)? {
+            LiveUpdate::Stopped { trace, why } => Some((trace, why.unwrap_or_default())),
+            _ => None,
+        }
     }
 
     /// Freezes this page now for `asked` (capped by the caller): a genuine busy loop.

@@ -105,12 +105,17 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let asked = match read_ms(&text, 1, FREEZE_CAP_MS) {
                 Ok(n) => ms(n),
-                Err(_) => {
-                    let cap = ms(FREEZE_CAP_MS).to_string();
-                    notices.dispatch(LiveAction::Notice(fill(
-                        words::FAULTS_FREEZE_CAP,
-                        &[("cap", cap)],
-                    )));
+                Err(why) => {
+                    // Only a whole number over the cap is told the cap; anything else, what
+                    // to type.
+                    let over_cap = text.trim().parse::<i64>().is_ok_and(|n| n > FREEZE_CAP_MS);
+                    let why = if over_cap {
+                        let cap = ms(FREEZE_CAP_MS).to_string();
+                        fill(words::FAULTS_FREEZE_CAP, &[("cap", cap)])
+                    } else {
+                        why
+                    };
+                    notices.dispatch(LiveAction::Notice(why));
                     return;
                 }
             };

@@ -144,23 +144,66 @@ pub struct LiveLabProps {
     pub scenario: Scenario,
 }
 
+/// A recording with what the status line said about it.
+type Recording = (Rc<LiveTrace>, Option<String>);
+
+thread_local! {
+    /// The recording of the live lab last shown, kept while the learner is elsewhere (another
+    /// tab, the simulated run) and shown again when live mode comes back.
+    static KEPT: RefCell<Option<Recording>> = const { RefCell::new(None) };
+}
+
 /// The live laboratory.
 #[component]
 pub fn LiveLab(props: &LiveLabProps) -> Html {
-    let state = use_reducer(|| match crate::app::share::initial_live() {
-        Some(trace) => LiveState::recorded(Rc::new(trace), None),
-        None => LiveState {
-            phase: Phase::Idle,
-            freezes: Vec::new(),
-            notice: None,
-            cursor: None,
-        },
+    let state = use_reducer(|| {
+        let kept = KEPT.with(|kept| kept.borrow_mut().take());
+        match kept.or_else(|| crate::app::share::initial_live().map(|t| (Rc::new(t), None))) {
+            Some((trace, why)) => LiveState::recorded(trace, why),
+            None => LiveState {
+                phase: Phase::Idle,
+                freezes: Vec::new(),
+                notice: None,
+                cursor: None,
+            },
+        }
     });
     let live: LiveHandle = use_mut_ref(|| None);
+    // The recording on show, for the clean-up to keep.
+    let shown: Rc<RefCell<Option<Recording>>> = use_mut_ref(|| None);
+    *shown.borrow_mut() = match &state.phase {
+        Phase::Stopped { trace, why, .. } => Some((trace.clone(), why.clone())),
+        _ => None,
+    };
     {
         let live = live.clone();
-        // Leaving live mode, the Sandbox tab or the page drops the run: workers and timer go.
-        use_effect_with((), move |_| move || drop(live.borrow_mut().take()));
+        // Leaving live mode, the Sandbox tab or the page stops the run (workers and timer go)
+        // and keeps its recording, or the one on show, for when live mode comes back.
+        use_effect_with((), move |_| {
+            move || {
+                let run = live.borrow_mut().take();
+                let stopped = run.and_then(|run| run.stop_because(words::LIVE_LEFT));
+                let keep = stopped
+                    .map(|(trace, why)| (trace, Some(why)))
+                    .or_else(|| shown.borrow_mut().take());
+                KEPT.with(|kept| *kept.borrow_mut() = keep);
+            }
+        });
+    }
+    {
+        // A live run follows the scenario it started with; when that changes, it stops.
+        let (live, dispatcher) = (live.clone(), state.dispatcher());
+        use_effect_with(props.scenario.clone(), move |_| {
+            let run = live.borrow_mut().take();
+            if let Some((trace, why)) =
+                run.and_then(|run| run.stop_because(words::LIVE_SCENARIO_CHANGED))
+            {
+                dispatcher.dispatch(LiveAction::Update(LiveUpdate::Stopped {
+                    trace,
+                    why: Some(why),
+                }));
+            }
+        });
     }
     let running = matches!(state.phase, Phase::Running { .. } | Phase::Starting);
     let on_start = {

@@ -8,19 +8,20 @@ use std::rc::{Rc, Weak};
 
 use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 use yew::Callback;
 
 use super::{Finding, Phase};
 use crate::lab::search::words;
-use crate::lab::search::{shrunk_holds, Reply, Request, Schedule};
+use crate::lab::search::{next_block, shrunk_holds, Reply, Request, Schedule};
 use crate::model::search::{Counterexample, SearchSpec};
 use crate::model::Scenario;
 use crate::worker_messages::{post_request, read_reply};
 
-/// The module worker script Trunk writes for `src/bin/search_worker.rs` (`data-loader-shim`).
-const WORKER_SCRIPT: &str = "./search_worker_loader.js";
-/// Progress is reported at most this often, so the page renders little while searching.
+/// The worker Trunk builds from `src/bin/search_worker.rs`.
+const WORKER_NAME: &str = "search_worker";
+/// Progress is reported at most this often, so the page renders little while searching
+/// (and, with blocks sized to [`crate::lab::search::BLOCK_TARGET_MS`], at least every second).
 const REPORT_EVERY_MS: f64 = 100.0;
 
 /// Running workers; see the module comment.
@@ -30,6 +31,11 @@ pub struct Pool {
 
 struct Inner {
     workers: Vec<Worker>,
+    /// Whether each worker has said it is ready: a message it cannot read before that means
+    /// its module did not load.
+    ready: Vec<bool>,
+    /// When each worker was handed its current block, to size the next one.
+    handed_ms: Vec<f64>,
     /// Held only so the handlers live as long as the workers.
     _listeners: Vec<EventListener>,
     schedule: Schedule,
@@ -52,11 +58,9 @@ impl Pool {
         count: u32,
         report: Callback<Phase>,
     ) -> Result<Pool, ()> {
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
         let mut workers: Vec<Worker> = Vec::new();
         for _ in 0..count {
-            match Worker::new_with_options(WORKER_SCRIPT, &options) {
+            match crate::app::workers::start(WORKER_NAME) {
                 Ok(worker) => workers.push(worker),
                 Err(_) => {
                     workers.iter().for_each(Worker::terminate);
@@ -66,9 +70,11 @@ impl Pool {
         }
         let started_ms = now_ms();
         let inner = Rc::new(RefCell::new(Inner {
+            ready: vec![false; workers.len()],
+            handed_ms: vec![started_ms; workers.len()],
             workers: workers.clone(),
             _listeners: Vec::new(),
-            schedule: Schedule::new(base, spec, crate::lab::search::BLOCK),
+            schedule: Schedule::new(base, spec, crate::lab::search::FIRST_BLOCK),
             shrinking: None,
             started_ms,
             reported_ms: started_ms,
@@ -126,6 +132,9 @@ impl Inner {
             .ok_or(words::SEARCH_WORKER_MESSAGE)?
             .clone();
         if let Some(request) = self.schedule.next_request() {
+            if let Some(handed) = self.handed_ms.get_mut(index) {
+                *handed = now_ms();
+            }
             return post(&worker, &request).map(|_| None);
         }
         if !self.schedule.is_finished() || self.shrinking.is_some() {
@@ -158,8 +167,19 @@ impl Inner {
     }
 
     fn take(&mut self, index: usize, reply: Option<Reply>) -> Result<Option<Phase>, &'static str> {
-        match reply.ok_or(words::SEARCH_WORKER_MESSAGE)? {
-            Reply::Ready => self.next_for(index),
+        let ready = self.ready.get(index).copied().unwrap_or(true);
+        let unreadable = if ready {
+            words::SEARCH_WORKER_MESSAGE
+        } else {
+            words::SEARCH_WORKER_START
+        };
+        match reply.ok_or(unreadable)? {
+            Reply::Ready => {
+                if let Some(ready) = self.ready.get_mut(index) {
+                    *ready = true;
+                }
+                self.next_for(index)
+            }
             Reply::Searched {
                 from,
                 to,
@@ -169,8 +189,12 @@ impl Inner {
                 self.schedule
                     .record(from, to, tried, found)
                     .map_err(|_| words::SEARCH_WORKER_WRONG)?;
-                let next = self.next_for(index)?;
                 let now = now_ms();
+                if let Some(&handed) = self.handed_ms.get(index) {
+                    let took_ms = (now - handed).max(0.0) as u64;
+                    self.schedule.set_block(next_block(to - from, took_ms));
+                }
+                let next = self.next_for(index)?;
                 if next.is_some() || now - self.reported_ms < REPORT_EVERY_MS {
                     return Ok(next);
                 }

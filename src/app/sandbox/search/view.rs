@@ -115,11 +115,19 @@ pub fn SearchProgress(props: &ProgressProps) -> Html {
             ("workers", &workers.to_string()),
         ],
     );
+    let left = crate::lab::search::secs_left(tried, budget, elapsed)
+        .filter(|_| matches!(props.phase, Phase::Running { .. }))
+        .map(|secs| {
+            fill(
+                words::SEARCH_TIME_LEFT,
+                &[("time", &words::rough_time(secs))],
+            )
+        });
     let onclick = props.on_cancel.reform(|_: MouseEvent| ());
     html! {
         <div class="search-progress">
             <progress aria-label={words::SEARCH_PROGRESS} max={budget.to_string()} value={tried.to_string()} />
-            <p aria-live="polite">{stats}</p>
+            <p aria-live="polite">{stats}{ for left.map(|left| format!(" {left}")) }</p>
             if let Phase::Shrinking { found, .. } = &props.phase {
                 <p role="status">{fill(words::SEARCH_SHRINKING, &[("plan", &(found.index + 1).to_string())])}</p>
             }
@@ -132,6 +140,8 @@ pub fn SearchProgress(props: &ProgressProps) -> Html {
 pub struct ResultProps {
     pub phase: Phase,
     pub on_load: Callback<(Scenario, Counterexample)>,
+    /// Starts a search that was estimated to take long.
+    pub on_start_anyway: Callback<()>,
 }
 
 /// How the search ended: the counterexample's story, or a plain sentence.
@@ -140,6 +150,22 @@ pub fn SearchResult(props: &ResultProps) -> Html {
     let sentence = |text: String| html! { <p class="search-outcome" role="status">{text}</p> };
     match &props.phase {
         Phase::Problem(why) => sentence(why.clone()),
+        Phase::TooLong { secs, plans } => {
+            let warning = fill(
+                words::SEARCH_TOO_LONG,
+                &[
+                    ("time", &words::rough_time(*secs)),
+                    ("plans", &plans.to_string()),
+                ],
+            );
+            let onclick = props.on_start_anyway.reform(|_: MouseEvent| ());
+            html! {
+                <div class="search-too-long status-warn">
+                    <p role="alert">{warning}</p>
+                    <button type="button" class="button" {onclick}>{words::SEARCH_START_ANYWAY}</button>
+                </div>
+            }
+        }
         Phase::NoneFound { plans, seed } => sentence(fill(
             words::SEARCH_NONE,
             &[("plans", &plans.to_string()), ("seed", &seed.to_string())],
