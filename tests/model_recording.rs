@@ -78,14 +78,24 @@ fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     }
     let shown = rec.events_before(t, 60);
     assert_eq!(shown.total, events.len());
-    assert_eq!(shown.items, events[events.len().saturating_sub(60)..]);
+    let first = events.len().saturating_sub(60);
+    let found = &run.found()[first..events.len()];
+    let expected: Vec<(Event, Found)> = events[first..]
+        .iter()
+        .copied()
+        .zip(found.iter().copied())
+        .collect();
+    assert_eq!(shown.items, expected, "events at {t}");
     let writes = run.storage_log_until(t);
     let window = rec.writes_before(t, 40);
-    assert_eq!(
-        window.items,
-        writes[writes.len().saturating_sub(40)..],
-        "writes at {t}"
-    );
+    let first = writes.len().saturating_sub(40);
+    let found = &run.storage_found()[first..writes.len()];
+    let expected: Vec<(WriteRecord, Found)> = writes[first..]
+        .iter()
+        .copied()
+        .zip(found.iter().copied())
+        .collect();
+    assert_eq!(window.items, expected, "writes at {t}");
     let sent = run.messages().partition_point(|m| m.sent_at <= t);
     let packets = rec.packets_before(t, 12);
     assert_eq!(packets.total, sent, "packets at {t}");

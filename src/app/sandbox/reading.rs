@@ -8,9 +8,8 @@ use std::rc::Rc;
 
 use crate::model::overview::{FailoverGroup, Overview};
 use crate::model::{
-    CheckId, CheckStatus, ClientId, Event, Lifecycle, LifecyclePoint, Metrics, Recording, Run,
-    Scenario, SimDuration, SimTime, Snapshot, Violation, ViolationDetail, Window, WriteRecord,
-    WriteVerdict,
+    CheckId, CheckStatus, ClientId, Event, Found, Lifecycle, LifecyclePoint, Metrics, Recording,
+    Run, Scenario, SimDuration, SimTime, Snapshot, Violation, ViolationDetail, Window, WriteRecord,
 };
 
 /// How many writes had reached storage by some time, and how they fared.
@@ -43,8 +42,8 @@ pub trait RunReading {
     fn latest_event_at(&self, t: SimTime) -> Option<SimTime>;
     /// The writes storage decided on up to `t`, counted.
     fn write_counts_at(&self, t: SimTime) -> WriteCounts;
-    /// The last `max` writes storage decided on at or before `t`.
-    fn writes_before(&self, t: SimTime, max: usize) -> Window<WriteRecord>;
+    /// The last `max` writes storage decided on at or before `t`, with the checkers' findings.
+    fn writes_before(&self, t: SimTime, max: usize) -> Window<(WriteRecord, Found)>;
     /// One check's status as of `t`.
     fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus;
     /// The last `max` times a lost flag was set at or before `t`.
@@ -53,8 +52,8 @@ pub trait RunReading {
     fn metrics_at(&self, t: SimTime) -> Metrics;
     /// The observer's measurements over the whole run.
     fn metrics(&self) -> &Metrics;
-    /// The last `max` events at or before `t`.
-    fn events_before(&self, t: SimTime, max: usize) -> Window<Event>;
+    /// The last `max` events at or before `t`, with the checkers' findings.
+    fn events_before(&self, t: SimTime, max: usize) -> Window<(Event, Found)>;
     /// How many events the whole run has.
     fn event_count(&self) -> usize;
     /// A time as the views print it.
@@ -104,7 +103,7 @@ impl RunReading for Recording {
             stale: tally.writes_stale,
         }
     }
-    fn writes_before(&self, t: SimTime, max: usize) -> Window<WriteRecord> {
+    fn writes_before(&self, t: SimTime, max: usize) -> Window<(WriteRecord, Found)> {
         Recording::writes_before(self, t, max)
     }
     fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
@@ -119,7 +118,7 @@ impl RunReading for Recording {
     fn metrics(&self) -> &Metrics {
         Recording::metrics(self)
     }
-    fn events_before(&self, t: SimTime, max: usize) -> Window<Event> {
+    fn events_before(&self, t: SimTime, max: usize) -> Window<(Event, Found)> {
         Recording::events_before(self, t, max)
     }
     fn event_count(&self) -> usize {
@@ -127,8 +126,21 @@ impl RunReading for Recording {
     }
 }
 
+/// The last `max` of `items` with what the checkers found at each, and how many there were.
+fn last<T: Clone>(items: &[T], found: &[Found], max: usize) -> Window<(T, Found)> {
+    let first = items.len().saturating_sub(max);
+    Window {
+        items: items[first..]
+            .iter()
+            .cloned()
+            .zip(found[first..].iter().copied())
+            .collect(),
+        total: items.len(),
+    }
+}
+
 /// The last `max` of `items`, and how many there were.
-fn last<T: Clone>(items: &[T], max: usize) -> Window<T> {
+fn last_plain<T: Clone>(items: &[T], max: usize) -> Window<T> {
     Window {
         items: items[items.len().saturating_sub(max)..].to_vec(),
         total: items.len(),
@@ -144,15 +156,9 @@ pub struct TracedRun {
 
 impl TracedRun {
     /// Reads `run`, building its lanes over the run's length from its events and the
-    /// observer's failovers.
+    /// checkers' findings and failovers.
     pub fn new(run: Rc<Run>) -> TracedRun {
-        let mut overview = Overview::new(run.scenario().clients, run.end());
-        for e in run.events() {
-            overview.add(e);
-        }
-        for f in run.failovers() {
-            overview.add_failover(f);
-        }
+        let overview = Overview::of_run(&run);
         TracedRun { run, overview }
     }
 }
@@ -175,22 +181,15 @@ impl RunReading for TracedRun {
     }
     fn write_counts_at(&self, t: SimTime) -> WriteCounts {
         let log = self.run.storage_log_until(t);
-        let count = |f: fn(&WriteVerdict) -> bool| log.iter().filter(|w| f(&w.verdict)).count();
+        let found = &self.run.storage_found()[..log.len()];
         WriteCounts {
             total: log.len(),
-            rejected: count(|v| !v.accepted()),
-            stale: count(|v| {
-                matches!(
-                    v,
-                    WriteVerdict::Accepted {
-                        stale_over: Some(_)
-                    }
-                )
-            }),
+            rejected: log.iter().filter(|w| !w.verdict.accepted()).count(),
+            stale: found.iter().filter(|f| f.stale_over().is_some()).count(),
         }
     }
-    fn writes_before(&self, t: SimTime, max: usize) -> Window<WriteRecord> {
-        last(self.run.storage_log_until(t), max)
+    fn writes_before(&self, t: SimTime, max: usize) -> Window<(WriteRecord, Found)> {
+        last(self.run.storage_log_until(t), self.run.storage_found(), max)
     }
     fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
         self.run.check_at(id, t)
@@ -207,7 +206,7 @@ impl RunReading for TracedRun {
             })
             .collect();
         losses.sort_by_key(|(c, p)| (p.from, c.0));
-        last(&losses, max)
+        last_plain(&losses, max)
     }
     fn metrics_at(&self, t: SimTime) -> Metrics {
         self.run.metrics_at(t)
@@ -215,8 +214,8 @@ impl RunReading for TracedRun {
     fn metrics(&self) -> &Metrics {
         self.run.metrics()
     }
-    fn events_before(&self, t: SimTime, max: usize) -> Window<Event> {
-        last(self.run.events_until(t), max)
+    fn events_before(&self, t: SimTime, max: usize) -> Window<(Event, Found)> {
+        last(self.run.events_until(t), self.run.found(), max)
     }
     fn event_count(&self) -> usize {
         self.run.events().len()
@@ -228,7 +227,6 @@ impl RunReading for TracedRun {
         crate::lab::live::shown_length(d)
     }
 }
-
 /// The run a view shows. Props compare it by identity: a run is never changed in place, so a
 /// new one always comes in a new `Rc`.
 #[derive(Clone)]

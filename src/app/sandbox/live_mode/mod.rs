@@ -340,8 +340,8 @@ fn recorded(
         Callback::from(move |_| {
             let mut text = fill(words::RECORD_EXPORT_HEADING, &[("hash", hash.to_string())]);
             text.push('\n');
-            for e in run.events() {
-                text.push_str(&format!("{} {}\n", e.at, describe::event(e)));
+            for (e, found) in run.events().iter().zip(run.found()) {
+                text.push_str(&format!("{} {}\n", e.at, describe::event(e, *found)));
             }
             let _ = crate::app::diagrams::export::save_file(&text, "lease-lab-live-run.txt");
         })
