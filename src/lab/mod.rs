@@ -11,11 +11,13 @@ pub mod fault_form;
 pub mod live;
 pub mod pitfall;
 mod playback;
+pub mod reading;
 pub mod search;
 mod sequence;
 mod simulating;
 pub mod story;
 mod switches;
+pub mod timeline;
 
 use std::rc::Rc;
 

@@ -22,6 +22,7 @@ pub mod delay;
 pub mod node;
 pub mod protocol;
 pub mod recorder;
+pub mod session;
 pub mod trace;
 
 use crate::model::{EventKind, MsgId, NodeId, SimDuration};
