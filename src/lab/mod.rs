@@ -141,6 +141,27 @@ impl Lab {
         lab
     }
 
+    /// The lab a link opens: `scenario` (labelled `preset`), comparing as asked, at `time`.
+    /// A scenario that does not validate (never the case after a link's decoding) gives the
+    /// default lab.
+    pub fn opened(
+        scenario: Scenario,
+        preset: Option<&'static str>,
+        compare: Option<PolicySwitch>,
+        time: SimTime,
+    ) -> Lab {
+        if scenario.validate().is_err() {
+            return Lab::default();
+        }
+        let mut lab = Lab::with_scenario(scenario, preset);
+        for action in [LabAction::SetCompare(compare), LabAction::Seek(time)] {
+            if let Some(next) = lab.apply(action) {
+                lab = next;
+            }
+        }
+        lab
+    }
+
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario

@@ -64,7 +64,7 @@ impl LiveTrace {
     pub fn to_link(&self) -> Result<String, TraceRefusal> {
         let bytes = to_bytes(self).ok_or(TraceRefusal::Unreadable)?;
         let packed = miniz_oxide::deflate::compress_to_vec(&bytes, 6);
-        let text = crate::share::values::base64url(&packed);
+        let text = crate::values::base64url(&packed);
         if text.len() > MAX_LINK_CHARS {
             return Err(TraceRefusal::TooLong);
         }
@@ -76,7 +76,7 @@ impl LiveTrace {
         if text.len() > MAX_LINK_CHARS {
             return Err(TraceRefusal::TooLong);
         }
-        let packed = crate::share::values::unbase64url_bytes(text, MAX_LINK_CHARS)
+        let packed = crate::values::unbase64url_bytes(text, MAX_LINK_CHARS)
             .map_err(|_| TraceRefusal::Unreadable)?;
         let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_RAW_BYTES)
             .map_err(|_| TraceRefusal::Unreadable)?;
