@@ -48,6 +48,17 @@ fn count(events: &[Event], pick: impl Fn(&Event) -> bool) -> usize {
     events.iter().filter(|e| pick(e)).count()
 }
 
+/// The last `max` of `items`, each with what the checkers found at it (`found` is beside
+/// the whole list `items` starts).
+fn last<T: Copy>(items: &[T], found: &[Found], max: usize) -> Vec<(T, Found)> {
+    let first = items.len().saturating_sub(max);
+    items[first..]
+        .iter()
+        .copied()
+        .zip(found[first..items.len()].iter().copied())
+        .collect()
+}
+
 fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     let events = run.events_until(t);
     let tally = rec.tally_at(t);
@@ -78,23 +89,10 @@ fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     }
     let shown = rec.events_before(t, 60);
     assert_eq!(shown.total, events.len());
-    let first = events.len().saturating_sub(60);
-    let found = &run.found()[first..events.len()];
-    let expected: Vec<(Event, Found)> = events[first..]
-        .iter()
-        .copied()
-        .zip(found.iter().copied())
-        .collect();
-    assert_eq!(shown.items, expected, "events at {t}");
+    assert_eq!(shown.items, last(events, run.found(), 60), "events at {t}");
     let writes = run.storage_log_until(t);
     let window = rec.writes_before(t, 40);
-    let first = writes.len().saturating_sub(40);
-    let found = &run.storage_found()[first..writes.len()];
-    let expected: Vec<(WriteRecord, Found)> = writes[first..]
-        .iter()
-        .copied()
-        .zip(found.iter().copied())
-        .collect();
+    let expected = last(writes, run.storage_found(), 40);
     assert_eq!(window.items, expected, "writes at {t}");
     let sent = run.messages().partition_point(|m| m.sent_at <= t);
     let packets = rec.packets_before(t, 12);
