@@ -32,7 +32,7 @@ pub trait RunReading {
     /// The timeline's lanes over the whole run.
     fn overview(&self) -> &Overview;
     /// The failovers up to `t`, at the timeline's resolution (each kind of run puts the
-    /// observer's failovers into its overview, so both answer by the overview's rules).
+    /// checkers' failovers into its overview, so both answer by the overview's rules).
     fn failovers_until(&self, t: SimTime) -> &[FailoverGroup] {
         self.overview().failovers_until(t)
     }
@@ -48,9 +48,9 @@ pub trait RunReading {
     fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus;
     /// The last `max` times a lost flag was set at or before `t`.
     fn losses_before(&self, t: SimTime, max: usize) -> Window<(ClientId, LifecyclePoint)>;
-    /// The observer's measurements as of `t`.
+    /// The checkers' measurements as of `t`.
     fn metrics_at(&self, t: SimTime) -> Metrics;
-    /// The observer's measurements over the whole run.
+    /// The checkers' measurements over the whole run.
     fn metrics(&self) -> &Metrics;
     /// The last `max` events at or before `t`, with the checkers' findings.
     fn events_before(&self, t: SimTime, max: usize) -> Window<(Event, Found)>;

@@ -431,7 +431,7 @@ records! {
         heading: Text, earlier_losses: Text, went_lost: Text, without: Text, with: Text,
         breaks_here: Text, breaks_flipped: Text, differs: Text, agree: Text, difference: Text,
     }
-    /// The label of each figure the observer measures.
+    /// The label of each figure the checkers' measures count.
     CountLabels {
         renews_sent: Text, renews_ok: Text, renews_not_owner: Text, renews_timed_out: Text,
         renews_lost_on_wire: Text, losses: Text, false_losses: Text, writes_accepted: Text,
