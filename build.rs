@@ -309,6 +309,7 @@ fn check_event_lines(e: &EventLineWords) -> Result<(), String> {
         (&e.sent, &["message", "to", "due"][..]),
         (&e.delivered, &["message", "from", "sent"][..]),
         (&e.dropped, &["message", "to", "reason"][..]),
+        (&e.read_buffered, &["message", "from"][..]),
         (&e.stale_reply, &["message"][..]),
         (&e.fault, &["fault"][..]),
         (&e.paused, &["until"][..]),

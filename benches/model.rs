@@ -99,7 +99,7 @@ mod native {
             for _ in 0..1_000 {
                 seed += 1;
                 let o = Simulation::verdict(&Scenario::random_default(seed));
-                events += o.metrics.events;
+                events += o.steps;
                 scenarios += 1;
             }
         }

@@ -8,6 +8,7 @@ pub mod lesson;
 pub mod model;
 pub mod route;
 pub mod share;
+pub mod values;
 
 // Natively only for the prerenderer (`--features prerender`), which renders the lesson's
 // views to HTML at build time.

@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use lease_lab::lab::{LabAction, PolicySwitch, FIRST_SLICE_EVENTS};
+use lease_lab::lab::{Lab, LabAction, PolicySwitch, FIRST_SLICE_EVENTS};
 use lease_lab::share::decode;
 
 /// xorshift64*: a tiny deterministic generator, so a seed reproduces a run.
@@ -95,7 +95,12 @@ fn open(link: &str) -> bool {
         lab_link.scenario.validate().is_ok(),
         "{link}: an invalid lab"
     );
-    let lab = lab_link.to_lab();
+    let lab = Lab::opened(
+        lab_link.scenario.clone(),
+        lab_link.preset_label(),
+        lab_link.compare,
+        lab_link.time,
+    );
     let long = lab.simulating().is_some();
     if let Some(progress) = lab.simulating() {
         // The main run and the comparison, a slice each, and at most a step's events more.

@@ -48,6 +48,17 @@ fn count(events: &[Event], pick: impl Fn(&Event) -> bool) -> usize {
     events.iter().filter(|e| pick(e)).count()
 }
 
+/// The last `max` of `items`, each with what the checkers found at it (`found` is beside
+/// the whole list `items` starts).
+fn last<T: Copy>(items: &[T], found: &[Found], max: usize) -> Vec<(T, Found)> {
+    let first = items.len().saturating_sub(max);
+    items[first..]
+        .iter()
+        .copied()
+        .zip(found[first..items.len()].iter().copied())
+        .collect()
+}
+
 fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     let events = run.events_until(t);
     let tally = rec.tally_at(t);
@@ -78,14 +89,11 @@ fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     }
     let shown = rec.events_before(t, 60);
     assert_eq!(shown.total, events.len());
-    assert_eq!(shown.items, events[events.len().saturating_sub(60)..]);
+    assert_eq!(shown.items, last(events, run.found(), 60), "events at {t}");
     let writes = run.storage_log_until(t);
     let window = rec.writes_before(t, 40);
-    assert_eq!(
-        window.items,
-        writes[writes.len().saturating_sub(40)..],
-        "writes at {t}"
-    );
+    let expected = last(writes, run.storage_found(), 40);
+    assert_eq!(window.items, expected, "writes at {t}");
     let sent = run.messages().partition_point(|m| m.sent_at <= t);
     let packets = rec.packets_before(t, 12);
     assert_eq!(packets.total, sent, "packets at {t}");

@@ -165,11 +165,11 @@ fn the_event_log_prints_each_time_once_and_clock_steps_exactly() {
         .iter()
         .find(|e| matches!(e.kind, lease_lab::model::EventKind::Fault { .. }))
         .unwrap();
-    let line = lease_lab::lab::describe::event(step);
+    let line = lease_lab::lab::describe::event(step, Default::default());
     assert!(!line.contains(&step.at.to_string()), "{line}");
     assert!(line.contains("1.500250 s"), "{line}");
-    for event in run.events() {
-        let line = lease_lab::lab::describe::event(event);
+    for (event, found) in run.events().iter().zip(run.found()) {
+        let line = lease_lab::lab::describe::event(event, *found);
         assert!(
             !line.contains("Timer") && !line.contains("LinkDown"),
             "{line}"

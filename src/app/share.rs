@@ -151,7 +151,15 @@ pub fn initial_lab() -> Lab {
             return last.apply(LabAction::Pause).unwrap_or(last);
         }
     }
-    link.map(|link| link.to_lab()).unwrap_or_default()
+    link.map(|link| {
+        Lab::opened(
+            link.scenario.clone(),
+            link.preset_label(),
+            link.compare,
+            link.time,
+        )
+    })
+    .unwrap_or_default()
 }
 
 /// Snippet code the link carried (shown, never run unasked).

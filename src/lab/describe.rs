@@ -10,8 +10,8 @@ use crate::lesson::checks::CheckWords;
 use crate::lesson::content::{fill, LeaseState, SANDBOX};
 use crate::model::client::{Lifecycle, LostReason, TimerKind};
 use crate::model::{
-    ClientId, DropReason, Event, EventKind, Fault, FaultKind, LeaseEnd, Message, NodeId,
-    ServiceEvent, SimDuration, SimTime, WriteRecord, WriteVerdict,
+    ClientId, DropReason, Event, EventKind, Fault, FaultKind, FencingToken, Found, LeaseEnd,
+    Message, NodeId, ServiceEvent, SimDuration, SimTime, WriteRecord, WriteVerdict,
 };
 
 /// A node inside a sentence: "lock service", "storage", "client A".
@@ -125,15 +125,24 @@ pub fn lost_reason(reason: LostReason) -> &'static str {
     }
 }
 
-/// One event without its time (views print that beside it): "client B: Holding (token 34)".
-pub fn event(e: &Event) -> String {
-    fill(
+/// One event without its time (views print that beside it): "client B: Holding (token 34)",
+/// with each check the checkers found it broke.
+pub fn event(e: &Event, found: Found) -> String {
+    let mut line = fill(
         SANDBOX.event_lines.line,
-        &[("node", node(e.node)), ("what", what(e))],
-    )
+        &[("node", node(e.node)), ("what", what(e, found))],
+    );
+    for check in found.checks() {
+        line.push_str(" — ");
+        line.push_str(&fill(
+            SANDBOX.event_lines.check_broken,
+            &[("check", check.title())],
+        ));
+    }
+    line
 }
 
-fn what(e: &Event) -> String {
+fn what(e: &Event, found: Found) -> String {
     let words = &SANDBOX.event_lines;
     match e.kind {
         EventKind::Lifecycle { to, token } => match (to, token) {
@@ -191,6 +200,10 @@ fn what(e: &Event) -> String {
                 ("reason", dropped(reason).to_owned()),
             ],
         ),
+        EventKind::Read { from, msg, .. } => fill(
+            words.read_buffered,
+            &[("message", message(&msg)), ("from", node(from))],
+        ),
         EventKind::StaleReply { msg } => fill(words.stale_reply, &[("message", message(&msg))]),
         EventKind::Fault { fault: f } => fill(words.fault, &[("fault", fault(&f))]),
         EventKind::Paused {
@@ -210,9 +223,8 @@ fn what(e: &Event) -> String {
             words.write_issued,
             &[("seq", seq.to_string()), ("token", token.to_string())],
         ),
-        EventKind::Write(record) => write(&record),
+        EventKind::Write(record) => write(&record, found.stale_over()),
         EventKind::Service(event) => service(event),
-        EventKind::CheckBroken { check } => fill(words.check_broken, &[("check", check.title())]),
     }
 }
 
@@ -270,18 +282,16 @@ fn dropped(reason: DropReason) -> &'static str {
     }
 }
 
-/// What storage did with a write.
-fn write(r: &WriteRecord) -> String {
+/// What storage did with a write (`stale_over`: the checkers found it stale).
+fn write(r: &WriteRecord, stale_over: Option<FencingToken>) -> String {
     let words = &SANDBOX.event_lines;
     let (client, token) = (r.client.to_string(), r.token.to_string());
-    match r.verdict {
-        WriteVerdict::Accepted { stale_over: None } => fill(
+    match (r.verdict, stale_over) {
+        (WriteVerdict::Accepted, None) => fill(
             words.write_accepted,
             &[("client", client), ("token", token)],
         ),
-        WriteVerdict::Accepted {
-            stale_over: Some(highest),
-        } => fill(
+        (WriteVerdict::Accepted, Some(highest)) => fill(
             words.write_accepted_stale,
             &[
                 ("client", client),
@@ -289,7 +299,7 @@ fn write(r: &WriteRecord) -> String {
                 ("highest", highest.to_string()),
             ],
         ),
-        WriteVerdict::Rejected { highest } => fill(
+        (WriteVerdict::Rejected { highest }, _) => fill(
             words.write_rejected,
             &[
                 ("client", client),
@@ -305,8 +315,8 @@ fn service(event: ServiceEvent) -> String {
     let words = &SANDBOX.event_lines;
     let (template, client, token) = match event {
         ServiceEvent::Granted { client, token, .. } => (words.granted, client, Some(token)),
-        ServiceEvent::Regranted { client, token } => (words.regranted, client, Some(token)),
-        ServiceEvent::Renewed { client, token } => (words.renewed, client, Some(token)),
+        ServiceEvent::Regranted { client, token, .. } => (words.regranted, client, Some(token)),
+        ServiceEvent::Renewed { client, token, .. } => (words.renewed, client, Some(token)),
         ServiceEvent::Busy { client, lock_delay } => {
             let template = if lock_delay {
                 words.busy_lock_delay
@@ -371,8 +381,8 @@ mod tests {
     fn every_event_of_every_preset_reads_with_all_its_facts_filled_in() {
         for preset in presets::presets() {
             let run = Simulation::run(&preset.scenario);
-            for e in run.events() {
-                let line = event(e);
+            for (e, found) in run.events().iter().zip(run.found()) {
+                let line = event(e, *found);
                 assert!(line.starts_with(&format!("{}: ", node(e.node))), "{line}");
                 assert!(!line.contains('{') && !line.contains('}'), "{line}");
             }

@@ -12,11 +12,13 @@ pub mod fault_form;
 pub mod live;
 pub mod pitfall;
 mod playback;
+pub mod reading;
 pub mod search;
 mod sequence;
 mod simulating;
 pub mod story;
 mod switches;
+pub mod timeline;
 
 use std::rc::Rc;
 
@@ -137,6 +139,27 @@ impl Lab {
             jobs: Jobs::default(),
         };
         lab.simulate(scenario, [Role::Main]);
+        lab
+    }
+
+    /// The lab a link opens: `scenario` (labelled `preset`), comparing as asked, at `time`.
+    /// A scenario that does not validate (never the case after a link's decoding) gives the
+    /// default lab.
+    pub fn opened(
+        scenario: Scenario,
+        preset: Option<&'static str>,
+        compare: Option<PolicySwitch>,
+        time: SimTime,
+    ) -> Lab {
+        if scenario.validate().is_err() {
+            return Lab::default();
+        }
+        let mut lab = Lab::with_scenario(scenario, preset);
+        for action in [LabAction::SetCompare(compare), LabAction::Seek(time)] {
+            if let Some(next) = lab.apply(action) {
+                lab = next;
+            }
+        }
         lab
     }
 

@@ -48,7 +48,7 @@ fn writes_told(run: &Run, v: &Violation) -> Vec<WriteRecord> {
     let log = run.storage_log_until(v.at);
     let last =
         |wanted: &dyn Fn(&WriteRecord) -> bool| log.iter().rev().find(|w| wanted(w)).copied();
-    let newer = last(&|w| w.token == highest && matches!(w.verdict, WriteVerdict::Accepted { .. }));
+    let newer = last(&|w| w.token == highest && matches!(w.verdict, WriteVerdict::Accepted));
     let stale = last(&|w| w.client == client && w.token == token);
     newer.into_iter().chain(stale).collect()
 }
@@ -110,7 +110,7 @@ fn line(
         }
         EventKind::Write(record) if writes.contains(&record) => {
             let template = match record.verdict {
-                WriteVerdict::Accepted { .. } => words::STORY_ACCEPTED,
+                WriteVerdict::Accepted => words::STORY_ACCEPTED,
                 _ => words::STORY_REJECTED,
             };
             let (client, token) = (record.client.to_string(), record.token.to_string());

@@ -229,7 +229,8 @@ records! {
         timer_acquire: Text, timer_request_timeout: Text, timer_renew: Text,
         timer_safe_deadline: Text, timer_work: Text, timer_release: Text, sent: Text,
         delivered: Text, dropped: Text, dropped_lost: Text, dropped_link_down: Text,
-        dropped_receiver_crashed: Text, stale_reply: Text, fault: Text, paused: Text,
+        dropped_receiver_crashed: Text, read_buffered: Text, stale_reply: Text, fault: Text,
+        paused: Text,
         paused_in_write_path: Text, woke: Text, crashed: Text, write_issued: Text,
         write_accepted: Text, write_accepted_stale: Text, write_rejected: Text, granted: Text,
         regranted: Text, renewed: Text, busy: Text, busy_lock_delay: Text, not_owner: Text,
@@ -441,7 +442,7 @@ records! {
         heading: Text, earlier_losses: Text, went_lost: Text, without: Text, with: Text,
         breaks_here: Text, breaks_flipped: Text, differs: Text, agree: Text, difference: Text,
     }
-    /// The label of each figure the observer measures.
+    /// The label of each figure the checkers' measures count.
     CountLabels {
         renews_sent: Text, renews_ok: Text, renews_not_owner: Text, renews_timed_out: Text,
         renews_lost_on_wire: Text, losses: Text, false_losses: Text, writes_accepted: Text,

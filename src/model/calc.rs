@@ -144,7 +144,7 @@ impl PauseTry {
     /// Runs `base` with this pause `offset` into the window, keeping only checks and
     /// metrics, and reads what became of the paused client.
     pub fn case(&self, base: &Scenario, offset: SimDuration) -> SweepCase {
-        let mut w = World::new(&self.scenario(base, offset), false);
+        let mut w = World::checked(&self.scenario(base, offset));
         w.run_to_end();
         let o = w.outcome();
         let lost = match w.client(self.client).lifecycle() {

@@ -139,13 +139,6 @@ pub enum ClientEvent {
         /// How late, on the timer's own clock.
         late_by: SimDuration,
     },
-    /// The pre-write check passed and a write with `token` is being sent.
-    WriteIssued {
-        /// The token the write carries.
-        token: FencingToken,
-        /// The client's write counter.
-        seq: u32,
-    },
     /// An answer to an old or abandoned request arrived and was ignored.
     StaleReply {
         /// The ignored message.
@@ -596,8 +589,6 @@ impl LeaseClient {
     fn write(&mut self, token: FencingToken, now: LocalNow) {
         self.write_seq += 1;
         let seq = self.write_seq;
-        self.events
-            .push_back(ClientEvent::WriteIssued { token, seq });
         self.send(NodeId::Storage, Message::Write { token, seq });
         self.set(
             TimerKind::Work,

@@ -21,6 +21,7 @@
 
 pub mod calc;
 pub mod check;
+pub mod checked;
 pub mod client;
 pub mod faults;
 pub mod fields;
@@ -49,9 +50,10 @@ pub use calc::{
     advise_ttl, pause_phase_sweep, PauseSweep, PauseTry, SweepCase, TtlAdvice, TtlInputs,
 };
 pub use check::{
-    BrokenCheck, CheckId, CheckReport, CheckStatus, Failover, Metrics, Overlap, RenewOutcome,
-    RenewRecord, Verdict, Violation, ViolationDetail,
+    BrokenCheck, CheckId, CheckReport, CheckStatus, Checkers, Failover, Found, Metrics, Records,
+    RenewOutcome, RenewRecord, Verdict, Violation, ViolationDetail,
 };
+pub use checked::{CheckedWorld, Outcome};
 pub use client::{
     ClientConfig, ClientEvent, Deadline, LeaseClient, Lifecycle, LostReason, TimerKind, Transmit,
 };
@@ -68,10 +70,10 @@ pub use run::{
 };
 pub use scenario::{Fraction, LinkDelay, LinkOverride, Scenario, ScenarioError, ScenarioProblem};
 pub use service::{LeaseEnd, LockService, ServiceConfig, ServiceEvent};
-pub use storage::{FenceDecision, Storage, WriteRecord, WriteVerdict};
+pub use storage::{Storage, WriteRecord, WriteVerdict};
 pub use time::{ClockKind, LocalNow, LocalTime, NodeClock, SimDuration, SimTime, WALL_EPOCH};
 pub use trace::{trace_hash, Event, EventKind};
-pub use world::{Outcome, World};
+pub use world::{Detail, Output, World};
 
 /// Entry points that run a whole scenario.
 pub struct Simulation;
@@ -80,9 +82,10 @@ impl Simulation {
     /// Runs `s` to its end with the full trace. `s` should have passed
     /// [`Scenario::validate`]; use [`Simulation::try_run`] for untrusted input.
     pub fn run(s: &Scenario) -> Run {
-        let mut w = World::new(s, true);
+        let mut w = World::new(s, Detail::Trace);
         w.run_to_end();
-        w.into_run(s.clone())
+        let end = w.end();
+        Run::from_trace(s.clone(), end, w.into_events())
     }
 
     /// Validates `s`, then runs it.
@@ -94,16 +97,16 @@ impl Simulation {
     /// Runs `s` to its end keeping only the checks and metrics (no trace): the fast path for
     /// property tests and sweeps.
     pub fn check(s: &Scenario) -> Outcome {
-        let mut w = World::new(s, false);
+        let mut w = World::checked(s);
         w.run_to_end();
         w.outcome()
     }
 
-    /// Runs `s` to its end with the observer but no trace, and answers the counterexample
+    /// Runs `s` to its end with the checkers but no trace, and answers the counterexample
     /// search's question: the first broken check (which, and when) and the measurements.
     /// This is the path `make bench` times as "checked scenarios/s".
     pub fn verdict(s: &Scenario) -> Verdict {
-        let mut w = World::new(s, false);
+        let mut w = World::checked(s);
         w.run_to_end();
         w.verdict()
     }

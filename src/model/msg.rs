@@ -82,4 +82,12 @@ impl Message {
             _ => None,
         }
     }
+
+    /// The request id of a renew request.
+    pub fn renew_request(&self) -> Option<super::ids::RequestId> {
+        match *self {
+            Message::Renew { req, .. } => Some(req),
+            _ => None,
+        }
+    }
 }

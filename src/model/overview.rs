@@ -3,7 +3,7 @@
 //! merged (their first time is kept), spans closer than a bucket are joined, and of the
 //! failovers whose grant falls in one bucket the longest is kept.
 
-use super::check::Failover;
+use super::check::{Failover, Found};
 use super::client::Lifecycle;
 use super::ids::{ClientId, FencingToken, NodeId};
 use super::msg::Message;
@@ -204,7 +204,19 @@ impl Overview {
         }
     }
 
-    /// Adds one failover the observer found; failovers come in the order of their grants.
+    /// The lanes of a run held as its whole trace.
+    pub fn of_run(run: &super::run::Run) -> Overview {
+        let mut overview = Overview::new(run.scenario().clients, run.end());
+        for (e, found) in run.events().iter().zip(run.found()) {
+            overview.add(e, *found);
+        }
+        for f in run.failovers() {
+            overview.add_failover(f);
+        }
+        overview
+    }
+
+    /// Adds one failover the checkers found; failovers come in the order of their grants.
     pub fn add_failover(&mut self, f: &Failover) {
         let bucket = f.granted_at.0 / self.width;
         match self.failovers.last_mut() {
@@ -229,8 +241,8 @@ impl Overview {
         &self.failovers[..shown]
     }
 
-    /// Adds one event of the trace.
-    pub fn add(&mut self, e: &Event) {
+    /// Adds one event of the trace, with what the checkers found at it.
+    pub fn add(&mut self, e: &Event, found: Found) {
         let width = self.width;
         let bucket = e.at.0 / width;
         let NodeId::Client(c) = e.node else {
@@ -243,10 +255,8 @@ impl Overview {
                 }
                 EventKind::Write(w) => {
                     let mark = match w.verdict {
-                        WriteVerdict::Accepted { stale_over: None } => Mark::WriteAccepted,
-                        WriteVerdict::Accepted {
-                            stale_over: Some(_),
-                        } => Mark::WriteStale,
+                        WriteVerdict::Accepted if found.stale_over().is_some() => Mark::WriteStale,
+                        WriteVerdict::Accepted => Mark::WriteAccepted,
                         WriteVerdict::Rejected { .. } => Mark::WriteRejected,
                     };
                     if let Some(lane) = self.clients.get_mut(w.client.index()) {

@@ -1,7 +1,7 @@
 //! A run kept small, whatever its length: instead of the whole trace, a checkpoint of the
 //! world every [`CHECKPOINT_EVENTS`] events with the running tallies at that point, the
-//! timeline's [`Overview`] (with the failovers the observer found, which the checkpointed
-//! world does not keep), and the trace hash computed as the events stream past. Any
+//! timeline's [`Overview`] (with the failovers the checkers found, which the checkpoints
+//! do not keep), and the trace hash computed as the events stream past. Any
 //! moment is rebuilt exactly by restoring the nearest earlier checkpoint and replaying from
 //! it (as RaftScope's state.js does), so memory grows with the checkpoints (a few kilobytes
 //! each) instead of with the events, and a view asks only for the window it shows.
@@ -9,7 +9,8 @@
 //! The [`Recorder`] simulates in slices of a given number of events, so a driver can yield
 //! between slices; the finished [`Recording`] answers the views' questions.
 
-use super::check::{CheckId, CheckReport, CheckStatus, Metrics};
+use super::check::{CheckId, CheckReport, CheckStatus, Found, Metrics};
+use super::checked::CheckedWorld;
 use super::client::Lifecycle;
 use super::ids::{ClientId, FencingToken, NodeId};
 use super::msg::Message;
@@ -17,10 +18,9 @@ use super::overview::Overview;
 use super::run::{ClientSnapshot, LifecyclePoint, MessageFate, MessageRecord, Snapshot};
 use super::scenario::Scenario;
 use super::service::ServiceEvent;
-use super::storage::{WriteRecord, WriteVerdict};
+use super::storage::WriteRecord;
 use super::time::{SimDuration, SimTime};
 use super::trace::{Event, EventKind, TraceHasher};
-use super::world::World;
 use std::cell::RefCell;
 
 /// Events between two checkpoints: a view's replay costs at most about this many steps.
@@ -97,8 +97,11 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, e: &Event) {
+    fn add(&mut self, e: &Event, found: Found) {
         self.events += 1;
+        for check in found.checks() {
+            self.broken[check.index()] += 1;
+        }
         self.latest = Some(e.at);
         match e.kind {
             EventKind::Sent { msg, .. } => {
@@ -121,7 +124,13 @@ impl Tally {
                 let renew_at_send = matches!(msg, Message::Renew { .. }) && sent_at == e.at;
                 self.renews_sent += usize::from(renew_at_send);
             }
-            EventKind::Write(w) => self.add_write(w),
+            EventKind::Write(w) => {
+                self.writes += 1;
+                if w.verdict.accepted() {
+                    self.writes_accepted += 1;
+                    self.writes_stale += usize::from(found.stale_over().is_some());
+                }
+            }
             EventKind::Lifecycle { to, token } => {
                 if let Some(i) = self.client(e.node) {
                     self.lifecycles[i] = LifecyclePoint {
@@ -151,16 +160,7 @@ impl Tally {
                     self.crashed_at[i].get_or_insert(e.at);
                 }
             }
-            EventKind::CheckBroken { check } => self.broken[check.index()] += 1,
             _ => {}
-        }
-    }
-
-    fn add_write(&mut self, w: WriteRecord) {
-        self.writes += 1;
-        if let WriteVerdict::Accepted { stale_over } = w.verdict {
-            self.writes_accepted += 1;
-            self.writes_stale += usize::from(stale_over.is_some());
         }
     }
 }
@@ -168,7 +168,7 @@ impl Tally {
 /// The world and the tallies at one point of the trace.
 #[derive(Clone, Debug)]
 struct Checkpoint {
-    world: World,
+    world: CheckedWorld,
     tally: Tally,
 }
 
@@ -176,7 +176,7 @@ struct Checkpoint {
 #[derive(Debug)]
 pub struct Recorder {
     scenario: Scenario,
-    world: World,
+    world: CheckedWorld,
     tally: Tally,
     hasher: TraceHasher,
     overview: Overview,
@@ -188,7 +188,7 @@ pub struct Recorder {
 impl Recorder {
     /// Starts recording `s`, which should have passed [`Scenario::validate`].
     pub fn new(s: &Scenario) -> Recorder {
-        let world = World::streaming(s);
+        let world = CheckedWorld::new(s);
         let tally = Tally::new(s.clients);
         Recorder {
             scenario: s.clone(),
@@ -221,12 +221,14 @@ impl Recorder {
     fn take_events(&mut self) {
         let (tally, hasher, overview) = (&mut self.tally, &mut self.hasher, &mut self.overview);
         let before = tally.events;
-        self.world.drain_events(|e| {
-            tally.add(e);
+        self.world.drain(|e, found, failover| {
+            tally.add(e, found);
             hasher.event(e);
-            overview.add(e);
+            overview.add(e, found);
+            if let Some(f) = failover {
+                overview.add_failover(f);
+            }
         });
-        self.world.drain_failovers(|f| overview.add_failover(f));
         self.since_checkpoint += self.tally.events - before;
         if self.since_checkpoint >= CHECKPOINT_EVENTS {
             self.since_checkpoint = 0;
@@ -293,10 +295,10 @@ impl Recorder {
 struct Moment {
     checkpoint: usize,
     at: SimTime,
-    world: World,
+    world: CheckedWorld,
     tally: Tally,
-    /// The events from the checkpoint up to `at`.
-    events: Vec<Event>,
+    /// The events from the checkpoint up to `at`, with what the checkers found at each.
+    events: Vec<(Event, Found)>,
 }
 
 /// A finished run: its hash, checks and metrics, and exact answers about any moment.
@@ -387,7 +389,7 @@ impl Recording {
         }
     }
 
-    /// The observer's measurements as of `t` (every event at or before `t`), by the same
+    /// The checkers' measurements as of `t` (every event at or before `t`), by the same
     /// rules as the whole run's [`Recording::metrics`].
     pub fn metrics_at(&self, t: SimTime) -> Metrics {
         self.with_moment(t, |m| m.world.metrics())
@@ -403,7 +405,7 @@ impl Recording {
         let mut world = self.with_moment(t, |m| m.world.clone());
         let mut next = None;
         while next.is_none() && world.step() {
-            world.drain_events(|e| {
+            world.drain(|e, _, _| {
                 next.get_or_insert(e.at);
             });
         }
@@ -423,7 +425,7 @@ impl Recording {
         self.with_moment(t, |m| self.snapshot(t, &m.world, &m.tally))
     }
 
-    fn snapshot(&self, t: SimTime, world: &World, tally: &Tally) -> Snapshot {
+    fn snapshot(&self, t: SimTime, world: &CheckedWorld, tally: &Tally) -> Snapshot {
         let clients = tally
             .lifecycles
             .iter()
@@ -460,19 +462,25 @@ impl Recording {
         }
     }
 
-    /// The last `max` events at or before `t`.
-    pub fn events_before(&self, t: SimTime, max: usize) -> Window<Event> {
-        self.last_of(t, max, |tally| tally.events, |e, _| Some(*e))
+    /// The last `max` events at or before `t`, with what the checkers found at each.
+    pub fn events_before(&self, t: SimTime, max: usize) -> Window<(Event, Found)> {
+        self.last_of(
+            t,
+            max,
+            |tally| tally.events,
+            |e, found, _| Some((*e, found)),
+        )
     }
 
-    /// The last `max` writes storage decided on at or before `t`.
-    pub fn writes_before(&self, t: SimTime, max: usize) -> Window<WriteRecord> {
+    /// The last `max` writes storage decided on at or before `t`, with what the checkers
+    /// found at each.
+    pub fn writes_before(&self, t: SimTime, max: usize) -> Window<(WriteRecord, Found)> {
         self.last_of(
             t,
             max,
             |tally| tally.writes,
-            |e, _| match e.kind {
-                EventKind::Write(w) => Some(w),
+            |e, found, _| match e.kind {
+                EventKind::Write(w) => Some((w, found)),
                 _ => None,
             },
         )
@@ -484,7 +492,7 @@ impl Recording {
             t,
             max,
             |tally| tally.losses,
-            |e, _| match (e.node, e.kind) {
+            |e, _, _| match (e.node, e.kind) {
                 (
                     NodeId::Client(c),
                     EventKind::Lifecycle {
@@ -511,7 +519,7 @@ impl Recording {
         let start = self.checkpoint_holding(first, |tally| tally.packets, t);
         let mut seen = self.checkpoints[start].tally.packets;
         let mut items: Vec<MessageRecord> = Vec::new();
-        let mut visit = |e: &Event, tally: &Tally| {
+        let mut visit = |e: &Event, _: Found, tally: &Tally| {
             if tally.packets > seen {
                 seen = tally.packets;
                 if seen > first {
@@ -542,7 +550,7 @@ impl Recording {
         t: SimTime,
         max: usize,
         count: impl Fn(&Tally) -> usize,
-        pick: impl Fn(&Event, &Tally) -> Option<T>,
+        pick: impl Fn(&Event, Found, &Tally) -> Option<T>,
     ) -> Window<T> {
         let total = count(&self.tally_at(t));
         let first = total.saturating_sub(max);
@@ -557,10 +565,10 @@ impl Recording {
             if limit <= begin {
                 continue;
             }
-            self.visit_stretch(i, t, &mut |e, tally| {
+            self.visit_stretch(i, t, &mut |e, found, tally| {
                 let index = count(tally);
                 if index > begin && index <= limit {
-                    items.extend(pick(e, tally));
+                    items.extend(pick(e, found, tally));
                 }
             });
         }
@@ -622,12 +630,10 @@ impl Recording {
             ..
         } = moment;
         world.run_until(t);
-        world.drain_events(|e| {
-            tally.add(e);
-            events.push(*e);
+        world.drain(|e, found, _| {
+            tally.add(e, found);
+            events.push((*e, found));
         });
-        // The recorder kept these in the overview; a replay only forgets them.
-        world.drain_failovers(|_| {});
         let moment = cache.insert(Moment {
             checkpoint,
             at: t,
@@ -640,16 +646,16 @@ impl Recording {
 
     /// Visits, in order and with the tally after each, the events after checkpoint `i` up
     /// to the next checkpoint, or up to `t` when `i` is the last checkpoint before `t`.
-    fn visit_stretch(&self, i: usize, t: SimTime, visit: &mut impl FnMut(&Event, &Tally)) {
+    fn visit_stretch(&self, i: usize, t: SimTime, visit: &mut impl FnMut(&Event, Found, &Tally)) {
         let Some(from) = self.checkpoints.get(i) else {
             return;
         };
         let mut tally = from.tally.clone();
         if i == self.checkpoint_before(t) {
             return self.with_moment(t, |m| {
-                for e in &m.events {
-                    tally.add(e);
-                    visit(e, &tally);
+                for (e, found) in &m.events {
+                    tally.add(e, *found);
+                    visit(e, *found, &tally);
                 }
             });
         }
@@ -658,10 +664,10 @@ impl Recording {
         };
         let mut world = from.world.clone();
         world.run_until(next.world.now());
-        world.drain_events(|e| {
+        world.drain(|e, found, _| {
             if tally.events < next.tally.events {
-                tally.add(e);
-                visit(e, &tally);
+                tally.add(e, found);
+                visit(e, found, &tally);
             }
         });
     }

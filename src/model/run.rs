@@ -1,8 +1,10 @@
 //! A finished run: the full trace plus indexes that let a view ask "what was true at time
 //! t?" cheaply (binary searches over time-sorted vectors; no re-simulation needed).
 
-use super::check::observer::Observations;
-use super::check::{CheckId, CheckReport, CheckStatus, Failover, Metrics, RenewRecord};
+use super::check::{
+    CheckId, CheckReport, CheckStatus, Checkers, Failover, Found, Metrics, Observations, Records,
+    RenewRecord,
+};
 use super::client::Lifecycle;
 use super::faults::Fault;
 use super::ids::{ClientId, FencingToken, MsgId, NodeId};
@@ -180,18 +182,23 @@ pub struct Snapshot {
     pub broken: Vec<CheckId>,
 }
 
-/// A finished simulation: the trace, its hash, the checks, the metrics and view indexes.
+/// A finished run held as its whole trace (simulated, live, or from a link): the events, its
+/// hash, what the checkers found reading them, the metrics and view indexes.
 #[derive(Clone, Debug)]
 pub struct Run {
     scenario: Scenario,
     end: SimTime,
     events: Vec<Event>,
+    /// What the checkers found at each event.
+    found: Vec<Found>,
     hash: u64,
     checks: [CheckReport; 4],
     metrics: Metrics,
     observed: Observations,
     messages: Vec<MessageRecord>,
     writes: Vec<WriteRecord>,
+    /// What the checkers found at each write.
+    writes_found: Vec<Found>,
     lifecycles: Vec<Vec<LifecyclePoint>>,
     tenures: Vec<Tenure>,
     pauses: Vec<(ClientId, Interval)>,
@@ -199,22 +206,24 @@ pub struct Run {
 }
 
 impl Run {
-    pub(crate) fn build(
-        scenario: Scenario,
-        end: SimTime,
-        events: Vec<Event>,
-        checks: [CheckReport; 4],
-        metrics: Metrics,
-        observed: Observations,
-    ) -> Run {
+    /// The run whose trace is `events` (in time order) of `scenario`, ending at `end`: the
+    /// checkers read every event, as they read a simulation's while it runs.
+    pub fn from_trace(scenario: Scenario, end: SimTime, events: Vec<Event>) -> Run {
+        let mut checkers = Checkers::new(&scenario, Records::Keep);
         let mut index = RunIndex::new(scenario.clients as usize);
+        let mut found = Vec::with_capacity(events.len());
         for e in &events {
-            index.add(e);
+            let f = checkers.observe(e);
+            index.add(e, f);
+            found.push(f);
         }
         index.end_pauses_at_crashes();
+        let end = end.max(events.last().map_or(SimTime::ZERO, |e| e.at));
+        let (checks, metrics, observed) = checkers.finish(end);
         let RunIndex {
             messages,
             writes,
+            writes_found,
             lifecycles,
             tenures,
             pauses,
@@ -226,11 +235,13 @@ impl Run {
             scenario,
             end,
             events,
+            found,
             checks,
             metrics,
             observed,
             messages,
             writes,
+            writes_found,
             lifecycles,
             tenures,
             pauses,
@@ -252,8 +263,18 @@ impl Run {
     }
     /// The events at or before `t`.
     pub fn events_until(&self, t: SimTime) -> &[Event] {
-        let n = self.events.partition_point(|e| e.at <= t);
-        &self.events[..n]
+        &self.events[..self.events_count_until(t)]
+    }
+    fn events_count_until(&self, t: SimTime) -> usize {
+        self.events.partition_point(|e| e.at <= t)
+    }
+    /// What the checkers found at each event (beside [`Run::events`]).
+    pub fn found(&self) -> &[Found] {
+        &self.found
+    }
+    /// What the checkers found at each event at or before `t`.
+    pub fn found_until(&self, t: SimTime) -> &[Found] {
+        &self.found[..self.events_count_until(t)]
     }
     /// The stable trace hash (FNV-1a over the canonical encoding of every event).
     pub fn trace_hash(&self) -> u64 {
@@ -273,9 +294,9 @@ impl Run {
             CheckStatus::Broken { first, .. } if first.at > t => CheckStatus::Holding,
             CheckStatus::Broken { first, .. } => {
                 let count = self
-                    .events_until(t)
+                    .found_until(t)
                     .iter()
-                    .filter(|e| matches!(e.kind, EventKind::CheckBroken { check } if check == id))
+                    .filter(|f| f.checks().any(|c| c == id))
                     .count() as u32;
                 CheckStatus::Broken { first, count }
             }
@@ -286,7 +307,7 @@ impl Run {
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
     }
-    /// The same measurements as of time `t`: counted by the same observer, so a view that
+    /// The same measurements as of time `t`: counted by the same checkers, so a view that
     /// shows figures at the cursor and for the whole run never mixes two definitions.
     pub fn metrics_at(&self, t: SimTime) -> Metrics {
         let h = &self.observed.history;
@@ -323,6 +344,10 @@ impl Run {
     pub fn storage_log_until(&self, t: SimTime) -> &[WriteRecord] {
         let n = self.writes.partition_point(|w| w.at <= t);
         &self.writes[..n]
+    }
+    /// What the checkers found at each write of the storage log (beside it).
+    pub fn storage_found(&self) -> &[Found] {
+        &self.writes_found
     }
     /// Client `c`'s lifecycle changes, starting with Idle at 0.
     pub fn lifecycle_history(&self, c: ClientId) -> &[LifecyclePoint] {
@@ -439,6 +464,7 @@ struct RunIndex {
     /// Each message id's position in `messages` (`u32::MAX`: none yet).
     by_id: Vec<u32>,
     writes: Vec<WriteRecord>,
+    writes_found: Vec<Found>,
     lifecycles: Vec<Vec<LifecyclePoint>>,
     tenures: Vec<Tenure>,
     pauses: Vec<(ClientId, Interval)>,
@@ -456,6 +482,7 @@ impl RunIndex {
             messages: Vec::new(),
             by_id: Vec::new(),
             writes: Vec::new(),
+            writes_found: Vec::new(),
             lifecycles: vec![vec![idle]; clients],
             tenures: Vec::new(),
             pauses: Vec::new(),
@@ -463,7 +490,7 @@ impl RunIndex {
         }
     }
 
-    fn add(&mut self, e: &Event) {
+    fn add(&mut self, e: &Event, found: Found) {
         match e.kind {
             EventKind::Sent { .. } => self.push_message(MessageRecord::started_by(e)),
             EventKind::Delivered { id, .. } => {
@@ -476,7 +503,10 @@ impl RunIndex {
                 // Dropped as it was sent: the drop is its only event.
                 None => self.push_message(MessageRecord::started_by(e)),
             },
-            EventKind::Write(r) => self.writes.push(r),
+            EventKind::Write(r) => {
+                self.writes.push(r);
+                self.writes_found.push(found);
+            }
             EventKind::Service(s) => self.service(e.at, s),
             _ => self.client(e),
         }

@@ -1,12 +1,15 @@
 //! A scenario: every parameter, policy and fault of one simulation, as plain data that
 //! share links carry as text. Validation returns errors, never panics.
 
+use super::client::ClientConfig;
 use super::faults::{FaultKind, FaultPlan};
 use super::fields::Notation;
 use super::fields::SCENARIO_FIELDS;
 use super::ids::NodeId;
+use super::net::LinkConfig;
 use super::policy::Policy;
-use super::time::{SimDuration, SimTime};
+use super::service::ServiceConfig;
+use super::time::{LocalTime, SimDuration, SimTime};
 
 /// The renewal period as a fraction of the TTL (the lesson's T/3 is `1/3`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -39,6 +42,17 @@ pub struct LinkOverride {
     pub jitter: SimDuration,
     /// Loss on this link, in parts per million.
     pub loss_ppm: u32,
+}
+
+impl LinkOverride {
+    /// This link's network shape.
+    pub fn config(&self) -> LinkConfig {
+        LinkConfig {
+            latency: self.rtt.mul_ratio(1, 2),
+            jitter: self.jitter,
+            loss_ppm: self.loss_ppm,
+        }
+    }
 }
 
 /// Everything that defines one simulation. [`Scenario::default`] holds the sandbox's default
@@ -321,5 +335,39 @@ impl Scenario {
     /// The renewal period T × fraction.
     pub fn renew_interval(&self) -> SimDuration {
         self.renew_every.of(self.ttl)
+    }
+
+    /// The configuration of client `i` (A is 0): one home for the world and live mode.
+    pub fn client_config(&self, i: usize) -> ClientConfig {
+        ClientConfig {
+            ttl: self.ttl,
+            renew_interval: self.renew_interval(),
+            request_timeout: self.request_timeout,
+            retry_interval: self.retry_interval,
+            acquire_retry: self.acquire_retry,
+            work_slice: self.work_slice,
+            drift_margin: self.drift_margin,
+            start_at: LocalTime(0) + self.client_stagger.mul_ratio(i as u64, 1),
+            release_after: self.release_after,
+            policy: self.policy,
+        }
+    }
+
+    /// The network shape of every link without an override.
+    pub fn link_config(&self) -> LinkConfig {
+        LinkConfig {
+            latency: self.rtt.mul_ratio(1, 2),
+            jitter: self.jitter,
+            loss_ppm: self.loss_ppm,
+        }
+    }
+
+    /// The lock service's configuration.
+    pub fn service_config(&self) -> ServiceConfig {
+        ServiceConfig {
+            token_start: self.token_start,
+            lock_delay: self.lock_delay,
+            expiry_clock: self.policy.service_expiry,
+        }
     }
 }

@@ -6,7 +6,6 @@
 //! * [`LockService::poll_transmit`] / [`LockService::poll_event`] — replies and events.
 //! * [`LockService::poll_timeout`] — the next expiry, on its monotonic clock.
 
-use super::check::Overlap;
 use super::ids::{ClientId, FencingToken, NodeId, RequestId};
 use super::msg::Message;
 use super::queue::Outbox;
@@ -56,9 +55,9 @@ pub enum ServiceEvent {
         client: ClientId,
         /// Its new token.
         token: FencingToken,
-        /// Filled in by the world from the independent observer when this grant overlaps
-        /// another lease's promised TTL; the service itself always leaves it `None`.
-        overlap: Option<Overlap>,
+        /// The service's monotonic clock reading, as handed to it, when it promised the TTL
+        /// (the checkers measure every promise on it).
+        mono: LocalTime,
     },
     /// The holder asked again and got its own lease back, extended.
     Regranted {
@@ -66,6 +65,8 @@ pub enum ServiceEvent {
         client: ClientId,
         /// Its unchanged token.
         token: FencingToken,
+        /// The service's monotonic clock reading when it promised the TTL again.
+        mono: LocalTime,
     },
     /// A renew matched: the lease now runs a full TTL from here.
     Renewed {
@@ -73,6 +74,8 @@ pub enum ServiceEvent {
         client: ClientId,
         /// Its token.
         token: FencingToken,
+        /// The service's monotonic clock reading when it promised the TTL again.
+        mono: LocalTime,
     },
     /// An acquire was refused.
     Busy {
@@ -184,6 +187,7 @@ impl LockService {
                     self.events.push_back(ServiceEvent::Renewed {
                         client: from,
                         token,
+                        mono: now.mono,
                     });
                     Message::RenewOk { req, token }
                 }
@@ -228,6 +232,7 @@ impl LockService {
                 self.events.push_back(ServiceEvent::Regranted {
                     client: from,
                     token: l.token,
+                    mono: now.mono,
                 });
                 Message::Granted {
                     req,
@@ -260,7 +265,7 @@ impl LockService {
                 self.events.push_back(ServiceEvent::Granted {
                     client: from,
                     token,
-                    overlap: None,
+                    mono: now.mono,
                 });
                 Message::Granted { req, token }
             }
@@ -538,12 +543,12 @@ mod tests {
             },
         );
         // B is granted 2 s into A's 10 s lease: the service cannot see its mistake (the
-        // observer does, see `check::observer`).
+        // checkers do, see `check::holder`).
         let granted = core::iter::from_fn(|| s.poll_event()).any(|e| {
             e == ServiceEvent::Granted {
                 client: ClientId::B,
                 token: FencingToken(34),
-                overlap: None,
+                mono: now.mono,
             }
         });
         assert!(granted);

@@ -1,31 +1,15 @@
 //! The storage the critical section writes to: fenced (refuses a token below the highest it
 //! has accepted) or unfenced (accepts everything). It only decides; whether an accepted
-//! write was stale is the observer's finding (`check::observer`), recorded in the log.
+//! write was stale is a checker's finding (`check::fence`), never part of the log.
 
 use super::ids::{ClientId, FencingToken};
 use super::time::SimTime;
 
-/// What storage decided about one write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FenceDecision {
-    /// Stored.
-    Accepted,
-    /// Refused by the fence because `highest` had already been accepted.
-    Rejected {
-        /// The highest token accepted so far.
-        highest: FencingToken,
-    },
-}
-
-/// One write's fate in the storage log: storage's decision, and the observer's finding.
+/// What storage decided about one write: its fate in the storage log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum WriteVerdict {
-    /// Stored. `stale_over` is set when the observer saw storage accept a token below the
-    /// highest it had already accepted: the out-of-order write that corrupts data.
-    Accepted {
-        /// The higher token already accepted, if this write is stale.
-        stale_over: Option<FencingToken>,
-    },
+    /// Stored.
+    Accepted,
     /// Refused by the fence because `highest` had already been accepted.
     Rejected {
         /// The highest token accepted so far.
@@ -36,7 +20,7 @@ pub enum WriteVerdict {
 impl WriteVerdict {
     /// True if the write was stored.
     pub fn accepted(self) -> bool {
-        matches!(self, WriteVerdict::Accepted { .. })
+        matches!(self, WriteVerdict::Accepted)
     }
 }
 
@@ -78,24 +62,24 @@ impl Storage {
 
     /// Decides on one write carrying `token`.
     #[inline]
-    pub fn handle_write(&mut self, token: FencingToken) -> FenceDecision {
+    pub fn handle_write(&mut self, token: FencingToken) -> WriteVerdict {
         match self.highest {
             Some(h) if token < h => {
                 #[cfg(test)]
                 if crate::model::planted::is(crate::model::planted::Bug::StorageFenceOffByOne)
                     && token.0 + 1 == h.0
                 {
-                    return FenceDecision::Accepted;
+                    return WriteVerdict::Accepted;
                 }
                 if self.fencing {
-                    FenceDecision::Rejected { highest: h }
+                    WriteVerdict::Rejected { highest: h }
                 } else {
-                    FenceDecision::Accepted
+                    WriteVerdict::Accepted
                 }
             }
             _ => {
                 self.highest = Some(token);
-                FenceDecision::Accepted
+                WriteVerdict::Accepted
             }
         }
     }
@@ -108,17 +92,17 @@ mod tests {
     #[test]
     fn fence_rejects_a_token_below_the_highest_seen() {
         let mut s = Storage::new(true);
-        assert_eq!(s.handle_write(FencingToken(33)), FenceDecision::Accepted);
-        assert_eq!(s.handle_write(FencingToken(34)), FenceDecision::Accepted);
+        assert_eq!(s.handle_write(FencingToken(33)), WriteVerdict::Accepted);
+        assert_eq!(s.handle_write(FencingToken(34)), WriteVerdict::Accepted);
         assert_eq!(
             s.handle_write(FencingToken(33)),
-            FenceDecision::Rejected {
+            WriteVerdict::Rejected {
                 highest: FencingToken(34)
             }
         );
         assert_eq!(
             s.handle_write(FencingToken(34)),
-            FenceDecision::Accepted,
+            WriteVerdict::Accepted,
             "equal tokens are the same holder"
         );
     }
@@ -127,7 +111,7 @@ mod tests {
     fn without_the_fence_the_stale_write_lands() {
         let mut s = Storage::new(false);
         s.handle_write(FencingToken(34));
-        assert_eq!(s.handle_write(FencingToken(33)), FenceDecision::Accepted);
+        assert_eq!(s.handle_write(FencingToken(33)), WriteVerdict::Accepted);
         assert_eq!(s.highest_accepted(), Some(FencingToken(34)));
     }
 }

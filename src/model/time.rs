@@ -188,7 +188,19 @@ impl fmt::Display for SimDuration {
 
 /// A reading of one node's own clock, in microseconds. Monotonic readings start at zero
 /// when the scenario starts; wall readings start at [`WALL_EPOCH`] plus the node's skew.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct LocalTime(pub i64);
 
 /// The wall-clock reading (µs) of a node with no skew at the start of every scenario.

@@ -1,8 +1,6 @@
 //! The trace: typed events (time, node, kind) that the views render, and a stable hash over
 //! a hand-written canonical byte encoding (independent of `Debug` output and of the platform).
 
-use super::check::CheckId;
-use super::check::Overlap;
 use super::client::{Lifecycle, LostReason, TimerKind};
 use super::faults::Fault;
 use super::ids::{ClientId, FencingToken, MsgId, NodeId, RequestId};
@@ -10,7 +8,7 @@ use super::msg::Message;
 use super::net::DropReason;
 use super::service::{LeaseEnd, ServiceEvent};
 use super::storage::{WriteRecord, WriteVerdict};
-use super::time::{SimDuration, SimTime};
+use super::time::{LocalTime, SimDuration, SimTime};
 
 /// One thing that happened, at one time, at one node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -75,6 +73,16 @@ pub enum EventKind {
         /// Why.
         reason: DropReason,
     },
+    /// A packet that arrived while `node` (a client) was paused, and waited in its socket
+    /// buffer, reached the client's code when it woke.
+    Read {
+        /// Packet id.
+        id: MsgId,
+        /// Sender.
+        from: NodeId,
+        /// Content.
+        msg: Message,
+    },
     /// A client ignored an answer to an abandoned request.
     StaleReply {
         /// The ignored message.
@@ -96,7 +104,8 @@ pub enum EventKind {
     Woke,
     /// A client crashed for good.
     Crashed,
-    /// A client's pre-write check passed and it issued a write.
+    /// A client put a write on the wire (its pre-write check passed); recorded by whoever
+    /// runs the client, from what it transmitted.
     WriteIssued {
         /// The token the write carries.
         token: FencingToken,
@@ -107,11 +116,6 @@ pub enum EventKind {
     Write(WriteRecord),
     /// The lock service did something (`node` is the service).
     Service(ServiceEvent),
-    /// A check broke at this moment (see the run's check reports for the words).
-    CheckBroken {
-        /// Which check.
-        check: CheckId,
-    },
 }
 
 /// FNV-1a, 64 bit: the trace hash.
@@ -229,10 +233,7 @@ impl TraceHasher {
                 self.u64(r.token.0);
                 self.u32(r.seq);
                 match r.verdict {
-                    WriteVerdict::Accepted { stale_over } => {
-                        self.byte(0);
-                        self.opt_token(stale_over);
-                    }
+                    WriteVerdict::Accepted => self.byte(0),
                     WriteVerdict::Rejected { highest } => {
                         self.byte(1);
                         self.u64(highest.0);
@@ -243,11 +244,18 @@ impl TraceHasher {
                 self.byte(13);
                 self.service(s);
             }
-            EventKind::CheckBroken { check } => {
+            EventKind::Read { id, from, msg } => {
                 self.byte(14);
-                self.byte(check as u8);
+                self.u32(id.0);
+                self.node(from);
+                self.msg(msg);
             }
         }
+    }
+    fn promise(&mut self, c: ClientId, token: FencingToken, mono: LocalTime) {
+        self.client(c);
+        self.u64(token.0);
+        self.u64(mono.0 as u64);
     }
     fn client(&mut self, c: ClientId) {
         self.byte(c.0);
@@ -383,34 +391,26 @@ impl TraceHasher {
             ServiceEvent::Granted {
                 client,
                 token,
-                overlap,
+                mono,
             } => {
                 self.byte(0);
-                self.client(client);
-                self.u64(token.0);
-                match overlap {
-                    None => self.byte(0),
-                    Some(Overlap {
-                        previous,
-                        previous_token,
-                        remaining,
-                    }) => {
-                        self.byte(1);
-                        self.client(previous);
-                        self.u64(previous_token.0);
-                        self.u64(remaining.0);
-                    }
-                }
+                self.promise(client, token, mono);
             }
-            ServiceEvent::Regranted { client, token } => {
+            ServiceEvent::Regranted {
+                client,
+                token,
+                mono,
+            } => {
                 self.byte(1);
-                self.client(client);
-                self.u64(token.0);
+                self.promise(client, token, mono);
             }
-            ServiceEvent::Renewed { client, token } => {
+            ServiceEvent::Renewed {
+                client,
+                token,
+                mono,
+            } => {
                 self.byte(2);
-                self.client(client);
-                self.u64(token.0);
+                self.promise(client, token, mono);
             }
             ServiceEvent::Busy { client, lock_delay } => {
                 self.byte(3);

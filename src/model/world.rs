@@ -1,21 +1,19 @@
 //! The world: wires clients, lock service, storage and network together, applies the fault
 //! plan, and steps from one event to the next (the shape of quinn-proto's test `Pair`).
-//! After every step the independent observer ([`super::check::observer`]) is told what an
-//! outsider could see; with recording on, every event goes to the trace. Deterministic: the
-//! same scenario gives the same trace, byte for byte.
+//! Every step's events go to its [`Output`], chosen by whoever builds it: a trace that keeps
+//! them, or the checkers, which read them at once ([`super::checked`]); it checks nothing
+//! itself. Deterministic: the same scenario gives the same trace, byte for byte.
 
-use super::check::observer::{Broken, Observer};
-use super::check::{CheckId, Failover, Metrics, Verdict};
-use super::client::{ClientConfig, ClientEvent, LeaseClient};
+use super::client::{ClientEvent, LeaseClient};
 use super::faults::{Fault, TimedFault};
 use super::ids::{ClientId, FencingToken, NodeId};
 use super::msg::Message;
-use super::net::{DropReason, LinkConfig, Network, Packet, SendOutcome};
+use super::net::{DropReason, Network, Packet, SendOutcome};
 use super::rng::{stream, SimRng};
 use super::scenario::Scenario;
-use super::service::{LockService, ServiceConfig, ServiceEvent};
-use super::storage::{FenceDecision, Storage, WriteRecord, WriteVerdict};
-use super::time::{LocalNow, LocalTime, NodeClock, SimTime};
+use super::service::LockService;
+use super::storage::{Storage, WriteRecord};
+use super::time::{LocalNow, NodeClock, SimTime};
 use super::trace::{Event, EventKind};
 use std::collections::VecDeque;
 
@@ -44,10 +42,33 @@ enum Next {
     ClientTimer(usize),
 }
 
+/// How much a world tells of what happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Every event, for a trace.
+    Trace,
+    /// Only what the checkers read: timer firings and ignored replies are left out.
+    ChecksOnly,
+}
+
+/// Where a world's events go as they happen, in order.
+pub trait Output {
+    /// One event.
+    fn event(&mut self, e: Event);
+}
+
+/// A trace: every event kept, to be taken.
+impl Output for Vec<Event> {
+    #[inline]
+    fn event(&mut self, e: Event) {
+        self.push(e);
+    }
+}
+
 /// A running simulation of one scenario. Drive it with [`World::step`] or
-/// [`World::run_until`]; inspect it with the getters; turn it into a [`super::Run`] at the end.
+/// [`World::run_until`]; inspect it with the getters; take its events as they come.
 #[derive(Clone, Debug)]
-pub struct World {
+pub struct World<O = Vec<Event>> {
     now: SimTime,
     end: SimTime,
     clocks: Vec<NodeClock>,
@@ -59,49 +80,52 @@ pub struct World {
     net: Network,
     faults: Vec<TimedFault>,
     next_fault: usize,
-    record: bool,
-    events: Vec<Event>,
-    /// With recording on, the failovers the observer found since the last
-    /// [`World::drain_failovers`] (a streaming world's observer keeps no records of them).
-    failovers: Vec<Failover>,
-    observer: Observer,
+    /// Where its events go.
+    out: O,
+    steps: u64,
 }
 
 impl World {
-    /// Builds the world for `s`. With `record`, every event is kept for the trace; without,
-    /// only the checks and metrics are computed (fast, for property tests and benchmarks).
+    /// Builds the world for `s`, keeping every event it tells of (see `detail`) until taken.
     /// The scenario should have passed [`Scenario::validate`].
-    pub fn new(s: &Scenario, record: bool) -> Self {
-        Self::build(s, record, record)
+    pub fn new(s: &Scenario, detail: Detail) -> Self {
+        World::with_output(s, detail, Vec::with_capacity(64))
     }
 
-    /// Builds the world for a [`super::Recording`]: every event is streamed for the trace,
-    /// but the observer keeps no per-event history, since checkpoints clone the world and
-    /// any moment is replayed from one.
-    pub fn streaming(s: &Scenario) -> Self {
-        Self::build(s, true, false)
+    /// The events since they were last taken, in order.
+    pub fn events(&self) -> &[Event] {
+        &self.out
     }
+    /// Every event not taken yet: the whole trace, when none was.
+    pub fn into_events(self) -> Vec<Event> {
+        self.out
+    }
+    /// Forgets the events handed out so far.
+    pub fn clear_events(&mut self) {
+        self.out.clear();
+    }
+    /// Hands each event since the last call to `visit` and forgets it.
+    pub fn drain_events(&mut self, mut visit: impl FnMut(&Event)) {
+        for event in self.out.drain(..) {
+            visit(&event);
+        }
+    }
+}
 
-    fn build(s: &Scenario, record: bool, observe_history: bool) -> Self {
+impl<O: Output> World<O> {
+    /// Builds the world for `s`, telling `out` of what happens (as much as `detail` says).
+    /// The scenario should have passed [`Scenario::validate`].
+    pub fn with_output(s: &Scenario, detail: Detail, out: O) -> Self {
         let n = s.clients as usize;
-        let renew_interval = s.renew_interval();
         let slots = (0..n)
             .map(|i| {
-                let cfg = ClientConfig {
-                    ttl: s.ttl,
-                    renew_interval,
-                    request_timeout: s.request_timeout,
-                    retry_interval: s.retry_interval,
-                    acquire_retry: s.acquire_retry,
-                    work_slice: s.work_slice,
-                    drift_margin: s.drift_margin,
-                    start_at: LocalTime(0) + s.client_stagger.mul_ratio(i as u64, 1),
-                    release_after: s.release_after,
-                    policy: s.policy,
-                };
+                let cfg = s.client_config(i);
                 let client = LeaseClient::new(ClientId(i as u8), cfg);
                 Slot {
-                    client: if record { client } else { client.quiet() },
+                    client: match detail {
+                        Detail::Trace => client,
+                        Detail::ChecksOnly => client.quiet(),
+                    },
                     next_timer: None,
                     dirty: true,
                     paused_until: None,
@@ -115,29 +139,15 @@ impl World {
             .collect();
         let mut faults = s.faults.0.clone();
         faults.sort_by_key(|f| f.at);
-        let link = LinkConfig {
-            latency: s.rtt.mul_ratio(1, 2),
-            jitter: s.jitter,
-            loss_ppm: s.loss_ppm,
-        };
-        let mut net = Network::new(link, SimRng::child(s.seed, stream::NETWORK));
+        let mut net = Network::new(s.link_config(), SimRng::child(s.seed, stream::NETWORK));
         for l in &s.links {
-            let cfg = LinkConfig {
-                latency: l.rtt.mul_ratio(1, 2),
-                jitter: l.jitter,
-                loss_ppm: l.loss_ppm,
-            };
-            net.configure_link(l.a, l.b, cfg);
+            net.configure_link(l.a, l.b, l.config());
         }
         World {
             now: SimTime::ZERO,
             end: SimTime::ZERO + s.duration,
             clocks: vec![NodeClock::new(); 2 + n],
-            service: LockService::new(ServiceConfig {
-                token_start: s.token_start,
-                lock_delay: s.lock_delay,
-                expiry_clock: s.policy.service_expiry,
-            }),
+            service: LockService::new(s.service_config()),
             service_next: None,
             service_dirty: true,
             storage: Storage::new(s.policy.fencing),
@@ -145,20 +155,8 @@ impl World {
             net,
             faults,
             next_fault: 0,
-            record,
-            events: if record {
-                Vec::with_capacity(1024)
-            } else {
-                Vec::new()
-            },
-            failovers: Vec::new(),
-            observer: Observer::new(
-                s.ttl,
-                n,
-                s.policy.fencing,
-                s.policy.client_follows_prefer(),
-                observe_history,
-            ),
+            out,
+            steps: 0,
         }
     }
 
@@ -198,33 +196,13 @@ impl World {
     pub fn clock_at(&self, n: NodeId, t: SimTime) -> LocalNow {
         self.clocks[n.index()].now(t)
     }
-    /// Measurements so far.
-    pub fn metrics(&self) -> Metrics {
-        self.observer.metrics()
+    /// How many steps the world has taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
-    /// The check reports so far.
-    pub fn checks(&self) -> [super::check::CheckReport; 4] {
-        self.observer.reports()
-    }
-    /// The events recorded so far (empty without recording).
-    pub fn events(&self) -> &[Event] {
-        &self.events
-    }
-    /// Hands each event recorded since the last call to `visit` and forgets it, so a long
-    /// run can stream its trace instead of keeping it (see [`super::recording`]).
-    pub fn drain_events(&mut self, mut visit: impl FnMut(&Event)) {
-        for event in self.events.drain(..) {
-            visit(&event);
-        }
-    }
-
-    /// Hands each failover the observer found since the last call to `visit` and forgets
-    /// it: how a [`super::Recording`], whose world keeps no observer records, learns them
-    /// as it streams the trace. Empty without recording.
-    pub fn drain_failovers(&mut self, mut visit: impl FnMut(&Failover)) {
-        for failover in self.failovers.drain(..) {
-            visit(&failover);
-        }
+    /// Where its events went.
+    pub fn output(&self) -> &O {
+        &self.out
     }
 
     #[inline]
@@ -232,22 +210,13 @@ impl World {
         self.clocks[n.index()].now(self.now)
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, node: NodeId, kind: EventKind) {
-        if self.record {
-            self.events.push(Event {
-                at: self.now,
-                node,
-                kind,
-            });
-        }
-    }
-
-    /// Marks in the trace each check the observer found broken just now.
-    fn broken(&mut self, node: NodeId, broken: Broken) {
-        for check in broken.checks() {
-            self.push(node, EventKind::CheckBroken { check });
-        }
+        self.out.event(Event {
+            at: self.now,
+            node,
+            kind,
+        });
     }
 
     fn next_event(&mut self) -> Option<(SimTime, Next)> {
@@ -306,7 +275,8 @@ impl World {
         self.step_until(self.end)
     }
 
-    fn step_until(&mut self, limit: SimTime) -> bool {
+    /// Processes the next event if it falls at or before `limit`.
+    pub(crate) fn step_until(&mut self, limit: SimTime) -> bool {
         let Some((t, next)) = self.next_event() else {
             return false;
         };
@@ -314,7 +284,7 @@ impl World {
             return false;
         }
         self.now = t;
-        self.observer.count_step();
+        self.steps += 1;
         match next {
             Next::Fault => {
                 let f = self.faults[self.next_fault];
@@ -331,6 +301,9 @@ impl World {
             Next::Wake(i) => self.wake(i),
             Next::Inbox(i) => {
                 let p = self.slots[i].inbox.pop_front().expect("inbox");
+                let node = NodeId::Client(ClientId(i as u8));
+                let (id, from, msg) = (p.id, p.from, p.msg);
+                self.push(node, EventKind::Read { id, from, msg });
                 self.client_message(i, p.msg);
             }
             Next::ClientTimer(i) => {
@@ -346,28 +319,18 @@ impl World {
     /// Runs every event up to and including time `t` (capped at the end), then sets the
     /// clock to `t`.
     pub fn run_until(&mut self, t: SimTime) {
-        let t = t.min(self.end);
-        while self.step_until(t) {}
-        self.now = self.now.max(t);
+        while self.step_until(t.min(self.end)) {}
+        self.rest_at(t);
+    }
+
+    /// Sets the clock to `t` (capped at the end) once every event up to it has run.
+    pub(crate) fn rest_at(&mut self, t: SimTime) {
+        self.now = self.now.max(t.min(self.end));
     }
 
     /// Runs to the end of the scenario.
     pub fn run_to_end(&mut self) {
         self.run_until(self.end);
-    }
-
-    /// A copy of this world whose fault plan from here on is `faults` (in time order, none
-    /// earlier than the events already run). How the search resumes the fault-free run it
-    /// shares with every plan (see [`super::search`]): up to a plan's first fault, the world
-    /// is the same whatever the plan.
-    pub(crate) fn resumed_with_faults(&self, faults: &[TimedFault]) -> World {
-        debug_assert!(faults.windows(2).all(|w| w[0].at <= w[1].at));
-        debug_assert!(faults.first().is_none_or(|f| f.at >= self.now));
-        let mut world = self.clone();
-        world.faults.clear();
-        world.faults.extend_from_slice(faults);
-        world.next_fault = 0;
-        world
     }
 
     fn apply_fault(&mut self, f: Fault) {
@@ -421,7 +384,6 @@ impl World {
                     slot.held_write = None;
                     slot.inbox.clear();
                     self.push(node, EventKind::Crashed);
-                    self.observer.crashed(self.now, client);
                 }
             }
             Fault::RevokeLease => {
@@ -465,25 +427,16 @@ impl World {
                     deliver_at: p.deliver_at,
                 },
             ),
-            SendOutcome::Dropped(p, reason) => {
-                self.observe_drop(from, to, msg);
-                self.push(
-                    from,
-                    EventKind::Dropped {
-                        id: p.id,
-                        to,
-                        sent_at: p.sent_at,
-                        msg,
-                        reason,
-                    },
-                )
-            }
-        }
-    }
-
-    fn observe_drop(&mut self, from: NodeId, to: NodeId, msg: Message) {
-        if let (NodeId::Client(c), _) | (_, NodeId::Client(c)) = (from, to) {
-            self.observer.dropped(self.now, c, msg);
+            SendOutcome::Dropped(p, reason) => self.push(
+                from,
+                EventKind::Dropped {
+                    id: p.id,
+                    to,
+                    sent_at: p.sent_at,
+                    msg,
+                    reason,
+                },
+            ),
         }
     }
 
@@ -494,7 +447,6 @@ impl World {
         let p = match r {
             Ok(p) => p,
             Err((p, reason)) => {
-                self.observe_drop(p.from, p.to, p.msg);
                 self.push(
                     p.from,
                     EventKind::Dropped {
@@ -561,16 +513,7 @@ impl World {
     }
 
     fn storage_write(&mut self, client: ClientId, token: FencingToken, seq: u32) {
-        let decision = self.storage.handle_write(token);
-        let accepted = decision == FenceDecision::Accepted;
-        let (broken, stale_over) = self
-            .observer
-            .storage_decided(self.now, client, token, accepted);
-        self.broken(NodeId::Storage, broken);
-        let verdict = match decision {
-            FenceDecision::Accepted => WriteVerdict::Accepted { stale_over },
-            FenceDecision::Rejected { highest } => WriteVerdict::Rejected { highest },
-        };
+        let verdict = self.storage.handle_write(token);
         let record = WriteRecord {
             at: self.now,
             client,
@@ -582,8 +525,6 @@ impl World {
     }
 
     fn client_message(&mut self, i: usize, msg: Message) {
-        self.observer
-            .client_received(self.now, ClientId(i as u8), msg);
         let now = self.local(NodeId::Client(ClientId(i as u8)));
         self.slots[i].client.handle_message(now, msg);
         self.slots[i].dirty = true;
@@ -600,26 +541,17 @@ impl World {
                     if let super::client::Lifecycle::Lost(_) = to {
                         self.slots[i].lost_at = Some(self.now);
                     }
-                    self.observer.lifecycle(self.now, c, to, token);
                 }
                 ClientEvent::TimerFired { timer, late_by } => {
                     self.push(node, EventKind::Timer { timer, late_by })
-                }
-                ClientEvent::WriteIssued { token, seq } => {
-                    self.push(node, EventKind::WriteIssued { token, seq })
                 }
                 ClientEvent::StaleReply { msg } => self.push(node, EventKind::StaleReply { msg }),
             }
         }
         while let Some(tx) = self.slots[i].client.poll_transmit() {
-            // The observer sees what the client put on the wire, not what it says it did.
-            match tx.msg {
-                Message::Write { token, .. } => {
-                    let broken = self.observer.write_issued(self.now, c, token);
-                    self.broken(node, broken);
-                }
-                Message::Renew { req, .. } => self.observer.renew_sent(self.now, c, req),
-                _ => {}
+            // The trace records what the client put on the wire, not what it says it did.
+            if let Message::Write { token, seq } = tx.msg {
+                self.push(node, EventKind::WriteIssued { token, seq });
             }
             let slot = &mut self.slots[i];
             if let (Message::Write { .. }, Some(d)) = (tx.msg, slot.write_pause) {
@@ -647,80 +579,26 @@ impl World {
 
     fn drain_service(&mut self) {
         while let Some(ev) = self.service.poll_event() {
-            let mono = self.local(NodeId::Service).mono;
-            let (ev, broken) = match ev {
-                ServiceEvent::Granted { client, token, .. } => {
-                    let (broken, overlap, failover) =
-                        self.observer.granted(self.now, mono, client, token);
-                    if self.record {
-                        self.failovers.extend(failover);
-                    }
-                    // The trace carries the observer's finding, never the service's.
-                    let ev = ServiceEvent::Granted {
-                        client,
-                        token,
-                        overlap,
-                    };
-                    (ev, broken)
-                }
-                ServiceEvent::Regranted { client, token }
-                | ServiceEvent::Renewed { client, token } => {
-                    (ev, self.observer.renewed(self.now, mono, client, token))
-                }
-                ServiceEvent::Ended { token, how, .. } => {
-                    self.observer.lease_ended(token, how);
-                    (ev, Broken::default())
-                }
-                _ => (ev, Broken::default()),
-            };
             self.push(NodeId::Service, EventKind::Service(ev));
-            self.broken(NodeId::Service, broken);
         }
         while let Some((to, msg)) = self.service.poll_transmit() {
             self.send(NodeId::Service, to, msg);
         }
     }
-
-    /// Finishes the run: consumes the world and returns its trace and results.
-    pub fn into_run(self, scenario: Scenario) -> super::run::Run {
-        let checks = self.observer.reports();
-        let (metrics, observed) = self.observer.finish(self.now);
-        super::run::Run::build(scenario, self.end, self.events, checks, metrics, observed)
-    }
-
-    /// Finishes without a trace: the check reports and measurements.
-    pub fn outcome(&self) -> Outcome {
-        Outcome {
-            checks: self.observer.reports(),
-            metrics: self.observer.metrics(),
-        }
-    }
-
-    /// Finishes without a trace: the first broken check and the measurements.
-    pub fn verdict(&self) -> Verdict {
-        Verdict {
-            first_broken: self.observer.first_broken(),
-            metrics: self.observer.metrics(),
-        }
-    }
 }
 
-/// The result of a run without a trace: its checks and measurements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// The four checks.
-    pub checks: [super::check::CheckReport; 4],
-    /// The measurements.
-    pub metrics: Metrics,
-}
-
-impl Outcome {
-    /// True if any check broke.
-    pub fn any_broken(&self) -> bool {
-        self.checks.iter().any(|c| c.status.is_broken())
-    }
-    /// The status of one check.
-    pub fn status(&self, check: CheckId) -> super::check::CheckStatus {
-        self.checks[check.index()].status
+impl<O: Output + Clone> World<O> {
+    /// A copy of this world whose fault plan from here on is `faults` (in time order, none
+    /// earlier than the events already run). How the search resumes the fault-free run it
+    /// shares with every plan (see [`super::search`]): up to a plan's first fault, the world
+    /// is the same whatever the plan.
+    pub(crate) fn resumed_with_faults(&self, faults: &[TimedFault]) -> World<O> {
+        debug_assert!(faults.windows(2).all(|w| w[0].at <= w[1].at));
+        debug_assert!(faults.first().is_none_or(|f| f.at >= self.now));
+        let mut world = self.clone();
+        world.faults.clear();
+        world.faults.extend_from_slice(faults);
+        world.next_fault = 0;
+        world
     }
 }

@@ -41,10 +41,11 @@ pub mod code;
 pub mod embed;
 pub mod links;
 pub mod search;
-pub mod values;
+/// The value syntaxes, kept in a leaf module that live mode's link codec shares.
+pub use crate::values;
 
 use crate::lab::live::trace::{LiveTrace, TraceRefusal};
-use crate::lab::{Lab, LabAction, PolicySwitch};
+use crate::lab::{Lab, PolicySwitch};
 use crate::lesson::content::{fill, LinkProblems, SANDBOX};
 use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
 use crate::lesson::reasons;
@@ -188,25 +189,10 @@ impl LabLink {
         link
     }
 
-    /// The lab this link describes: its scenario at its time, comparing if asked. A
-    /// scenario that does not validate (never the case after [`decode`]) gives the default lab.
-    pub fn to_lab(&self) -> Lab {
-        if self.scenario.validate().is_err() {
-            return Lab::default();
-        }
-        let label = self
-            .preset
-            .filter(|id| preset(id).is_some_and(|p| p.scenario == self.scenario));
-        let mut lab = Lab::with_scenario(self.scenario.clone(), label);
-        for action in [
-            LabAction::SetCompare(self.compare),
-            LabAction::Seek(self.time),
-        ] {
-            if let Some(next) = lab.apply(action) {
-                lab = next;
-            }
-        }
-        lab
+    /// The preset the link's scenario is exactly, if it names one (a lab shows its label).
+    pub fn preset_label(&self) -> Option<&'static str> {
+        self.preset
+            .filter(|id| preset(id).is_some_and(|p| p.scenario == self.scenario))
     }
 
     fn base(&self) -> Scenario {
@@ -432,8 +418,22 @@ fn base_name(preset: Option<&str>) -> String {
 
 /// Keys this version knows besides the scenario fields and switch slugs.
 const LINK_KEYS: [&str; 16] = [
-    "v", "preset", "t", "compare", "sel", "py", "ts", "pyz", "tsz", "faults", "fault", "links",
-    "link", "search", "live", "challenge",
+    "v",
+    "preset",
+    "t",
+    "compare",
+    "sel",
+    "py",
+    "ts",
+    "pyz",
+    "tsz",
+    "faults",
+    "fault",
+    "links",
+    "link",
+    "search",
+    "live",
+    "challenge",
 ];
 
 fn is_known_key(key: &str) -> bool {

@@ -160,7 +160,13 @@ mod tests {
         let decoded = super::super::decode(&super::super::encode(&link));
         assert_eq!(decoded.problems, Vec::<String>::new());
         assert_eq!(decoded.state.search, Some(spec));
-        let lab = decoded.state.lab.expect("a lab").to_lab();
+        let link = decoded.state.lab.expect("a lab");
+        let lab = Lab::opened(
+            link.scenario.clone(),
+            link.preset_label(),
+            link.compare,
+            link.time,
+        );
         let direct = counterexample_lab(&base, &shrunk);
         assert_eq!(lab.now(), shrunk.at);
         assert_eq!(lab.run().trace_hash(), direct.run().trace_hash());

@@ -1,6 +1,6 @@
 //! The checks panel: each invariant holding or broken (with a jump to the moment), what
 //! went wrong and what would have prevented it (words from `content/checks.toml`), the
-//! observer's counts up to the cursor and for the whole run, and compare mode's difference.
+//! checkers' counts up to the cursor and for the whole run, and compare mode's difference.
 
 use yew::prelude::*;
 
@@ -14,7 +14,7 @@ use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, SimTime};
 const SHOWN_LOSSES: usize = 6;
 
 /// The figures a learner compares between runs, by label, from one set of measurements.
-/// Every figure comes from the model's observer (`metrics_at` as of the step shown and
+/// Every figure comes from the model's checkers (`metrics_at` as of the step shown and
 /// `metrics` for the whole run), so the two columns never count by different rules.
 fn figures(run: &dyn RunReading, m: &Metrics) -> [(&'static str, String); 11] {
     let l = &CHECK_TEXTS.counts;

@@ -22,8 +22,8 @@ pub fn EventLog(props: &RunProps) -> Html {
             <summary>{fill(words.summary, &[("total", total.to_string())])}</summary>
             <div role="log" aria-label={words.label} class="log-lines" tabindex="0">
                 <ol start={first.to_string()}>
-                    { for window.items.iter().map(|event| html! {
-                        <li><span class="log-time">{run.shown_time(event.at).to_string()}</span>{" "}{describe::event(event)}</li>
+                    { for window.items.iter().map(|(event, found)| html! {
+                        <li><span class="log-time">{run.shown_time(event.at).to_string()}</span>{" "}{describe::event(event, *found)}</li>
                     }) }
                 </ol>
             </div>

@@ -7,24 +7,21 @@ use yew::prelude::*;
 use super::reading::RunReading;
 use super::RunProps;
 use crate::lesson::content::{fill, SANDBOX};
-use crate::model::{WriteRecord, WriteVerdict};
+use crate::model::{Found, WriteRecord, WriteVerdict};
 
 const SHOWN_WRITES: usize = 40;
 
-/// The row's class, whether it stands out, and the verdict in words.
-fn verdict(write: &WriteRecord) -> (&'static str, bool, String) {
-    match write.verdict {
-        WriteVerdict::Accepted { stale_over: None } => {
-            ("status-ok", false, SANDBOX.storage.accepted.to_owned())
-        }
-        WriteVerdict::Accepted {
-            stale_over: Some(highest),
-        } => (
+/// The row's class, whether it stands out, and the verdict in words (`found`: what the
+/// checkers found at the write).
+fn verdict(write: &WriteRecord, found: Found) -> (&'static str, bool, String) {
+    match (write.verdict, found.stale_over()) {
+        (WriteVerdict::Accepted, None) => ("status-ok", false, SANDBOX.storage.accepted.to_owned()),
+        (WriteVerdict::Accepted, Some(highest)) => (
             "status-bad",
             true,
             fill(SANDBOX.storage.stale, &[("highest", highest.to_string())]),
         ),
-        WriteVerdict::Rejected { highest } => (
+        (WriteVerdict::Rejected { highest }, _) => (
             "status-warn",
             true,
             fill(
@@ -38,8 +35,8 @@ fn verdict(write: &WriteRecord) -> (&'static str, bool, String) {
     }
 }
 
-fn row(run: &dyn RunReading, write: &WriteRecord) -> Html {
-    let (class, stands_out, verdict) = verdict(write);
+fn row(run: &dyn RunReading, write: &WriteRecord, found: Found) -> Html {
+    let (class, stands_out, verdict) = verdict(write, found);
     html! {
         <tr class={classes!(class, stands_out.then_some("stands-out"))}>
             <td>{run.shown_time(write.at).to_string()}</td>
@@ -97,7 +94,7 @@ pub fn StoragePanel(props: &RunProps) -> Html {
                             </tr>
                         </thead>
                         <tbody>
-                            { for window.items.iter().rev().map(|w| row(&**run, w)) }
+                            { for window.items.iter().rev().map(|(w, found)| row(&**run, w, *found)) }
                         </tbody>
                     </table>
                 </div>

@@ -6,8 +6,8 @@
 //! * [`node`]: the nodes as thin state machines around the model's own [`LeaseClient`],
 //!   [`LockService`] and [`Storage`]: client A on the page, the service and storage in one
 //!   worker, contender B in another.
-//! * [`recorder`]: merges what the nodes report into one timeline, runs the model's
-//!   independent observer over it, and gives a [`Run`] the views read like a simulated one.
+//! * [`recorder`]: merges what the nodes report into one timeline, a trace the model's
+//!   checkers read as they read a simulated run's, and gives a [`Run`] the views read alike.
 //! * [`trace`]: the recorded run as data, its share-link form, and the plan it implies.
 //! * [`protocol`]: the typed messages between the page and its workers.
 //! * [`compare`]: the simulation of a live run's plan, and what differs between them.
@@ -22,6 +22,7 @@ pub mod delay;
 pub mod node;
 pub mod protocol;
 pub mod recorder;
+pub mod session;
 pub mod trace;
 
 use crate::model::{EventKind, MsgId, NodeId, SimDuration};
@@ -88,7 +89,7 @@ pub struct LivePacket {
 
 /// One event as a node reports it, stamped on the shared timeline. A live node's monotonic
 /// clock reads zero at the run's origin, so its reading at the event is the event's time
-/// since the origin (what the observer measures the service's promises on).
+/// since the origin (the reading the service's promise events carry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stamped {
     /// When, on the shared timeline.

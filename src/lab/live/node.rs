@@ -8,38 +8,12 @@
 use super::delay::DelayQueue;
 use super::{LivePacket, NodeNow, Stamp, Stamped};
 use crate::model::{
-    ClientConfig, ClientEvent, ClientId, DropReason, EventKind, FenceDecision, LeaseClient,
-    LinkConfig, LockService, Message, MsgId, NodeId, Scenario, ServiceConfig, SimDuration, SimRng,
-    SimTime, Storage, WriteRecord, WriteVerdict,
+    ClientEvent, ClientId, DropReason, EventKind, LeaseClient, LockService, Message, MsgId, NodeId,
+    Scenario, SimDuration, SimRng, SimTime, Storage, WriteRecord,
 };
 
 /// Seeds of the live nodes' delay queues, one stream per sender.
 const LINK_STREAM: u64 = 0x11fe;
-
-/// The network shape every live link has (the scenario's RTT, jitter and loss).
-pub fn link_of(s: &Scenario) -> LinkConfig {
-    LinkConfig {
-        latency: s.rtt.mul_ratio(1, 2),
-        jitter: s.jitter,
-        loss_ppm: s.loss_ppm,
-    }
-}
-
-/// The client configuration of client `i` in `s`, as the simulation builds it.
-pub fn client_config(s: &Scenario, i: u8) -> ClientConfig {
-    ClientConfig {
-        ttl: s.ttl,
-        renew_interval: s.renew_interval(),
-        request_timeout: s.request_timeout,
-        retry_interval: s.retry_interval,
-        acquire_retry: s.acquire_retry,
-        work_slice: s.work_slice,
-        drift_margin: s.drift_margin,
-        start_at: crate::model::LocalTime(0) + s.client_stagger.mul_ratio(u64::from(i), 1),
-        release_after: s.release_after,
-        policy: s.policy,
-    }
-}
 
 fn stamped_at(t: Stamp) -> SimTime {
     SimTime(t.0)
@@ -142,8 +116,8 @@ impl ClientNode {
     pub fn new(s: &Scenario, id: ClientId) -> ClientNode {
         let rng = SimRng::child(s.seed, LINK_STREAM + 1 + u64::from(id.0));
         ClientNode {
-            client: LeaseClient::new(id, client_config(s, id.0)),
-            link: DelayQueue::new(link_of(s), rng),
+            client: LeaseClient::new(id, s.client_config(id.index())),
+            link: DelayQueue::new(s.link_config(), rng),
             out: Outgoing {
                 node: NodeId::Client(id),
                 next_id: 0,
@@ -245,12 +219,16 @@ impl ClientNode {
             let kind = match ev {
                 ClientEvent::Lifecycle { to, token } => EventKind::Lifecycle { to, token },
                 ClientEvent::TimerFired { timer, late_by } => EventKind::Timer { timer, late_by },
-                ClientEvent::WriteIssued { token, seq } => EventKind::WriteIssued { token, seq },
                 ClientEvent::StaleReply { msg } => EventKind::StaleReply { msg },
             };
             self.out.log(now, node, kind);
         }
         while let Some(tx) = self.client.poll_transmit() {
+            // What the client put on the wire, as the world records it.
+            if let Message::Write { token, seq } = tx.msg {
+                self.out
+                    .log(now, node, EventKind::WriteIssued { token, seq });
+            }
             if matches!(tx.msg, Message::Write { .. }) && self.freeze_at_write {
                 self.freeze_at_write = false;
                 self.held_write = Some(tx.msg);
@@ -276,17 +254,13 @@ impl ServiceNode {
         let links = (0..s.clients)
             .map(|i| {
                 DelayQueue::new(
-                    link_of(s),
+                    s.link_config(),
                     SimRng::child(s.seed, LINK_STREAM + 16 + u64::from(i)),
                 )
             })
             .collect();
         ServiceNode {
-            service: LockService::new(ServiceConfig {
-                token_start: s.token_start,
-                lock_delay: s.lock_delay,
-                expiry_clock: s.policy.service_expiry,
-            }),
+            service: LockService::new(s.service_config()),
             storage: Storage::new(s.policy.fencing),
             links,
             out: Outgoing {
@@ -313,11 +287,7 @@ impl ServiceNode {
             }
             (NodeId::Storage, Message::Write { token, seq }) => {
                 self.out.log(now, NodeId::Storage, delivered(&p));
-                let verdict = match self.storage.handle_write(token) {
-                    // The observer, not storage, says whether an accepted write was stale.
-                    FenceDecision::Accepted => WriteVerdict::Accepted { stale_over: None },
-                    FenceDecision::Rejected { highest } => WriteVerdict::Rejected { highest },
-                };
+                let verdict = self.storage.handle_write(token);
                 let record = WriteRecord {
                     at: stamped_at(now.stamp),
                     client,

@@ -1,6 +1,6 @@
-//! The live recorder: merges what the live nodes report into one timeline and runs the
-//! model's independent observer over it, as the world does for a simulated run. Pure:
-//! reports arrive with their stamps, whenever and in whatever order the page receives them.
+//! The live recorder: merges what the live nodes report into one timeline, a trace in the
+//! model's own format that the checkers read as they read a simulated run's. Pure: reports
+//! arrive with their stamps, whenever and in whatever order the page receives them.
 //!
 //! Each source (the page, the service's worker, the contender's worker) reports its own
 //! events in its own time order, but the sources reach the page at different moments: while
@@ -8,20 +8,14 @@
 //! events on waking. So events wait in a buffer and are committed, in stamp order, only up
 //! to the earliest "reported up to" mark over all sources: nothing can still arrive before
 //! that. Committed events are converted to times since the run's start ([`Stamp`] minus the
-//! origin), packets are renumbered on the one timeline, and every observation goes to the
-//! [`Observer`], whose findings (overlaps, stale accepted writes, broken checks) go into the
-//! trace exactly as the world puts them there.
+//! origin) and packets are renumbered on the one timeline; nothing else is changed.
 
 use std::collections::BTreeMap;
 
 use super::trace::{Freeze, LiveTrace};
 use super::{Stamp, Stamped};
-use crate::model::check::observer::{Broken, Observer};
 use crate::model::scenario::limits::MAX_FAULTS;
-use crate::model::{
-    Event, EventKind, Message, MsgId, NodeId, Run, Scenario, ServiceEvent, SimTime, TimedFault,
-    WriteVerdict,
-};
+use crate::model::{Event, EventKind, MsgId, NodeId, Run, Scenario, SimTime, TimedFault};
 
 /// A source of reports: one per live node's shell.
 #[derive(
@@ -52,7 +46,6 @@ pub struct LiveRecorder {
     ids: BTreeMap<(NodeId, MsgId), MsgId>,
     /// Reports that arrived for a moment already committed (should stay zero).
     late: usize,
-    observer: Observer,
 }
 
 impl LiveRecorder {
@@ -62,13 +55,6 @@ impl LiveRecorder {
         let mut scenario = s.clone();
         scenario.faults.0.clear();
         LiveRecorder {
-            observer: Observer::new(
-                s.ttl,
-                usize::from(s.clients),
-                s.policy.fencing,
-                s.policy.client_follows_prefer(),
-                true,
-            ),
             scenario,
             origin,
             pending: Vec::new(),
@@ -126,7 +112,7 @@ impl LiveRecorder {
         let n = self.pending.partition_point(|(e, _)| e.at <= safe);
         let ready: Vec<Stamped> = self.pending.drain(..n).map(|(e, _)| e).collect();
         for e in ready {
-            self.observe(e);
+            self.commit_one(e);
         }
     }
 
@@ -147,18 +133,8 @@ impl LiveRecorder {
 
     /// The committed part of the run, as a run the views read (its end: `end`).
     pub fn run(&self, end: SimTime) -> Run {
-        let observer = self.observer.clone();
-        let checks = observer.reports();
         let end = end.max(self.committed_to);
-        let (metrics, observed) = observer.finish(end);
-        Run::build(
-            self.scenario.clone(),
-            end,
-            self.events.clone(),
-            checks,
-            metrics,
-            observed,
-        )
+        Run::from_trace(self.scenario.clone(), end, self.events.clone())
     }
 
     /// The run has stopped at `end`: every report is in. The recording's scenario lasts as
@@ -183,16 +159,6 @@ impl LiveRecorder {
         }
     }
 
-    fn push(&mut self, at: SimTime, node: NodeId, kind: EventKind) {
-        self.events.push(Event { at, node, kind });
-    }
-
-    fn broken(&mut self, at: SimTime, node: NodeId, broken: Broken) {
-        for check in broken.checks() {
-            self.push(at, node, EventKind::CheckBroken { check });
-        }
-    }
-
     fn renumber(&mut self, sender: NodeId, id: MsgId) -> MsgId {
         let next = MsgId(self.ids.len() as u32);
         *self.ids.entry((sender, id)).or_insert(next)
@@ -203,74 +169,41 @@ impl LiveRecorder {
         self.ids.get(&(sender, id)).copied()
     }
 
-    /// A client put `msg` on the wire at `at` (sent or dropped as it left).
-    fn transmitted(&mut self, at: SimTime, node: NodeId, msg: Message) -> Broken {
-        let NodeId::Client(c) = node else {
-            return Broken::default();
-        };
-        match msg {
-            Message::Write { token, .. } => self.observer.write_issued(at, c, token),
-            Message::Renew { req, .. } => {
-                self.observer.renew_sent(at, c, req);
-                Broken::default()
-            }
-            _ => Broken::default(),
-        }
-    }
-
-    fn observe(&mut self, e: Stamped) {
+    fn commit_one(&mut self, e: Stamped) {
         let mut at = self.time_of(e.at);
         if at < self.committed_to {
             self.late += 1;
             at = self.committed_to;
         }
         self.committed_to = at;
-        self.observer.count_step();
         let node = e.node;
         let origin = self.origin;
         let time = |t: SimTime| SimTime(Stamp(t.0).since(origin).0);
-        let mut broken = Broken::default();
         let kind = match e.kind {
             EventKind::Sent {
                 id,
                 to,
                 msg,
                 deliver_at,
-            } => {
-                let id = self.renumber(node, id);
-                broken = self.transmitted(at, node, msg);
-                EventKind::Sent {
-                    id,
-                    to,
-                    msg,
-                    deliver_at: time(deliver_at),
-                }
-            }
+            } => EventKind::Sent {
+                id: self.renumber(node, id),
+                to,
+                msg,
+                deliver_at: time(deliver_at),
+            },
             EventKind::Dropped {
                 id,
                 to,
                 sent_at,
                 msg,
                 reason,
-            } => {
-                let id = match self.known(node, id) {
-                    Some(id) => id,
-                    None => {
-                        broken = self.transmitted(at, node, msg);
-                        self.renumber(node, id)
-                    }
-                };
-                if let (NodeId::Client(c), _) | (_, NodeId::Client(c)) = (node, to) {
-                    self.observer.dropped(at, c, msg);
-                }
-                EventKind::Dropped {
-                    id,
-                    to,
-                    sent_at: time(sent_at),
-                    msg,
-                    reason,
-                }
-            }
+            } => EventKind::Dropped {
+                id: self.renumber(node, id),
+                to,
+                sent_at: time(sent_at),
+                msg,
+                reason,
+            },
             EventKind::Delivered {
                 id,
                 from,
@@ -281,27 +214,12 @@ impl LiveRecorder {
                     // A packet whose send was never reported: nothing to draw it from.
                     return;
                 };
-                if let NodeId::Client(c) = node {
-                    self.observer.client_received(at, c, msg);
-                }
                 EventKind::Delivered {
                     id,
                     from,
                     sent_at: time(sent_at),
                     msg,
                 }
-            }
-            EventKind::Lifecycle { to, token } => {
-                if let NodeId::Client(c) = node {
-                    self.observer.lifecycle(at, c, to, token);
-                }
-                e.kind
-            }
-            EventKind::Crashed => {
-                if let NodeId::Client(c) = node {
-                    self.observer.crashed(at, c);
-                }
-                e.kind
             }
             EventKind::Paused {
                 until,
@@ -318,51 +236,11 @@ impl LiveRecorder {
                 e.kind
             }
             EventKind::Write(mut w) => {
-                let accepted = w.verdict.accepted();
-                let (found, stale_over) = self
-                    .observer
-                    .storage_decided(at, w.client, w.token, accepted);
-                broken = found;
                 w.at = at;
-                if let WriteVerdict::Accepted { .. } = w.verdict {
-                    w.verdict = WriteVerdict::Accepted { stale_over };
-                }
                 EventKind::Write(w)
             }
-            EventKind::Service(ev) => {
-                let (ev, found) = self.service_event(at, ev);
-                broken = found;
-                EventKind::Service(ev)
-            }
-            // A check is the recorder's finding, never a node's report.
-            EventKind::CheckBroken { .. } => return,
             other => other,
         };
-        self.push(at, node, kind);
-        self.broken(at, node, broken);
-    }
-
-    /// A service event; the service's monotonic reading is its time since the origin.
-    fn service_event(&mut self, at: SimTime, ev: ServiceEvent) -> (ServiceEvent, Broken) {
-        let mono = crate::model::LocalTime(at.0 as i64);
-        match ev {
-            ServiceEvent::Granted { client, token, .. } => {
-                let (broken, overlap, _) = self.observer.granted(at, mono, client, token);
-                let ev = ServiceEvent::Granted {
-                    client,
-                    token,
-                    overlap,
-                };
-                (ev, broken)
-            }
-            ServiceEvent::Regranted { client, token } | ServiceEvent::Renewed { client, token } => {
-                (ev, self.observer.renewed(at, mono, client, token))
-            }
-            ServiceEvent::Ended { token, how, .. } => {
-                self.observer.lease_ended(token, how);
-                (ev, Broken::default())
-            }
-            _ => (ev, Broken::default()),
-        }
+        self.events.push(Event { at, node, kind });
     }
 }

@@ -6,8 +6,6 @@
 //! the scenario does not have, is refused with a plain reason and never panics.
 
 use super::protocol::{from_bytes, to_bytes, MAX_MESSAGE_BYTES};
-use super::recorder::{LiveRecorder, Source};
-use super::{Stamp, Stamped};
 use crate::model::{
     ClientId, Event, EventKind, Message, NodeId, Run, Scenario, ServiceEvent, SimDuration, SimTime,
 };
@@ -57,29 +55,16 @@ pub enum TraceRefusal {
 }
 
 impl LiveTrace {
-    /// The run the views read: the recorded events, checked again by the observer.
+    /// The run the views read: the recorded events, read by the checkers again.
     pub fn replay(&self) -> Run {
-        let mut recorder = LiveRecorder::new(&self.scenario, Stamp(0));
-        let events = self
-            .events
-            .iter()
-            .filter(|e| !matches!(e.kind, EventKind::CheckBroken { .. }))
-            .map(|e| Stamped {
-                at: Stamp(e.at.0),
-                node: e.node,
-                kind: e.kind,
-            })
-            .collect();
-        recorder.report(Source::Page, events, Stamp(u64::MAX));
-        recorder.commit_all();
-        recorder.run(self.end)
+        Run::from_trace(self.scenario.clone(), self.end, self.events.clone())
     }
 
     /// The link field: compressed, or why it cannot be one.
     pub fn to_link(&self) -> Result<String, TraceRefusal> {
         let bytes = to_bytes(self).ok_or(TraceRefusal::Unreadable)?;
         let packed = miniz_oxide::deflate::compress_to_vec(&bytes, 6);
-        let text = crate::share::values::base64url(&packed);
+        let text = crate::values::base64url(&packed);
         if text.len() > MAX_LINK_CHARS {
             return Err(TraceRefusal::TooLong);
         }
@@ -91,7 +76,7 @@ impl LiveTrace {
         if text.len() > MAX_LINK_CHARS {
             return Err(TraceRefusal::TooLong);
         }
-        let packed = crate::share::values::unbase64url_bytes(text, MAX_LINK_CHARS)
+        let packed = crate::values::unbase64url_bytes(text, MAX_LINK_CHARS)
             .map_err(|_| TraceRefusal::Unreadable)?;
         let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_RAW_BYTES)
             .map_err(|_| TraceRefusal::Unreadable)?;
@@ -213,7 +198,7 @@ mod tests {
                         client: ClientId::A,
                         token: FencingToken(1),
                         seq: 1,
-                        verdict: WriteVerdict::Accepted { stale_over: None },
+                        verdict: WriteVerdict::Accepted,
                     }),
                 ),
             ],

@@ -1,11 +1,18 @@
 //! The four safety checks and the run's measurements, as data: which check, when it broke
 //! and the facts (the words for people live in `content/checks.toml`, rendered by
-//! `crate::lesson::checks`). The checks are derived by [`observer::Observer`], which watches
-//! the components from outside; no component reports its own violation.
+//! `crate::lesson::checks`). They are derived by [`Checkers`], fed the trace's events from
+//! outside; no component reports its own violation.
 
+pub mod checkers;
+mod fence;
+mod holder;
+mod lost;
+mod measures;
 #[cfg(test)]
 mod mutations;
-pub mod observer;
+
+pub use checkers::{Checkers, Found, Records};
+pub(crate) use measures::Observations;
 
 use super::ids::{ClientId, FencingToken, RequestId};
 use super::time::{SimDuration, SimTime};
@@ -39,7 +46,7 @@ impl CheckId {
     }
 }
 
-/// The facts of one violation, as the observer saw them.
+/// The facts of one violation, as the checkers saw them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ViolationDetail {
     /// The service granted or renewed a lease while another lease still had promised TTL
@@ -74,18 +81,6 @@ pub enum ViolationDetail {
         /// When its lost flag was set.
         lost_at: SimTime,
     },
-}
-
-/// The observer's finding at a grant that overlapped another promised lease, carried in the
-/// trace's grant event. The service never computes it: it cannot judge itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct Overlap {
-    /// The previous holder.
-    pub previous: ClientId,
-    /// Its token.
-    pub previous_token: FencingToken,
-    /// How much of its promised TTL (on the service's monotonic clock) was left.
-    pub remaining: SimDuration,
 }
 
 /// One broken check: which, when, and the facts.
@@ -131,12 +126,10 @@ pub struct CheckReport {
     pub status: CheckStatus,
 }
 
-/// Measurements of a run, counted by the observer from what it saw (liveness and cost as
+/// Measurements of a run, counted by the checkers' measures from the events (liveness and cost as
 /// well as safety). [`super::Run::metrics_at`] gives the same figures as of any instant.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Metrics {
-    /// Simulation events processed.
-    pub events: u64,
     /// Renew requests sent (renew traffic).
     pub renews_sent: u32,
     /// Renews whose OK reached the client while it was still waiting.
@@ -249,4 +242,6 @@ pub struct Verdict {
     pub first_broken: Option<BrokenCheck>,
     /// The run's measurements.
     pub metrics: Metrics,
+    /// How many steps the simulation took (its cost, for the benchmarks).
+    pub steps: u64,
 }

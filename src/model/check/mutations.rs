@@ -5,7 +5,7 @@
 
 use crate::model::planted::{self, Bug};
 use crate::model::{
-    CheckId, ClientId, ClockKind, Fault, FaultPlan, NodeId, Policy, RandomFaults, Scenario,
+    CheckId, ClientId, ClockKind, Fault, FaultPlan, NodeId, Policy, RandomFaults, Run, Scenario,
     SimDuration, SimRng, SimTime, Simulation,
 };
 
@@ -36,9 +36,14 @@ fn generated(seed: u64, policy: Policy, keep: fn(&Fault) -> bool) -> Scenario {
     s
 }
 
-/// The checks broken in `s`, in display order.
+/// The checks broken in `s`, in display order. The checkers read the same events while the
+/// simulation runs and from its whole trace afterwards, with the same findings.
 fn broken(s: &Scenario) -> Vec<CheckId> {
     let o = Simulation::check(s);
+    let run = Simulation::run(s);
+    let replayed = Run::from_trace(s.clone(), run.end(), run.events().to_vec());
+    assert_eq!(&o.checks, replayed.checks(), "{s:?}");
+    assert_eq!(&o.metrics, replayed.metrics(), "{s:?}");
     CheckId::ALL
         .into_iter()
         .filter(|&c| o.status(c).is_broken())
@@ -151,7 +156,7 @@ fn a_client_that_renews_from_its_wall_clock_breaks_the_token_order() {
 }
 
 #[test]
-fn the_observer_counts_a_wall_clock_service_expiry_as_two_holders() {
+fn the_checkers_count_a_wall_clock_service_expiry_as_two_holders() {
     // Not a planted bug but a policy: the service expires on a wall clock that jumps.
     let policy = Policy {
         service_expiry: ClockKind::Wall,

@@ -4,7 +4,7 @@
 //! one before its first fault: the verdict is the same as a run from zero (the tests compare
 //! them over many plans), and a plan whose first fault comes late costs only its tail.
 
-use super::super::check::Verdict;
+use super::super::check::{Checkers, Verdict};
 use super::super::faults::{FaultPlan, TimedFault};
 use super::super::scenario::Scenario;
 use super::super::time::{SimDuration, SimTime};
@@ -19,7 +19,7 @@ const KEPT_MOMENTS: u64 = 64;
 pub(super) struct SharedPrefix {
     spacing: SimDuration,
     /// `worlds[k]` has run every event at or before `k × spacing` (`worlds[0]` none at all).
-    worlds: Vec<World>,
+    worlds: Vec<World<Checkers>>,
 }
 
 impl SharedPrefix {
@@ -31,7 +31,7 @@ impl SharedPrefix {
 
     /// Runs `base` without faults once, keeping its world every `spacing` (at least 1 µs).
     pub(super) fn spaced(base: &Scenario, spacing: SimDuration) -> Self {
-        let mut world = World::new(&with_plan(base, FaultPlan::default()), false);
+        let mut world = World::checked(&with_plan(base, FaultPlan::default()));
         let mut worlds = vec![world.clone()];
         let mut at = SimTime::ZERO + spacing;
         while at < world.end() {
@@ -51,7 +51,7 @@ impl SharedPrefix {
 
     /// The last kept world that has run only events strictly before `first`: a fault at a
     /// kept moment comes before that moment's other events, so that moment's world is too late.
-    fn last_before(&self, first: Option<&TimedFault>) -> &World {
+    fn last_before(&self, first: Option<&TimedFault>) -> &World<Checkers> {
         let Some(first) = first else {
             return self.worlds.last().expect("the start is always kept");
         };

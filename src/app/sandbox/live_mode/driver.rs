@@ -20,12 +20,13 @@ use yew::Callback;
 use crate::lab::live::node::ClientNode;
 use crate::lab::live::protocol::{FromWorker, Role, ToWorker};
 use crate::lab::live::recorder::{LiveRecorder, Source};
+pub use crate::lab::live::session::LiveUpdate;
 use crate::lab::live::trace::{Freeze, LiveTrace};
 use crate::lab::live::words;
 use crate::lab::live::{LivePacket, NodeNow, Stamp, Stamped};
 use crate::model::{
-    ClientId, DropReason, EventKind, Fault, LocalNow, LocalTime, NodeId, Run, Scenario,
-    SimDuration, SimTime,
+    ClientId, DropReason, EventKind, Fault, LocalNow, LocalTime, NodeId, Scenario, SimDuration,
+    SimTime,
 };
 use crate::worker_messages::{live_to_js, read_live};
 
@@ -40,22 +41,6 @@ const TURN_EVERY: SimDuration = SimDuration::from_millis(50);
 const PUBLISH_EVERY_MS: f64 = 200.0;
 /// The test hook: how many live workers are running (it only reports).
 const WORKER_COUNT_HOOK: &str = "leaseLabLiveWorkers";
-
-/// What the views are told.
-#[derive(Clone)]
-pub enum LiveUpdate {
-    /// The run so far, at `now` since its start.
-    Running { run: Rc<Run>, now: SimTime },
-    /// The run stopped; this is its recording (`why` says so when it stopped by itself).
-    Stopped {
-        trace: Rc<LiveTrace>,
-        why: Option<String>,
-    },
-    /// It could not start or keep going.
-    Failed(String),
-    /// A freeze finished.
-    Froze(Freeze),
-}
 
 /// A live run in progress; see the module comment.
 pub struct LiveRun {

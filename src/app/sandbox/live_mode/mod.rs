@@ -23,115 +23,18 @@ use super::storage::StoragePanel;
 use super::timeline::Timeline;
 use super::RunProps;
 use crate::lab::describe;
+use crate::lab::live::session::{LiveAction, LiveState, Phase};
 use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
 use crate::lab::live::words::{self, fill};
 use crate::lab::live::{shown_length, shown_time};
 use crate::model::{Run, Scenario, SimTime};
 use driver::{LiveRun, LiveUpdate};
 
-/// Where the live run is.
-#[derive(Clone)]
-enum Phase {
-    Idle,
-    Starting,
-    Running {
-        run: ShownRun,
-        now: SimTime,
-    },
-    Stopped {
-        trace: Rc<LiveTrace>,
-        run: Rc<Run>,
-        /// The same run, as the views read it.
-        shown: ShownRun,
-        /// Whether the recording fits in a link (compressing it once, not at every render).
-        fits_link: Result<(), TraceRefusal>,
-        why: Option<String>,
-    },
-    Failed(String),
-}
-
-/// Live mode's state: the phase, the freezes so far, the notice, and the scrub cursor.
-#[derive(Clone)]
-struct LiveState {
-    phase: Phase,
-    freezes: Vec<Freeze>,
-    notice: Option<String>,
-    cursor: Option<SimTime>,
-}
-
-enum LiveAction {
-    Starting,
-    Update(LiveUpdate),
-    Notice(String),
-    Seek(SimTime),
-}
-
-impl LiveState {
-    fn recorded(trace: Rc<LiveTrace>, why: Option<String>) -> LiveState {
-        let run = Rc::new(trace.replay());
-        let shown = ShownRun::from(run.clone());
-        let why = why.or_else(|| {
-            let at = shown_time(trace.hidden_at?).to_string();
-            Some(fill(words::LIVE_HIDDEN, &[("at", at)]))
-        });
-        let fits_link = trace.to_link().map(drop);
-        LiveState {
-            freezes: trace.freezes.clone(),
-            phase: Phase::Stopped {
-                trace,
-                run,
-                shown,
-                fits_link,
-                why,
-            },
-            notice: None,
-            cursor: None,
-        }
-    }
-}
-
 impl Reducible for LiveState {
     type Action = LiveAction;
 
     fn reduce(self: Rc<Self>, action: LiveAction) -> Rc<Self> {
-        let mut next = (*self).clone();
-        match action {
-            LiveAction::Starting => {
-                next = LiveState {
-                    phase: Phase::Starting,
-                    freezes: Vec::new(),
-                    notice: None,
-                    cursor: None,
-                }
-            }
-            LiveAction::Update(LiveUpdate::Running { run, now }) => {
-                next.phase = Phase::Running {
-                    run: ShownRun::from(run),
-                    now,
-                }
-            }
-            LiveAction::Update(LiveUpdate::Stopped { trace, why }) => {
-                let notice = next.notice.take();
-                next = LiveState::recorded(trace, why);
-                next.notice = notice;
-            }
-            LiveAction::Update(LiveUpdate::Failed(why)) => {
-                next.phase = Phase::Failed(fill(words::LIVE_FAILED, &[("why", why)]))
-            }
-            LiveAction::Update(LiveUpdate::Froze(freeze)) => {
-                next.notice = Some(fill(
-                    words::FAULTS_FREEZE_DONE,
-                    &[
-                        ("measured", shown_length(freeze.measured).to_string()),
-                        ("asked", shown_length(freeze.asked).to_string()),
-                    ],
-                ));
-                next.freezes.push(freeze);
-            }
-            LiveAction::Notice(text) => next.notice = Some(text),
-            LiveAction::Seek(t) => next.cursor = Some(t),
-        }
-        Rc::new(next)
+        Rc::new(self.after(action))
     }
 }
 
@@ -160,12 +63,7 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
         let kept = KEPT.with(|kept| kept.borrow_mut().take());
         match kept.or_else(|| crate::app::share::initial_live().map(|t| (Rc::new(t), None))) {
             Some((trace, why)) => LiveState::recorded(trace, why),
-            None => LiveState {
-                phase: Phase::Idle,
-                freezes: Vec::new(),
-                notice: None,
-                cursor: None,
-            },
+            None => LiveState::idle(),
         }
     });
     let live: LiveHandle = use_mut_ref(|| None);
@@ -205,7 +103,7 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
             }
         });
     }
-    let running = matches!(state.phase, Phase::Running { .. } | Phase::Starting);
+    let running = state.running();
     let on_start = {
         let (state, live, scenario) = (state.clone(), live.clone(), props.scenario.clone());
         Callback::from(move |_| {
@@ -280,7 +178,7 @@ fn body(state: &UseReducerHandle<LiveState>) -> Html {
     match &state.phase {
         Phase::Running { run, now } => html! {
             <div class="live-views">
-                { views(run, *now, None, words::VIEWS_TIMELINE_RUNNING) }
+                { views(&ShownRun::new(run.clone()), *now, None, words::VIEWS_TIMELINE_RUNNING) }
             </div>
         },
         Phase::Stopped {
@@ -289,7 +187,7 @@ fn body(state: &UseReducerHandle<LiveState>) -> Html {
             shown,
             fits_link,
             ..
-        } => recorded(state, trace, run, shown, fits_link),
+        } => recorded(state, trace, run, &ShownRun::new(shown.clone()), fits_link),
         _ => Html::default(),
     }
 }
@@ -383,8 +281,8 @@ fn recorded(
         Callback::from(move |_| {
             let mut text = fill(words::RECORD_EXPORT_HEADING, &[("hash", hash.to_string())]);
             text.push('\n');
-            for e in run.events() {
-                text.push_str(&format!("{} {}\n", e.at, describe::event(e)));
+            for (e, found) in run.events().iter().zip(run.found()) {
+                text.push_str(&format!("{} {}\n", e.at, describe::event(e, *found)));
             }
             let _ = crate::app::diagrams::export::save_file(&text, "lease-lab-live-run.txt");
         })

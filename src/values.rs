@@ -1,4 +1,5 @@
-//! The value syntaxes of a share link: the numbers of [`crate::model::notation`] (times,
+//! The value syntaxes of share links and of live mode's recorded runs (a leaf module: it
+//! depends on nothing but the model's notation): the numbers of [`crate::model::notation`] (times,
 //! whole numbers, fractions, percentages), and on/off, %-escapes and base64url. Printing and
 //! parsing live side by side so each pair round-trips; parsing never panics.
 

@@ -1,36 +1,44 @@
 //! The laboratory's panels read a run through one trait, whichever kind it is: a simulated
 //! `Recording` (checkpoints) or a `TracedRun` (a whole trace, as a live run keeps). Both
 //! readings of the same scenario must answer every question the same way, or a live run
-//! would be drawn by different rules than a simulated one.
-#![cfg(target_arch = "wasm32")]
+//! would be drawn by different rules than a simulated one. Natively, over every preset at
+//! many moments: spread over the run, and just before, at and after sampled events.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::rc::Rc;
 
-use lease_lab::app::sandbox::reading::{RunReading, TracedRun};
+use lease_lab::lab::reading::{RunReading, TracedRun};
 use lease_lab::model::{
-    presets, CheckId, ClientId, FencingToken, Metrics, Recording, SimTime, Simulation, Violation,
+    presets, CheckId, ClientId, FencingToken, Recording, SimTime, Simulation, Violation,
     ViolationDetail,
 };
-use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-/// Ten moments spread over the run, and the run's end.
-fn moments(end: SimTime) -> impl Iterator<Item = SimTime> {
-    (0..=10).map(move |k| SimTime(end.0 / 10 * k))
+/// Forty moments spread over the run, the end, and around every 60th event.
+fn moments(run: &TracedRun, full: &lease_lab::model::Run) -> Vec<SimTime> {
+    let end = run.end();
+    let mut times: Vec<SimTime> = (0..=40).map(|k| SimTime(end.0 / 40 * k)).collect();
+    for e in full.events().iter().step_by(60) {
+        times.extend([SimTime(e.at.0.saturating_sub(1)), e.at, SimTime(e.at.0 + 1)]);
+    }
+    times.retain(|&t| t <= end);
+    times.sort();
+    times.dedup();
+    times
 }
 
 /// Checks that both readings of preset `id` agree; returns how many failovers it has.
 fn agree(id: &str) -> usize {
     let scenario = &presets::preset(id).expect("preset").scenario;
     let recording = Recording::of(scenario);
-    let traced = TracedRun::new(Rc::new(Simulation::run(scenario)));
+    let run = Rc::new(Simulation::run(scenario));
+    let traced = TracedRun::new(run.clone());
+    let times = moments(&traced, &run);
     let (sim, full): (&dyn RunReading, &dyn RunReading) = (&recording, &traced);
     assert_eq!(sim.end(), full.end(), "preset {id}");
     assert_eq!(sim.event_count(), full.event_count(), "preset {id}");
     assert_eq!(sim.metrics(), full.metrics(), "preset {id}");
     assert_eq!(sim.overview(), full.overview(), "preset {id}");
-    for t in moments(sim.end()) {
+    for t in times {
         let at = format!("preset {id} at {t}");
         assert_eq!(sim.latest_event_at(t), full.latest_event_at(t), "{at}");
         assert_eq!(sim.write_counts_at(t), full.write_counts_at(t), "{at}");
@@ -38,14 +46,7 @@ fn agree(id: &str) -> usize {
         assert_eq!(sim.losses_before(t, 6), full.losses_before(t, 6), "{at}");
         assert_eq!(sim.events_before(t, 60), full.events_before(t, 60), "{at}");
         assert_eq!(sim.failovers_until(t), full.failovers_until(t), "{at}");
-        // Every figure the panels print; `events` (the observer's step count) is counted by
-        // each kind of run at its own grain mid-run, and no panel shows it.
-        let figures = |m: Metrics| Metrics { events: 0, ..m };
-        assert_eq!(
-            figures(sim.metrics_at(t)),
-            figures(full.metrics_at(t)),
-            "{at}"
-        );
+        assert_eq!(sim.metrics_at(t), full.metrics_at(t), "{at}");
         let (a, b) = (sim.state_at(t), full.state_at(t));
         assert_eq!(
             (a.holder, &a.clients, &a.broken),
@@ -63,7 +64,7 @@ fn agree(id: &str) -> usize {
     full.failovers_until(full.end()).len()
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn a_traced_run_reads_like_the_recording_of_the_same_scenario() {
     let with_failover = presets::presets()
         .iter()
@@ -72,7 +73,7 @@ fn a_traced_run_reads_like_the_recording_of_the_same_scenario() {
     assert!(with_failover > 3, "{with_failover} presets have a failover");
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn the_readings_agree_where_writes_are_rejected_and_checks_break() {
     // The fenced takeover rejects a held write; without fencing the order of writes breaks.
     let fenced = Simulation::run(&presets::preset("2").unwrap().scenario);
@@ -86,7 +87,7 @@ fn the_readings_agree_where_writes_are_rejected_and_checks_break() {
     agree("2-unfenced");
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn a_traced_run_prints_times_to_the_millisecond() {
     let run = TracedRun::new(Rc::new(Simulation::run(
         &presets::preset("2").unwrap().scenario,
