@@ -26,7 +26,7 @@ help:
 	@echo "make package the SCORM 1.2 and 2004 course packages, packages/lease-lab-scorm*.zip"
 	@echo "make size    each file's raw, gzip and brotli size; fails when a first-load budget is exceeded"
 	@echo "make yew-floor  the gzip bytes of the smallest hydrating Yew page, built like the lesson"
-	@echo "make load-timing  time to readable and interactive next to a static page (BASELINE=dir compares)"
+	@echo "make load-timing  first paint against a bare page, readable and interactive, and the slow profile (BASELINE=dir compares, LEVERS=1)"
 	@echo "make bench   measure the model natively and in wasm, and the playback alone"
 
 # --- installing what is missing (each step is skipped when already done) ---------------
@@ -111,9 +111,10 @@ yew-floor: setup
 	scripts/yew-floor.sh
 
 # Alone on the machine, or the figures are noise. BASELINE=<an older dist/> adds the
-# Sandbox-link comparison; RUNS=<n> loads each page n times (default 9).
+# Sandbox-link comparison; RUNS=<n> loads each page n times (default 9); LEVERS=1 adds the
+# first paint of the page's variants, one lever changed each.
 load-timing: setup-test build
-	CHROMIUM=$(CHROMIUM) node scripts/load-timing.mjs dist --runs $${RUNS:-9} $${BASELINE:+--baseline $$BASELINE}
+	CHROMIUM=$(CHROMIUM) node scripts/load-timing.mjs dist --runs $${RUNS:-9} $${BASELINE:+--baseline $$BASELINE} $${LEVERS:+--levers}
 
 bench: setup-test
 	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) scripts/bench.sh
