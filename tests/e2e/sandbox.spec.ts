@@ -234,7 +234,8 @@ test('the defaults of a real system change the lease, and a bad number is refuse
   await expect(page.getByLabel('Lease TTL (T)')).toHaveValue('60');
   await page.getByLabel('Drift margin').fill('999999');
   await page.getByLabel('Drift margin').press('Enter');
-  await expect(page.getByRole('status').filter({ hasText: 'drift_margin' })).toBeVisible();
+  // Named by its label in the form, with the TTL it must stay under.
+  await expect(page.getByRole('status').filter({ hasText: /^Drift margin: .*lease TTL of 60/ })).toBeVisible();
   await expect(page.getByLabel('Lease TTL (T)')).toHaveValue('60');
 });
 
