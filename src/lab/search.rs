@@ -16,24 +16,29 @@ use serde::{Deserialize, Serialize};
 pub mod words {
     include!(concat!(env!("OUT_DIR"), "/search_words.rs"));
 
-    pub use crate::lesson::content::fill;
+    use crate::lesson::sentences;
 
     /// A length of time as the search's estimates say it: "3 h 20 min", "4 min 5 s", "12 s".
     pub fn rough_time(secs: u64) -> String {
         let (hours, minutes, seconds) = (secs / 3_600, secs % 3_600 / 60, secs % 60);
         let n = |value: u64| value.to_string();
         if hours > 0 {
-            fill(
-                SEARCH_HOURS,
-                &[("hours", n(hours)), ("minutes", n(minutes))],
-            )
+            sentences::search::search::Hours {
+                hours: n(hours),
+                minutes: n(minutes),
+            }
+            .to_string()
         } else if minutes > 0 {
-            fill(
-                SEARCH_MINUTES,
-                &[("minutes", n(minutes)), ("seconds", n(seconds))],
-            )
+            sentences::search::search::Minutes {
+                minutes: n(minutes),
+                seconds: n(seconds),
+            }
+            .to_string()
         } else {
-            fill(SEARCH_SECONDS, &[("seconds", n(seconds))])
+            sentences::search::search::Seconds {
+                seconds: n(seconds),
+            }
+            .to_string()
         }
     }
 

@@ -38,27 +38,6 @@ macro_rules! ids {
 
 include!("schema.rs");
 
-/// Replaces each `{name}` in `template` by its fact (build.rs checks every name is known).
-pub fn fill<V: AsRef<str>>(template: &str, facts: &[(&str, V)]) -> String {
-    let mut out = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            break;
-        };
-        let name = &after[..close];
-        match facts.iter().find(|(n, _)| *n == name) {
-            Some((_, value)) => out.push_str(value.as_ref()),
-            None => out.push_str(&rest[open..open + close + 2]),
-        }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
 impl LeaseState {
     /// A stable identifier for Mermaid, DOM ids and tests.
     pub fn slug(self) -> &'static str {

@@ -19,12 +19,13 @@ mod search;
 mod storage;
 mod timeline;
 
+use crate::lesson::sentences;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::lab::{Lab, LabAction};
-use crate::lesson::content::{fill, PresetText, SANDBOX};
+use crate::lesson::content::{PresetText, SANDBOX};
 use crate::model::{presets, SimTime};
 use reading::ShownRun;
 
@@ -408,11 +409,7 @@ fn lab_panels(store: &UseReducerHandle<LabStore>, setup: SetupProps, run: RunPro
             <search::SearchPanel ..setup />
             <log::EventLog ..run />
             <p class="trace-id">
-                {fill(SANDBOX.lab.trace_id, &[
-                    ("hash", format!("{:016x}", lab.run().trace_hash())),
-                    ("seed", lab.scenario().seed.to_string()),
-                    ("events", lab.run().event_count().to_string()),
-                ])}
+                {sentences::sandbox::lab::TraceId { hash: format!("{:016x}", lab.run().trace_hash()), seed: lab.scenario().seed.to_string(), events: lab.run().event_count().to_string() }.to_string()}
             </p>
         </>
     }

@@ -5,6 +5,7 @@
 mod pool;
 mod view;
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::SetupProps;
@@ -79,7 +80,7 @@ impl Settings {
     /// The search these settings ask for, or why they cannot run.
     fn spec(&self) -> Result<SearchSpec, String> {
         use crate::model::search::{MAX_BUDGET, MAX_PLAN_FAULTS};
-        let bad = |field: &str| words::fill(words::SEARCH_BAD_SETTINGS, &[("why", field)]);
+        let bad = |field: &str| sentences::search::search::BadSettings { why: field }.to_string();
         let mut kinds = self.kinds.clone();
         kinds.sort();
         kinds.dedup();

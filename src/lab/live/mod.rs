@@ -107,8 +107,6 @@ mod tests;
 /// Live mode's words, from `content/live.toml` (compiled in by `build.rs`).
 pub mod words {
     include!(concat!(env!("OUT_DIR"), "/live_words.rs"));
-
-    pub use crate::lesson::content::fill;
 }
 
 /// A live time as the views print it: to the nearest millisecond (the trace keeps µs).

@@ -8,6 +8,7 @@
 //! of them on one timeline for the recorder; the page's start on it is the run's origin,
 //! which the workers are told so that each node's monotonic clock reads zero there.
 
+use crate::lesson::sentences;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
@@ -413,7 +414,10 @@ impl Inner {
         let mut now = self.now();
         let elapsed = now.stamp.since(self.origin());
         if elapsed >= self.scenario.duration {
-            let why = words::LIVE_ENDED.replace("{limit}", &self.scenario.duration.to_string());
+            let why = sentences::live::live::Ended {
+                limit: self.scenario.duration,
+            }
+            .to_string();
             return self.finish(Some(why), None).map(|u| (0, Some(u)));
         }
         let mut froze = None;
@@ -563,7 +567,7 @@ fn stop_hidden(inner: &Weak<RefCell<Inner>>) {
         let mut this = inner.borrow_mut();
         let at = this.now().stamp.since(this.origin());
         let shown = crate::lab::live::shown_time(SimTime(at.0));
-        let why = words::LIVE_HIDDEN.replace("{at}", &shown.to_string());
+        let why = sentences::live::live::Hidden { at: shown }.to_string();
         this.finish(Some(why), Some(SimTime(at.0)))
     };
     let publish = inner.borrow().publish.clone();

@@ -2,6 +2,7 @@
 //! capped), step its wall clock, drop its link, delay its next write, revoke the lease,
 //! crash A. Each button hands the fault to the running [`super::driver::LiveRun`].
 
+use crate::lesson::sentences;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -9,7 +10,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use yew::prelude::*;
 
 use super::{LiveAction, LiveHandle, LiveState};
-use crate::lab::live::words::{self, fill};
+use crate::lab::live::words;
 use crate::model::SimDuration;
 
 /// The longest freeze: three leases of up to three seconds, short enough to wait out.
@@ -42,10 +43,11 @@ fn read_ms(text: &str, min: i64, max: i64) -> Result<i64, String> {
         .ok()
         .filter(|ms| (min..=max).contains(ms) && *ms != 0)
         .ok_or_else(|| {
-            fill(
-                words::FAULTS_BAD_NUMBER,
-                &[("min", min.to_string()), ("max", max.to_string())],
-            )
+            sentences::live::faults::BadNumber {
+                min: min.to_string(),
+                max: max.to_string(),
+            }
+            .to_string()
         })
 }
 
@@ -111,7 +113,7 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
                     let over_cap = text.trim().parse::<i64>().is_ok_and(|n| n > FREEZE_CAP_MS);
                     let why = if over_cap {
                         let cap = ms(FREEZE_CAP_MS).to_string();
-                        fill(words::FAULTS_FREEZE_CAP, &[("cap", cap)])
+                        sentences::live::faults::FreezeCap { cap }.to_string()
                     } else {
                         why
                     };
@@ -120,15 +122,12 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
                 }
             };
             let write_path = *in_write_path;
-            let template = if write_path {
-                words::FAULTS_FREEZE_ARMED
+            let notice = if write_path {
+                sentences::live::faults::FreezeArmed { asked }.to_string()
             } else {
-                words::FAULTS_FREEZE_NOTICE
+                sentences::live::faults::FreezeNotice { asked }.to_string()
             };
-            notices.dispatch(LiveAction::Notice(fill(
-                template,
-                &[("asked", asked.to_string())],
-            )));
+            notices.dispatch(LiveAction::Notice(notice));
             // Let the notice paint: the freeze starts after the second animation frame.
             let (live, inner_frames, notices) = (live.clone(), frames.clone(), notices.clone());
             let first = request_animation_frame(move |_| {

@@ -9,6 +9,7 @@ mod compare;
 mod driver;
 mod faults;
 
+use crate::lesson::sentences;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -25,7 +26,7 @@ use super::RunProps;
 use crate::lab::describe;
 use crate::lab::live::session::{LiveAction, LiveState, Phase};
 use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
-use crate::lab::live::words::{self, fill};
+use crate::lab::live::words;
 use crate::lab::live::{shown_length, shown_time};
 use crate::model::{Run, Scenario, SimTime};
 use driver::{LiveRun, LiveUpdate};
@@ -129,24 +130,18 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
     let status = match &state.phase {
         Phase::Idle => None,
         Phase::Starting => Some(words::LIVE_STARTING.to_owned()),
-        Phase::Running { now, .. } => Some(fill(
-            words::LIVE_RUNNING,
-            &[
-                (
-                    "elapsed",
-                    SimTime::from_millis(now.as_micros() / 1_000).to_string(),
-                ),
-                (
-                    "limit",
-                    props.scenario.duration.min(driver::LIVE_LIMIT).to_string(),
-                ),
-            ],
-        )),
+        Phase::Running { now, .. } => Some(
+            sentences::live::live::Running {
+                elapsed: SimTime::from_millis(now.as_micros() / 1_000).to_string(),
+                limit: props.scenario.duration.min(driver::LIVE_LIMIT).to_string(),
+            }
+            .to_string(),
+        ),
         Phase::Stopped { trace, why, .. } => Some(why.clone().unwrap_or_else(|| {
-            fill(
-                words::LIVE_STOPPED,
-                &[("elapsed", shown_time(trace.end).to_string())],
-            )
+            sentences::live::live::Stopped {
+                elapsed: shown_time(trace.end).to_string(),
+            }
+            .to_string()
         })),
         Phase::Failed(why) => Some(why.clone()),
     };
@@ -227,11 +222,7 @@ fn freezes(freezes: &[Freeze]) -> Html {
     }
     html! {
         <ul class="live-freezes" aria-label={words::RECORD_FREEZES}>
-            { for freezes.iter().map(|f| html! { <li>{fill(words::RECORD_FREEZE_LINE, &[
-                ("at", shown_time(f.at).to_string()),
-                ("measured", shown_length(f.measured).to_string()),
-                ("asked", shown_length(f.asked).to_string()),
-            ])}</li> }) }
+            { for freezes.iter().map(|f| html! { <li>{sentences::live::record::FreezeLine { at: shown_time(f.at).to_string(), measured: shown_length(f.measured).to_string(), asked: shown_length(f.asked).to_string() }.to_string()}</li> }) }
         </ul>
     }
 }
@@ -273,13 +264,17 @@ fn recorded(
             html! { <crate::app::share::CopyField label={words::RECORD_LINK}
             field_label={words::RECORD_LINK_FIELD} {text} /> }
         }
-        Err(_) => html! { <p class="status-warn">{fill(words::RECORD_TOO_BIG,
-        &[("events", trace.events.len().to_string())])}</p> },
+        Err(_) => {
+            html! { <p class="status-warn">{sentences::live::record::TooBig { events: trace.events.len().to_string() }.to_string()}</p> }
+        }
     };
     let on_export = {
         let (run, hash) = (run.clone(), hash.clone());
         Callback::from(move |_| {
-            let mut text = fill(words::RECORD_EXPORT_HEADING, &[("hash", hash.to_string())]);
+            let mut text = sentences::live::record::ExportHeading {
+                hash: hash.to_string(),
+            }
+            .to_string();
             text.push('\n');
             for (e, found) in run.events().iter().zip(run.found()) {
                 text.push_str(&format!("{} {}\n", e.at, describe::event(e, *found)));
@@ -300,8 +295,7 @@ fn recorded(
             <EventLog run={shown.clone()} at={t} />
             <section class="live-record" aria-label={words::RECORD_HEADING}>
                 <h4>{words::RECORD_HEADING}</h4>
-                <p class="trace-id live-trace-id">{fill(words::RECORD_TRACE_HASH,
-                    &[("hash", hash), ("events", run.events().len().to_string())])}</p>
+                <p class="trace-id live-trace-id">{sentences::live::record::TraceHash { hash, events: run.events().len().to_string() }.to_string()}</p>
                 { link }
                 <button type="button" class="button" onclick={on_export}>{words::RECORD_EXPORT}</button>
             </section>

@@ -1,12 +1,13 @@
 //! The search region's parts: the settings form, the progress bar with Cancel, and the
 //! result (the shrunk counterexample's story, "Load into the lab" and its link).
 
+use crate::lesson::sentences;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::{Finding, Phase, Settings};
 use crate::app::share::{address_of, CopyField};
-use crate::lab::search::words::{self, fill, kind_label};
+use crate::lab::search::words::{self, kind_label};
 use crate::model::search::{with_plan, Counterexample, FaultKind, MAX_PLAN_FAULTS};
 use crate::model::{Scenario, Simulation};
 use crate::share::search::counterexample_link;
@@ -102,26 +103,21 @@ pub fn SearchProgress(props: &ProgressProps) -> Html {
     };
     let elapsed = elapsed_ms.max(0.0) as u64;
     let rate = (tried * 1_000).checked_div(elapsed).unwrap_or(0);
-    let stats = fill(
-        words::SEARCH_STATS,
-        &[
-            ("tried", &tried.to_string()),
-            ("budget", &budget.to_string()),
-            ("rate", &rate.to_string()),
-            (
-                "elapsed",
-                &format!("{}.{}", elapsed / 1_000, elapsed % 1_000 / 100),
-            ),
-            ("workers", &workers.to_string()),
-        ],
-    );
+    let stats = sentences::search::search::Stats {
+        tried: &tried.to_string(),
+        budget: &budget.to_string(),
+        rate: &rate.to_string(),
+        elapsed: &format!("{}.{}", elapsed / 1_000, elapsed % 1_000 / 100),
+        workers: &workers.to_string(),
+    }
+    .to_string();
     let left = crate::lab::search::secs_left(tried, budget, elapsed)
         .filter(|_| matches!(props.phase, Phase::Running { .. }))
         .map(|secs| {
-            fill(
-                words::SEARCH_TIME_LEFT,
-                &[("time", &words::rough_time(secs))],
-            )
+            sentences::search::search::TimeLeft {
+                time: &words::rough_time(secs),
+            }
+            .to_string()
         });
     let onclick = props.on_cancel.reform(|_: MouseEvent| ());
     html! {
@@ -129,7 +125,7 @@ pub fn SearchProgress(props: &ProgressProps) -> Html {
             <progress aria-label={words::SEARCH_PROGRESS} max={budget.to_string()} value={tried.to_string()} />
             <p aria-live="polite">{stats}{ for left.map(|left| format!(" {left}")) }</p>
             if let Phase::Shrinking { found, .. } = &props.phase {
-                <p role="status">{fill(words::SEARCH_SHRINKING, &[("plan", &(found.index + 1).to_string())])}</p>
+                <p role="status">{sentences::search::search::Shrinking { plan: &(found.index + 1).to_string() }.to_string()}</p>
             }
             <button type="button" class="button" {onclick}>{words::SEARCH_CANCEL}</button>
         </div>
@@ -151,13 +147,11 @@ pub fn SearchResult(props: &ResultProps) -> Html {
     match &props.phase {
         Phase::Problem(why) => sentence(why.clone()),
         Phase::TooLong { secs, plans } => {
-            let warning = fill(
-                words::SEARCH_TOO_LONG,
-                &[
-                    ("time", &words::rough_time(*secs)),
-                    ("plans", &plans.to_string()),
-                ],
-            );
+            let warning = sentences::search::search::TooLong {
+                time: &words::rough_time(*secs),
+                plans: &plans.to_string(),
+            }
+            .to_string();
             let onclick = props.on_start_anyway.reform(|_: MouseEvent| ());
             html! {
                 <div class="search-too-long status-warn">
@@ -166,15 +160,21 @@ pub fn SearchResult(props: &ResultProps) -> Html {
                 </div>
             }
         }
-        Phase::NoneFound { plans, seed } => sentence(fill(
-            words::SEARCH_NONE,
-            &[("plans", &plans.to_string()), ("seed", &seed.to_string())],
-        )),
-        Phase::Cancelled { tried, seed } => sentence(fill(
-            words::SEARCH_CANCELLED,
-            &[("tried", &tried.to_string()), ("seed", &seed.to_string())],
-        )),
-        Phase::Failed(why) => sentence(fill(words::SEARCH_WORKER_FAILED, &[("why", why)])),
+        Phase::NoneFound { plans, seed } => sentence(
+            sentences::search::search::None {
+                plans: &plans.to_string(),
+                seed: &seed.to_string(),
+            }
+            .to_string(),
+        ),
+        Phase::Cancelled { tried, seed } => sentence(
+            sentences::search::search::Cancelled {
+                tried: &tried.to_string(),
+                seed: &seed.to_string(),
+            }
+            .to_string(),
+        ),
+        Phase::Failed(why) => sentence(sentences::search::search::WorkerFailed { why }.to_string()),
         Phase::Found(finding) => {
             let Finding {
                 base,
@@ -182,15 +182,13 @@ pub fn SearchResult(props: &ResultProps) -> Html {
                 original,
                 shrunk,
             } = &**finding;
-            let summary = fill(
-                words::SEARCH_FOUND,
-                &[
-                    ("plan", &(original.index + 1).to_string()),
-                    ("seed", &spec.seed.to_string()),
-                    ("before", &original.plan.0.len().to_string()),
-                    ("after", &shrunk.plan.0.len().to_string()),
-                ],
-            );
+            let summary = sentences::search::search::Found {
+                plan: &(original.index + 1).to_string(),
+                seed: &spec.seed.to_string(),
+                before: &original.plan.0.len().to_string(),
+                after: &shrunk.plan.0.len().to_string(),
+            }
+            .to_string();
             let run = Simulation::run(&with_plan(base, shrunk.plan.clone()));
             let story = crate::lab::story::story(&run, shrunk.check);
             let load = (base.clone(), shrunk.clone());
