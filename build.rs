@@ -20,6 +20,8 @@ const SANDBOX_SOURCE: &str = "content/sandbox.toml";
 const CHECKS_SOURCE: &str = "content/checks.toml";
 const REASONS_SOURCE: &str = "content/reasons.toml";
 const CHALLENGES_SOURCE: &str = "content/challenges.toml";
+const SEARCH_SOURCE: &str = "content/search.toml";
+const LIVE_SOURCE: &str = "content/live.toml";
 
 /// Renders a value as a Rust expression of the matching `'static` type in `src/lesson`.
 trait Lit {
@@ -212,29 +214,6 @@ fn check_texts(lesson: &Lesson) -> Result<(), String> {
     Ok(())
 }
 
-/// The counterexample search's words: flat `[section] key = "text"` tables, written out as
-/// `pub const SECTION_KEY: &str` so that a word the code uses and the file lacks fails the build.
-const SEARCH_WORDS: &str = "content/search.toml";
-/// Live mode's words, the same way.
-const LIVE_WORDS: &str = "content/live.toml";
-
-fn word_consts(table: &toml::Table) -> Result<String, String> {
-    let mut out = String::new();
-    for (section, words) in table {
-        let words = words
-            .as_table()
-            .ok_or(format!("[{section}] must be a table"))?;
-        for (key, word) in words {
-            let word = word
-                .as_str()
-                .ok_or(format!("{section}.{key} must be text"))?;
-            let name = format!("{section}_{key}").to_uppercase().replace('-', "_");
-            out.push_str(&format!("pub const {name}: &str = {word:?};\n"));
-        }
-    }
-    Ok(out)
-}
-
 /// Checks that every preset, field, fault kind and policy switch is worded once.
 fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
     let keys = [
@@ -334,21 +313,14 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build/sentences.rs");
     println!("cargo:rerun-if-changed=src/lesson/schema.rs");
-    let mut sentences = vec![
+    let sentences = [
         compile::<Lesson>(LESSON_SOURCE, "lesson.rs", check),
         compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox),
         compile::<CheckTexts>(CHECKS_SOURCE, "checks.rs", |_| Ok(())),
         compile::<Reasons>(REASONS_SOURCE, "reasons.rs", |_| Ok(())),
         compile::<Challenges>(CHALLENGES_SOURCE, "challenges.rs", check_challenges),
+        compile::<SearchWords>(SEARCH_SOURCE, "search.rs", |_| Ok(())),
+        compile::<LiveWords>(LIVE_SOURCE, "live.rs", |_| Ok(())),
     ];
-    for (source, name) in [
-        (SEARCH_WORDS, "search_words.rs"),
-        (LIVE_WORDS, "live_words.rs"),
-    ] {
-        let (table, module) = read(source);
-        let words = word_consts(&table).unwrap_or_else(|e| panic!("{source}: {e}"));
-        write_out(name, &words);
-        sentences.push(module);
-    }
     write_out("sentences.rs", &sentences.join("\n"));
 }

@@ -14,8 +14,6 @@ use serde::{Deserialize, Serialize};
 
 /// The search's words, from `content/search.toml` (compiled in by `build.rs`).
 pub mod words {
-    include!(concat!(env!("OUT_DIR"), "/search_words.rs"));
-
     use crate::lesson::sentences;
 
     /// A length of time as the search's estimates say it: "3 h 20 min", "4 min 5 s", "12 s".

@@ -1,5 +1,5 @@
-//! The shapes of the lesson's and the sandbox's text, and the text itself, compiled in from
-//! `content/lesson.toml` and `content/sandbox.toml`.
+//! The shapes of the content files' plain text, and the text itself, compiled in from
+//! `content/*.toml` (their sentences with placeholders are in [`super::sentences`]).
 //!
 //! The shapes are declared once, in `schema.rs`: `build.rs` reads the TOML files with them,
 //! checks them and writes them out as Rust expressions, and this module declares the same
@@ -174,3 +174,9 @@ pub static REASONS: Reasons = include!(concat!(env!("OUT_DIR"), "/reasons.rs"));
 
 /// The Sandbox's challenges, compiled in from `content/challenges.toml`.
 pub static CHALLENGES: Challenges = include!(concat!(env!("OUT_DIR"), "/challenges.rs"));
+
+/// The counterexample search's words, compiled in from `content/search.toml`.
+pub static SEARCH: SearchWords = include!(concat!(env!("OUT_DIR"), "/search.rs"));
+
+/// Live mode's words, compiled in from `content/live.toml`.
+pub static LIVE: LiveWords = include!(concat!(env!("OUT_DIR"), "/live.rs"));

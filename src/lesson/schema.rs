@@ -425,4 +425,48 @@ records! {
         storage_reset: Text, storage_unavailable: Text,
         links_changed: Text, start_faults: Text,
     }
+
+    /// The counterexample search's words (`content/search.toml`).
+    SearchWords { search: SearchPanelWords, story: SearchStoryWords }
+    /// The search panel: its form, progress, results and refusals.
+    SearchPanelWords {
+        heading: Text, intro: Text, caveat: Text, kinds: Text, max_faults: Text, budget: Text,
+        seed: Text, start: Text, cancel: Text, progress: Text, start_anyway: Text,
+        no_kind: Text, load: Text, link: Text, copy: Text, copied: Text, copy_failed: Text,
+        unavailable: Text, worker_start: Text, worker_message: Text, worker_wrong: Text,
+    }
+    /// The counterexample told as a story.
+    SearchStoryWords { heading: Text }
+    /// Live mode's words (`content/live.toml`).
+    LiveWords {
+        mode: LiveModeWords, live: LiveRunWords, faults: LiveFaultWords, views: LiveViewWords,
+        record: LiveRecordWords, compare: LiveCompareWords,
+    }
+    /// The switch between a simulated and a live run.
+    LiveModeWords { label: Text, simulated: Text, live: Text, switch_hint: Text }
+    /// A live run: starting, running and stopping it.
+    LiveRunWords {
+        heading: Text, intro: Text, start: Text, stop: Text, starting: Text, recorded: Text,
+        no_workers: Text, worker_start: Text, worker_message: Text, left: Text,
+        scenario_changed: Text,
+    }
+    /// The faults a learner injects into a live run.
+    LiveFaultWords {
+        heading: Text, freeze: Text, freeze_button: Text, freeze_write: Text,
+        freeze_no_write: Text, step: Text, step_button: Text, step_hint: Text, drop: Text,
+        drop_button: Text, delay: Text, delay_button: Text, revoke: Text, crash: Text,
+        milliseconds: Text,
+    }
+    /// The panels drawn from a live run.
+    LiveViewWords { cursor: Text, timeline_running: Text, timeline_recorded: Text }
+    /// A recorded live run: its link and export.
+    LiveRecordWords {
+        heading: Text, link: Text, link_field: Text, freezes: Text, export: Text,
+        simulate: Text,
+    }
+    /// A live run beside its simulation.
+    LiveCompareWords {
+        heading: Text, intro: Text, live: Text, simulated: Text, live_timeline: Text,
+        simulated_timeline: Text,
+    }
 }

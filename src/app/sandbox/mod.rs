@@ -272,7 +272,7 @@ thread_local! {
 
 /// The switch between the simulated run and live mode.
 fn mode_switch(live_mode: &UseStateHandle<bool>) -> Html {
-    use crate::lab::live::words;
+    use crate::lesson::content::LIVE;
     let choose = |live: bool| {
         let live_mode = live_mode.clone();
         Callback::from(move |_: MouseEvent| {
@@ -281,14 +281,14 @@ fn mode_switch(live_mode: &UseStateHandle<bool>) -> Html {
         })
     };
     html! {
-        <div class="lab-mode" role="group" aria-label={words::MODE_LABEL}>
+        <div class="lab-mode" role="group" aria-label={LIVE.mode.label}>
             <button type="button" class="button" aria-pressed={(!**live_mode).to_string()} onclick={choose(false)}>
-                {words::MODE_SIMULATED}
+                {LIVE.mode.simulated}
             </button>
             <button type="button" class="button" aria-pressed={live_mode.to_string()} onclick={choose(true)}>
-                {words::MODE_LIVE}
+                {LIVE.mode.live}
             </button>
-            <span class="muted hint">{words::MODE_SWITCH_HINT}</span>
+            <span class="muted hint">{LIVE.mode.switch_hint}</span>
         </div>
     }
 }

@@ -12,8 +12,8 @@ use crate::app::sandbox::timeline::Timeline;
 use crate::app::sandbox::RunProps;
 use crate::lab::live::compare::{delivery_lateness, simulate, timer_lateness, Ending};
 use crate::lab::live::trace::LiveTrace;
-use crate::lab::live::words;
 use crate::lab::live::{shown_length, shown_time};
+use crate::lesson::content::LIVE;
 use crate::model::{ClientId, Run};
 
 #[derive(Properties)]
@@ -116,21 +116,21 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
     };
     let Some((sim, sim_shown)) = (*simulated).clone() else {
         return html! {
-            <button type="button" class="button" onclick={on_simulate}>{words::RECORD_SIMULATE}</button>
+            <button type="button" class="button" onclick={on_simulate}>{LIVE.record.simulate}</button>
         };
     };
     html! {
-        <section class="live-compare" aria-label={words::COMPARE_HEADING}>
-            <h4>{words::COMPARE_HEADING}</h4>
-            <p class="muted">{words::COMPARE_INTRO}</p>
+        <section class="live-compare" aria-label={LIVE.compare.heading}>
+            <h4>{LIVE.compare.heading}</h4>
+            <p class="muted">{LIVE.compare.intro}</p>
             <div class="live-compare-grid">
                 <div>
-                    <h5>{words::COMPARE_LIVE}</h5>
-                    { whole_timeline(&props.shown, words::COMPARE_LIVE_TIMELINE) }
+                    <h5>{LIVE.compare.live}</h5>
+                    { whole_timeline(&props.shown, LIVE.compare.live_timeline) }
                 </div>
                 <div>
-                    <h5>{words::COMPARE_SIMULATED}</h5>
-                    { whole_timeline(&sim_shown, words::COMPARE_SIMULATED_TIMELINE) }
+                    <h5>{LIVE.compare.simulated}</h5>
+                    { whole_timeline(&sim_shown, LIVE.compare.simulated_timeline) }
                 </div>
             </div>
             <ul class="live-differences">

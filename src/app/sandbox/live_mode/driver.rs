@@ -23,8 +23,8 @@ use crate::lab::live::protocol::{FromWorker, Role, ToWorker};
 use crate::lab::live::recorder::{LiveRecorder, Source};
 pub use crate::lab::live::session::LiveUpdate;
 use crate::lab::live::trace::{Freeze, LiveTrace};
-use crate::lab::live::words;
 use crate::lab::live::{LivePacket, NodeNow, Stamp, Stamped};
+use crate::lesson::content::LIVE;
 use crate::model::{
     ClientId, DropReason, EventKind, Fault, LocalNow, LocalTime, NodeId, Scenario, SimDuration,
     SimTime,
@@ -93,7 +93,7 @@ impl LiveRun {
                 Ok(worker) => workers.push((role, worker)),
                 Err(_) => {
                     workers.iter().for_each(|(_, w)| w.terminate());
-                    return Err(words::LIVE_WORKER_START.to_owned());
+                    return Err(LIVE.live.worker_start.to_owned());
                 }
             }
         }
@@ -126,7 +126,7 @@ impl LiveRun {
             }));
             let weak = Rc::downgrade(&inner);
             listeners.push(EventListener::new(worker, "error", move |_| {
-                fail(&weak, words::LIVE_WORKER_START);
+                fail(&weak, LIVE.live.worker_start);
             }));
         }
         let weak = Rc::downgrade(&inner);
@@ -495,9 +495,9 @@ fn on_worker_message(inner: &Weak<RefCell<Inner>>, role: Role, message: Option<F
         fail(
             inner,
             if started {
-                words::LIVE_WORKER_MESSAGE
+                LIVE.live.worker_message
             } else {
-                words::LIVE_WORKER_START
+                LIVE.live.worker_start
             },
         );
         return;

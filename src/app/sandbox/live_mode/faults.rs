@@ -10,7 +10,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use yew::prelude::*;
 
 use super::{LiveAction, LiveHandle, LiveState};
-use crate::lab::live::words;
+use crate::lesson::content::LIVE;
 use crate::model::SimDuration;
 
 /// The longest freeze: three leases of up to three seconds, short enough to wait out.
@@ -75,7 +75,7 @@ fn field(
         <div class="live-fault">
             <label for={id}>{label}</label>
             <input {id} type="number" inputmode="numeric" value={(**value).clone()} {oninput} />
-            <span class="unit">{words::FAULTS_MILLISECONDS}</span>
+            <span class="unit">{LIVE.faults.milliseconds}</span>
             <button type="button" class="button small" disabled={!enabled} {onclick}>{button}</button>
         </div>
     }
@@ -136,7 +136,7 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
                         if !write_path {
                             run.freeze_now(asked);
                         } else if !run.freeze_at_next_write(asked) {
-                            let why = words::FAULTS_FREEZE_NO_WRITE.to_owned();
+                            let why = LIVE.faults.freeze_no_write.to_owned();
                             notices.dispatch(LiveAction::Notice(why));
                         }
                     }
@@ -181,19 +181,19 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
     let enabled = props.enabled;
     html! {
         <fieldset class="live-faults">
-            <legend>{words::FAULTS_HEADING}</legend>
-            { field("live-freeze", words::FAULTS_FREEZE, &freeze, words::FAULTS_FREEZE_BUTTON, enabled, on_freeze) }
+            <legend>{LIVE.faults.heading}</legend>
+            { field("live-freeze", LIVE.faults.freeze, &freeze, LIVE.faults.freeze_button, enabled, on_freeze) }
             <label class="live-check-option">
                 <input type="checkbox" checked={*in_write_path} onchange={on_write_path} />
-                {words::FAULTS_FREEZE_WRITE}
+                {LIVE.faults.freeze_write}
             </label>
-            { field("live-step", words::FAULTS_STEP, &step, words::FAULTS_STEP_BUTTON, enabled, on_step) }
-            <p class="muted hint">{words::FAULTS_STEP_HINT}</p>
-            { field("live-drop", words::FAULTS_DROP, &drop_for, words::FAULTS_DROP_BUTTON, enabled, on_drop) }
-            { field("live-delay", words::FAULTS_DELAY, &delay, words::FAULTS_DELAY_BUTTON, enabled, on_delay) }
+            { field("live-step", LIVE.faults.step, &step, LIVE.faults.step_button, enabled, on_step) }
+            <p class="muted hint">{LIVE.faults.step_hint}</p>
+            { field("live-drop", LIVE.faults.drop, &drop_for, LIVE.faults.drop_button, enabled, on_drop) }
+            { field("live-delay", LIVE.faults.delay, &delay, LIVE.faults.delay_button, enabled, on_delay) }
             <div class="live-fault buttons">
-                <button type="button" class="button small" disabled={!enabled} onclick={on_revoke}>{words::FAULTS_REVOKE}</button>
-                <button type="button" class="button small" disabled={!enabled} onclick={on_crash}>{words::FAULTS_CRASH}</button>
+                <button type="button" class="button small" disabled={!enabled} onclick={on_revoke}>{LIVE.faults.revoke}</button>
+                <button type="button" class="button small" disabled={!enabled} onclick={on_crash}>{LIVE.faults.crash}</button>
             </div>
         </fieldset>
     }

@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::{Finding, Phase, Settings};
 use crate::app::share::{address_of, CopyField};
 use crate::lab::search::words::{self, kind_label};
+use crate::lesson::content::SEARCH;
 use crate::model::search::{with_plan, Counterexample, FaultKind, MAX_PLAN_FAULTS};
 use crate::model::{Scenario, Simulation};
 use crate::share::search::counterexample_link;
@@ -55,7 +56,7 @@ pub fn SearchForm(props: &FormProps) -> Html {
     html! {
         <div class="search-form">
             <fieldset>
-                <legend>{words::SEARCH_KINDS}</legend>
+                <legend>{SEARCH.search.kinds}</legend>
                 { for FaultKind::ALL.into_iter().map(|kind| html! {
                     <label class="check-option">
                         <input type="checkbox" checked={s.kinds.contains(&kind)} onchange={toggle(kind)} />
@@ -63,19 +64,19 @@ pub fn SearchForm(props: &FormProps) -> Html {
                     </label>
                 }) }
             </fieldset>
-            <label>{words::SEARCH_MAX_FAULTS}
+            <label>{SEARCH.search.max_faults}
                 <input type="number" min="1" max={MAX_PLAN_FAULTS.to_string()} value={s.max_faults.clone()}
                     onchange={field(s, &props.on_change, |s, v| s.max_faults = v)} />
             </label>
-            <label>{words::SEARCH_BUDGET}
+            <label>{SEARCH.search.budget}
                 <input type="number" min="1" step="1000" value={s.budget.clone()}
                     onchange={field(s, &props.on_change, |s, v| s.budget = v)} />
             </label>
-            <label>{words::SEARCH_SEED}
+            <label>{SEARCH.search.seed}
                 <input type="text" inputmode="numeric" value={s.seed.clone()}
                     onchange={field(s, &props.on_change, |s, v| s.seed = v)} />
             </label>
-            <button type="button" class="button" disabled={props.busy} {onclick}>{words::SEARCH_START}</button>
+            <button type="button" class="button" disabled={props.busy} {onclick}>{SEARCH.search.start}</button>
         </div>
     }
 }
@@ -122,12 +123,12 @@ pub fn SearchProgress(props: &ProgressProps) -> Html {
     let onclick = props.on_cancel.reform(|_: MouseEvent| ());
     html! {
         <div class="search-progress">
-            <progress aria-label={words::SEARCH_PROGRESS} max={budget.to_string()} value={tried.to_string()} />
+            <progress aria-label={SEARCH.search.progress} max={budget.to_string()} value={tried.to_string()} />
             <p aria-live="polite">{stats}{ for left.map(|left| format!(" {left}")) }</p>
             if let Phase::Shrinking { found, .. } = &props.phase {
                 <p role="status">{sentences::search::search::Shrinking { plan: &(found.index + 1).to_string() }.to_string()}</p>
             }
-            <button type="button" class="button" {onclick}>{words::SEARCH_CANCEL}</button>
+            <button type="button" class="button" {onclick}>{SEARCH.search.cancel}</button>
         </div>
     }
 }
@@ -156,7 +157,7 @@ pub fn SearchResult(props: &ResultProps) -> Html {
             html! {
                 <div class="search-too-long status-warn">
                     <p role="alert">{warning}</p>
-                    <button type="button" class="button" {onclick}>{words::SEARCH_START_ANYWAY}</button>
+                    <button type="button" class="button" {onclick}>{SEARCH.search.start_anyway}</button>
                 </div>
             }
         }
@@ -197,10 +198,10 @@ pub fn SearchResult(props: &ResultProps) -> Html {
             html! {
                 <div class="search-found">
                     {sentence(summary)}
-                    <h5>{words::STORY_HEADING}</h5>
+                    <h5>{SEARCH.story.heading}</h5>
                     <ol class="search-story">{ for story.into_iter().map(|line| html! { <li>{line}</li> }) }</ol>
-                    <button type="button" class="button" {onclick}>{words::SEARCH_LOAD}</button>
-                    <CopyField label={words::SEARCH_COPY} field_label={words::SEARCH_LINK}
+                    <button type="button" class="button" {onclick}>{SEARCH.search.load}</button>
+                    <CopyField label={SEARCH.search.copy} field_label={SEARCH.search.link}
                         text={Callback::from(move |()| link.clone())} />
                 </div>
             }
