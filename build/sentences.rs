@@ -102,6 +102,11 @@ pub fn pieces(text: &str) -> Result<Vec<Piece>, String> {
                 "{{{name}}} is not a placeholder: write lowercase letters, digits and _"
             ));
         }
+        if KEYWORDS.contains(&name) {
+            return Err(format!(
+                "{{{name}}} is a Rust keyword: name the fact otherwise"
+            ));
+        }
         pieces.push(Piece::Fact(name.to_owned()));
         rest = &after[close + 1..];
     }
@@ -129,29 +134,45 @@ fn write_module(
     let name = ident(path.last().expect("a module has a name"));
     let _ = writeln!(out, "{indent}pub mod {name} {{");
     let here = &path[1..];
+    let inside: Vec<&Sentence> = sentences
+        .iter()
+        .filter(|s| s.path.starts_with(here))
+        .collect();
+    let own: Vec<&Sentence> = inside
+        .iter()
+        .copied()
+        .filter(|s| s.path.len() == here.len() + 1)
+        .collect();
+    if !own.is_empty() {
+        let _ = writeln!(
+            out,
+            "{indent}    use std::fmt::{{self, Display, Formatter}};"
+        );
+    }
+    for sentence in own {
+        out.push('\n');
+        write_struct(out, file, sentence, depth + 1);
+    }
     let mut children: Vec<&String> = Vec::new();
-    for sentence in sentences.iter().filter(|s| s.path.starts_with(here)) {
-        if sentence.path.len() == here.len() + 1 {
-            write_struct(out, file, sentence, depth + 1);
-        } else if !children.contains(&&sentence.path[here.len()]) {
+    for sentence in inside.iter().filter(|s| s.path.len() > here.len() + 1) {
+        if !children.contains(&&sentence.path[here.len()]) {
             children.push(&sentence.path[here.len()]);
         }
     }
     for child in children {
         let mut inner = path.to_vec();
         inner.push(child.clone());
+        out.push('\n');
         write_module(out, file, &inner, sentences, depth + 1);
     }
     let _ = writeln!(out, "{indent}}}");
 }
 
-fn write_struct(out: &mut String, file: &str, sentence: &Sentence, depth: usize) {
-    let indent = "    ".repeat(depth);
-    let key = sentence.path.join(".");
-    let name = camel(sentence.path.last().expect("a sentence has a key"));
+/// The sentence as a `format!` string that names its facts, and the facts in order.
+fn format_string(pieces: &[Piece]) -> (String, Vec<&str>) {
     let mut facts: Vec<&str> = Vec::new();
     let mut format = String::new();
-    for piece in &sentence.pieces {
+    for piece in pieces {
         match piece {
             Piece::Words(words) => format.push_str(&words.replace('{', "{{").replace('}', "}}")),
             Piece::Fact(fact) => {
@@ -162,38 +183,42 @@ fn write_struct(out: &mut String, file: &str, sentence: &Sentence, depth: usize)
             }
         }
     }
-    // A fact's type is named after it, unless that would hide the struct's own name.
+    (format, facts)
+}
+
+fn write_struct(out: &mut String, file: &str, sentence: &Sentence, depth: usize) {
+    let indent = "    ".repeat(depth);
+    let key = sentence.path.join(".");
+    let name = camel(sentence.path.last().expect("a sentence has a key"));
+    let (format, facts) = format_string(&sentence.pieces);
+    // A fact's type is named after it, unless that would hide a name the impl uses.
     let kinds: Vec<String> = facts
         .iter()
         .map(|f| match camel(f) {
-            kind if kind == name => format!("{kind}Fact"),
+            kind if [name.as_str(), "Display", "Formatter"].contains(&kind.as_str()) => {
+                format!("{kind}Fact")
+            }
             kind => kind,
         })
         .collect();
     let generics = kinds.join(", ");
-    let bounds: Vec<String> = kinds
-        .iter()
-        .map(|k| format!("{k}: ::std::fmt::Display"))
-        .collect();
+    let bounds: Vec<String> = kinds.iter().map(|k| format!("{k}: Display")).collect();
+    let args: Vec<String> = facts.iter().map(|f| format!("{f} = self.{f}")).collect();
     let _ = writeln!(out, "{indent}/// `{file}`, `{key}`.");
     let _ = writeln!(out, "{indent}pub struct {name}<{generics}> {{");
     for (fact, kind) in facts.iter().zip(&kinds) {
-        let _ = writeln!(out, "{indent}    pub {}: {kind},", ident(fact));
+        let _ = writeln!(out, "{indent}    pub {fact}: {kind},");
     }
-    let _ = writeln!(out, "{indent}}}");
+    let _ = writeln!(out, "{indent}}}\n");
     let _ = writeln!(
         out,
-        "{indent}impl<{}> ::std::fmt::Display for {name}<{generics}> {{",
+        "{indent}impl<{}> Display for {name}<{generics}> {{",
         bounds.join(", ")
     );
     let _ = writeln!(
         out,
-        "{indent}    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {{"
+        "{indent}    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {{"
     );
-    let args: Vec<String> = facts
-        .iter()
-        .map(|f| format!("{f} = self.{}", ident(f)))
-        .collect();
     let _ = writeln!(
         out,
         "{indent}        write!(f, {format:?}, {})",
@@ -216,12 +241,15 @@ fn camel(name: &str) -> String {
         .collect()
 }
 
+/// The Rust keywords a TOML key might be.
+const KEYWORDS: [&str; 16] = [
+    "as", "box", "fn", "for", "if", "impl", "in", "loop", "match", "mod", "move", "ref", "self",
+    "static", "type", "use",
+];
+
 /// A TOML key as a Rust identifier.
 fn ident(name: &str) -> String {
     let name = name.replace('-', "_");
-    const KEYWORDS: [&str; 12] = [
-        "as", "box", "fn", "impl", "loop", "match", "mod", "move", "ref", "static", "type", "use",
-    ];
     if KEYWORDS.contains(&name.as_str()) {
         format!("r#{name}")
     } else {

@@ -52,7 +52,7 @@ fn a_misspelt_placeholder_is_the_only_field_its_struct_has() {
 
 #[test]
 fn a_malformed_placeholder_fails_naming_the_file_and_the_key() {
-    for bad in ["{Client}", "{to ken}", "{}", "{client"] {
+    for bad in ["{Client}", "{to ken}", "{}", "{type}", "{client"] {
         let snippet = format!("[story]\ngranted = \"At {{at}} {bad} acquired it.\"");
         let error = taken(&snippet).unwrap_err();
         assert!(
@@ -73,10 +73,11 @@ fn a_placeholder_in_a_list_fails_naming_the_file_and_the_key() {
 }
 
 #[test]
-fn a_struct_sharing_a_facts_name_keeps_both_apart() {
-    let (_, rust) = taken("[names]\nstep = \"Step {step}: {label}\"").unwrap();
-    assert!(rust.contains("pub struct Step<StepFact, Label> {"));
+fn a_fact_named_like_its_struct_or_the_trait_keeps_both_apart() {
+    let (_, rust) = taken("[names]\nstep = \"Step {step}: {display}\"").unwrap();
+    assert!(rust.contains("pub struct Step<StepFact, DisplayFact> {"));
     assert!(rust.contains("pub step: StepFact,"));
+    assert!(rust.contains("impl<StepFact: Display, DisplayFact: Display> Display for Step<"));
 }
 
 #[test]
