@@ -40,10 +40,10 @@ pub fn show_error_panel(report: &str) {
         .user_agent()
         .unwrap_or_default();
     let full_report = sentences::lesson::error_panel::ReportText {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
+        version: env!("CARGO_PKG_VERSION"),
         page: gloo::utils::window().location().href().unwrap_or_default(),
         browser: user_agent,
-        report: report.to_owned(),
+        report,
     }
     .to_string();
     if let Some(area) = append("textarea", &full_report) {

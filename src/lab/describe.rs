@@ -26,10 +26,7 @@ pub fn node(node: NodeId) -> String {
 }
 
 fn client(c: ClientId) -> String {
-    sentences::sandbox::nodes::Client {
-        letter: c.to_string(),
-    }
-    .to_string()
+    sentences::sandbox::nodes::Client { letter: c }.to_string()
 }
 
 /// A kind of fault's name in a list or a log: "stop-the-world pause", "NTP step".
@@ -47,19 +44,19 @@ pub fn fault(fault: &Fault) -> String {
             ..
         } => sentences::sandbox::fault_lines::Pause {
             client: client(c),
-            duration: duration.to_string(),
+            duration,
         }
         .to_string(),
         Fault::Partition { a, b, duration } => sentences::sandbox::fault_lines::Partition {
             a: node(a),
             b: node(b),
-            duration: duration.to_string(),
+            duration,
         }
         .to_string(),
         Fault::DelayNextPacket { from, to, extra } => sentences::sandbox::fault_lines::Delay {
             from: node(from),
             to: node(to),
-            extra: extra.to_string(),
+            extra,
         }
         .to_string(),
         Fault::ClockStep {
@@ -88,7 +85,7 @@ pub fn fault(fault: &Fault) -> String {
         Fault::RevokeLease => words.revoke.to_owned(),
     };
     sentences::sandbox::fault_lines::Line {
-        kind: fault_kind(fault.kind()).to_owned(),
+        kind: fault_kind(fault.kind()),
         detail,
     }
     .to_string()
@@ -98,7 +95,7 @@ pub fn fault(fault: &Fault) -> String {
 pub fn fault_at(f: &Fault, at: SimTime) -> String {
     sentences::sandbox::fault_lines::At {
         fault: fault(f),
-        at: at.to_string(),
+        at,
     }
     .to_string()
 }
@@ -165,8 +162,8 @@ fn what(e: &Event, found: Found) -> String {
             timer: kind,
             late_by,
         } if late_by.0 > 0 => sentences::sandbox::event_lines::TimerFiredLate {
-            timer: timer(kind).to_owned(),
-            late: late_by.to_string(),
+            timer: timer(kind),
+            late: late_by,
         }
         .to_string(),
         EventKind::Timer { timer: kind, .. } => {
@@ -180,7 +177,7 @@ fn what(e: &Event, found: Found) -> String {
         } => sentences::sandbox::event_lines::Sent {
             message: message(&msg),
             to: node(to),
-            due: deliver_at.to_string(),
+            due: deliver_at,
         }
         .to_string(),
         EventKind::Delivered {
@@ -188,7 +185,7 @@ fn what(e: &Event, found: Found) -> String {
         } => sentences::sandbox::event_lines::Delivered {
             message: message(&msg),
             from: node(from),
-            sent: sent_at.to_string(),
+            sent: sent_at,
         }
         .to_string(),
         EventKind::Dropped {
@@ -196,7 +193,7 @@ fn what(e: &Event, found: Found) -> String {
         } => sentences::sandbox::event_lines::Dropped {
             message: message(&msg),
             to: node(to),
-            reason: dropped(reason).to_owned(),
+            reason: dropped(reason),
         }
         .to_string(),
         EventKind::Read { from, msg, .. } => sentences::sandbox::event_lines::ReadBuffered {
@@ -221,11 +218,9 @@ fn what(e: &Event, found: Found) -> String {
         } => sentences::sandbox::event_lines::Paused { until }.to_string(),
         EventKind::Woke => words.woke.to_owned(),
         EventKind::Crashed => words.crashed.to_owned(),
-        EventKind::WriteIssued { token, seq } => sentences::sandbox::event_lines::WriteIssued {
-            seq: seq.to_string(),
-            token: token.to_string(),
+        EventKind::WriteIssued { token, seq } => {
+            sentences::sandbox::event_lines::WriteIssued { seq, token }.to_string()
         }
-        .to_string(),
         EventKind::Write(record) => write(&record, found.stale_over()),
         EventKind::Service(event) => service(event),
     }
@@ -255,12 +250,8 @@ fn message(m: &Message) -> String {
     }
 }
 
-fn with_token(name: &str, token: impl ToString) -> String {
-    sentences::sandbox::event_lines::WithToken {
-        name: name.to_owned(),
-        token: token.to_string(),
-    }
-    .to_string()
+fn with_token(name: &str, token: impl std::fmt::Display) -> String {
+    sentences::sandbox::event_lines::WithToken { name, token }.to_string()
 }
 
 /// A timer, as the event log names it.
@@ -297,14 +288,14 @@ fn write(r: &WriteRecord, stale_over: Option<FencingToken>) -> String {
             sentences::sandbox::event_lines::WriteAcceptedStale {
                 client,
                 token,
-                highest: highest.to_string(),
+                highest,
             }
             .to_string()
         }
         (WriteVerdict::Rejected { highest }, _) => sentences::sandbox::event_lines::WriteRejected {
             client,
             token,
-            highest: highest.to_string(),
+            highest,
         }
         .to_string(),
     }

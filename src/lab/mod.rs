@@ -341,9 +341,9 @@ impl Lab {
                         let label = SANDBOX.field(key).label;
                         next.problem = Some(
                             sentences::sandbox::lab_problems::BadField {
-                                label: label.to_owned(),
-                                text: text.trim().to_owned(),
-                                why: reasons::value(e).to_owned(),
+                                label,
+                                text: text.trim(),
+                                why: reasons::value(e),
                             }
                             .to_string(),
                         );

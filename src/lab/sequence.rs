@@ -59,10 +59,7 @@ impl RunSequence {
         let mut participants: Vec<(String, String)> = (0..clients)
             .map(|c| {
                 let letter = crate::model::ClientId(c).letter();
-                let name = sentences::sandbox::run_sequence::Client {
-                    letter: letter.to_string(),
-                }
-                .to_string();
+                let name = sentences::sandbox::run_sequence::Client { letter }.to_string();
                 (format!("{letter}"), name)
             })
             .collect();

@@ -26,7 +26,7 @@ pub fn story(run: &Run, check: CheckId) -> Vec<String> {
     lines.push(
         sentences::search::story::Broken {
             check: check.title(),
-            at: &first.at.to_string(),
+            at: first.at,
             why: &first.explanation(),
         }
         .to_string(),

@@ -59,7 +59,7 @@ pub fn fault(error: &FaultError) -> String {
 /// "Packet loss: 101% is not between 0% and 100%".
 pub fn scenario(error: &ScenarioError) -> String {
     sentences::reasons::scenario::Refused {
-        field: field_label(error.field).to_owned(),
+        field: field_label(error.field),
         why: problem(error.problem),
     }
     .to_string()
@@ -95,29 +95,21 @@ fn problem(problem: ScenarioProblem) -> String {
         ScenarioProblem::NotARenewFraction => words.not_a_renew_fraction.to_owned(),
         ScenarioProblem::RenewsTooOften => words.renews_too_often.to_owned(),
         ScenarioProblem::MarginNotUnderTtl { margin, ttl } => {
-            sentences::reasons::scenario::MarginNotUnderTtl {
-                margin: margin.to_string(),
-                ttl: ttl.to_string(),
-            }
-            .to_string()
+            sentences::reasons::scenario::MarginNotUnderTtl { margin, ttl }.to_string()
         }
         ScenarioProblem::TooManyEvents { estimate, max } => {
-            sentences::reasons::scenario::TooManyEvents {
-                estimate: estimate.to_string(),
-                max: max.to_string(),
-            }
-            .to_string()
+            sentences::reasons::scenario::TooManyEvents { estimate, max }.to_string()
         }
         ScenarioProblem::TooManyFaults { max } => {
             sentences::reasons::scenario::TooManyFaults { max }.to_string()
         }
         ScenarioProblem::FaultAfterEnd { at } => {
-            sentences::reasons::scenario::FaultAfterEnd { at: at.to_string() }.to_string()
+            sentences::reasons::scenario::FaultAfterEnd { at }.to_string()
         }
         ScenarioProblem::FaultOutOfRange { kind, at } => {
             sentences::reasons::scenario::FaultOutOfRange {
-                fault: SANDBOX.fault(kind.keyword()).label.to_owned(),
-                at: at.to_string(),
+                fault: SANDBOX.fault(kind.keyword()).label,
+                at,
             }
             .to_string()
         }
@@ -136,12 +128,7 @@ fn link_too_slow(delay: LinkDelay, value: SimDuration, max: SimDuration) -> Stri
         LinkDelay::RoundTrip => words.round_trip,
         LinkDelay::Jitter => words.jitter,
     };
-    sentences::reasons::scenario::LinkTooSlow {
-        delay: delay.to_owned(),
-        value: value.to_string(),
-        max: max.to_string(),
-    }
-    .to_string()
+    sentences::reasons::scenario::LinkTooSlow { delay, value, max }.to_string()
 }
 
 #[cfg(test)]

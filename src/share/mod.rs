@@ -386,12 +386,9 @@ impl Problems {
         match self.more {
             0 => {}
             1 => self.shown.push(words().one_more.to_owned()),
-            more => self.shown.push(
-                sentences::lesson::link_problems::More {
-                    count: more.to_string(),
-                }
-                .to_string(),
-            ),
+            more => self
+                .shown
+                .push(sentences::lesson::link_problems::More { count: more }.to_string()),
         }
         self.shown
     }
@@ -462,8 +459,8 @@ pub fn decode(fragment: &str) -> Decoded {
     if fragment.len() > MAX_LINK_CHARS {
         problems.push(
             sentences::lesson::link_problems::TooLong {
-                length: fragment.len().to_string(),
-                max: MAX_LINK_CHARS.to_string(),
+                length: fragment.len(),
+                max: MAX_LINK_CHARS,
             }
             .to_string(),
         );
@@ -477,7 +474,7 @@ pub fn decode(fragment: &str) -> Decoded {
         problems.push(
             sentences::lesson::link_problems::Version {
                 version: quote(version),
-                known: VERSION.to_string(),
+                known: VERSION,
             }
             .to_string(),
         );
@@ -565,10 +562,7 @@ impl Fields {
         }
         if pairs.next().is_some() {
             problems.push(
-                sentences::lesson::link_problems::TooManyFields {
-                    max: MAX_FIELDS.to_string(),
-                }
-                .to_string(),
+                sentences::lesson::link_problems::TooManyFields { max: MAX_FIELDS }.to_string(),
             );
         }
         fields
@@ -807,9 +801,9 @@ impl ScenarioReader<'_> {
                 let name = SANDBOX.field(field.key).name;
                 self.refuse(
                     sentences::lesson::link_problems::Field {
-                        name: name.to_owned(),
+                        name,
                         text: quote(text),
-                        why: reasons::value(e).to_owned(),
+                        why: reasons::value(e),
                     }
                     .to_string(),
                 );
@@ -831,7 +825,7 @@ impl ScenarioReader<'_> {
                     sentences::lesson::link_problems::Switch {
                         switch: quote(switch.slug()),
                         text: quote(text),
-                        why: reasons::value(e).to_owned(),
+                        why: reasons::value(e),
                     }
                     .to_string(),
                 ),
@@ -846,7 +840,7 @@ impl ScenarioReader<'_> {
         if self.scenario.links.len() + fields.links.len() > MAX_LINK_OVERRIDES {
             return self.refuse(
                 sentences::lesson::link_problems::TooManyLinks {
-                    max: MAX_LINK_OVERRIDES.to_string(),
+                    max: MAX_LINK_OVERRIDES,
                 }
                 .to_string(),
             );
@@ -872,10 +866,7 @@ impl ScenarioReader<'_> {
         let max_faults = crate::model::scenario::limits::MAX_FAULTS;
         if self.scenario.faults.0.len() + fields.faults.len() > max_faults {
             return self.refuse(
-                sentences::lesson::link_problems::TooManyFaults {
-                    max: max_faults.to_string(),
-                }
-                .to_string(),
+                sentences::lesson::link_problems::TooManyFaults { max: max_faults }.to_string(),
             );
         }
         for text in &fields.faults {
@@ -917,14 +908,14 @@ fn read_time(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
         Ok(_) => problems.push(
             sentences::lesson::link_problems::LateTime {
                 text: quote(text),
-                end: link.scenario.duration.to_string(),
+                end: link.scenario.duration,
             }
             .to_string(),
         ),
         Err(e) => problems.push(
             sentences::lesson::link_problems::BadTime {
                 text: quote(text),
-                why: reasons::value(e).to_owned(),
+                why: reasons::value(e),
             }
             .to_string(),
         ),

@@ -146,7 +146,7 @@ fn edge_arrow(
 ) -> Html {
     let text = edge.text();
     let aria = sentences::lesson::names::Edge {
-        label: label.to_owned(),
+        label,
         from: text.from.title(),
         to: text.to.title(),
     }

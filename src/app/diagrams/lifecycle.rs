@@ -161,8 +161,8 @@ fn state_box(
         let who: Vec<&str> = badges.iter().map(|m| m.label.as_str()).collect();
         // The badges are visible text, so the name repeats them (WCAG "label in name").
         sentences::lesson::names::StateWith {
-            number: text.number.to_owned(),
-            label: text.label.to_owned(),
+            number: text.number,
+            label: text.label,
             badges: who.join(" "),
             clients: who.join(names.clients_joiner),
         }

@@ -48,7 +48,7 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
     html! {
         <ul class="losses">
             if earlier > 0 {
-                <li class="muted">{sentences::checks::panel::EarlierLosses { earlier: earlier.to_string(), latest: window.items.len().to_string() }.to_string()}</li>
+                <li class="muted">{sentences::checks::panel::EarlierLosses { earlier, latest: window.items.len() }.to_string()}</li>
             }
             { for window.items.iter().map(|(client, point)| {
                 let reason = match point.state {
@@ -56,7 +56,7 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
                     _ => "",
                 };
                 html! {
-                    <li>{sentences::checks::panel::WentLost { client: client.to_string(), at: run.shown_time(point.from).to_string(), reason: reason.to_owned() }.to_string()}</li>
+                    <li>{sentences::checks::panel::WentLost { client, at: run.shown_time(point.from), reason }.to_string()}</li>
                 }
             }) }
         </ul>
@@ -122,7 +122,7 @@ pub fn ChecksPanel(props: &ChecksProps) -> Html {
                                 if let Some(seek) = props.step.on_seek.clone() {
                                     <button type="button" class="button small"
                                         onclick={Callback::from(move |_: MouseEvent| seek.emit(first.at))}>
-                                        {sentences::checks::panel::GoTo { at: run.shown_time(first.at).to_string() }.to_string()}
+                                        {sentences::checks::panel::GoTo { at: run.shown_time(first.at) }.to_string()}
                                     </button>
                                 }
                             }
@@ -246,10 +246,7 @@ fn difference(
         }
     }
     if differences.is_empty() {
-        sentences::checks::panel::Agree {
-            switch: switch.to_owned(),
-        }
-        .to_string()
+        sentences::checks::panel::Agree { switch }.to_string()
     } else {
         sentences::checks::panel::Difference {
             differences: differences.join("; "),

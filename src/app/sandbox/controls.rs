@@ -143,11 +143,7 @@ pub fn Summary(props: &RunProps) -> Html {
     let snapshot = run.state_at(props.at);
     let words = &SANDBOX.summary;
     let holder = match snapshot.holder {
-        Some((client, token)) => sentences::sandbox::summary::Holder {
-            client: client.to_string(),
-            token: token.to_string(),
-        }
-        .to_string(),
+        Some((client, token)) => sentences::sandbox::summary::Holder { client, token }.to_string(),
         None => words.nobody.to_owned(),
     };
     // The holder is shown strong, so the sentence is split where it goes.
@@ -164,13 +160,13 @@ pub fn Summary(props: &RunProps) -> Html {
             <ul class="client-states">
                 { for snapshot.clients.iter().map(|client| {
                     let mut notes = Vec::new();
-                    if let Some(token) = client.token { notes.push(sentences::sandbox::summary::Token { token: token.to_string() }.to_string()); }
+                    if let Some(token) = client.token { notes.push(sentences::sandbox::summary::Token { token }.to_string()); }
                     if client.lost_flag { notes.push(words.lost_flag.to_owned()); }
                     if client.paused { notes.push(words.paused.to_owned()); }
                     if client.crashed { notes.push(words.crashed.to_owned()); }
                     html! {
                         <li class={classes!("client-state", lifecycle_class(client.lifecycle))}>
-                            <span class="client-name">{sentences::sandbox::summary::Client { client: client.id.to_string() }.to_string()}</span>
+                            <span class="client-name">{sentences::sandbox::summary::Client { client: client.id }.to_string()}</span>
                             <span class="client-lifecycle">{describe::lifecycle(client.lifecycle)}</span>
                             if !notes.is_empty() {
                                 <span class="muted">{notes.join(" · ")}</span>
@@ -259,7 +255,7 @@ pub fn ParametersPanel(props: &SetupProps) -> Html {
                     <option value="" selected=true disabled=true>{words.defaults_choice}</option>
                     { for presets::system_defaults().into_iter().map(|d| {
                         let system = SANDBOX.system(d.slug);
-                        html! { <option value={d.slug}>{sentences::sandbox::parameters::System { system: system.system.to_owned(), ttl: d.ttl.to_string(), renew: system.renew.to_owned() }.to_string()}</option> }
+                        html! { <option value={d.slug}>{sentences::sandbox::parameters::System { system: system.system, ttl: d.ttl, renew: system.renew }.to_string()}</option> }
                     }) }
                 </select>
             </div>
@@ -307,11 +303,11 @@ fn renew_fraction(props: &SetupProps, id: &str, label: &'static str, scenario: &
             <select id={id.to_owned()} {onchange}>
                 { for fractions.into_iter().map(|(num, den)| html! {
                     <option value={format!("{num}/{den}")} selected={(num, den) == (fraction.num, fraction.den)}>
-                        {sentences::sandbox::parameters::Fraction { num: num.to_string(), den: den.to_string() }.to_string()}
+                        {sentences::sandbox::parameters::Fraction { num, den }.to_string()}
                     </option>
                 }) }
             </select>
-            <span class="muted">{sentences::sandbox::parameters::Interval { interval: scenario.renew_interval().to_string() }.to_string()}</span>
+            <span class="muted">{sentences::sandbox::parameters::Interval { interval: scenario.renew_interval() }.to_string()}</span>
         </div>
     }
 }

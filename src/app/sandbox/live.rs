@@ -116,7 +116,7 @@ pub fn RunSequenceView(props: &StepProps) -> Html {
         .map(|a| {
             AttrValue::from(
                 sentences::sandbox::live_diagrams::Explanation {
-                    at: a.sent_at.to_string(),
+                    at: a.sent_at,
                     message: a.label.clone(),
                 }
                 .to_string(),
@@ -131,7 +131,7 @@ pub fn RunSequenceView(props: &StepProps) -> Html {
     let words = &SANDBOX.live_diagrams;
     html! {
         <section class="card run-sequence" aria-labelledby="run-sequence-title">
-            <h4 id="run-sequence-title">{sentences::sandbox::live_diagrams::SequenceHeading { count: sequence.arrows.len().to_string(), at: props.at.to_string() }.to_string()}</h4>
+            <h4 id="run-sequence-title">{sentences::sandbox::live_diagrams::SequenceHeading { count: sequence.arrows.len(), at: props.at }.to_string()}</h4>
             if sequence.arrows.is_empty() {
                 <p class="muted">{words.no_message}</p>
             } else {

@@ -20,7 +20,7 @@ pub fn EventLog(props: &RunProps) -> Html {
     let words = &SANDBOX.event_log;
     html! {
         <details class="card event-log">
-            <summary>{sentences::sandbox::event_log::Summary { total: total.to_string() }.to_string()}</summary>
+            <summary>{sentences::sandbox::event_log::Summary { total }.to_string()}</summary>
             <div role="log" aria-label={words.label} class="log-lines" tabindex="0">
                 <ol start={first.to_string()}>
                     { for window.items.iter().map(|(event, found)| html! {
@@ -29,7 +29,7 @@ pub fn EventLog(props: &RunProps) -> Html {
                 </ol>
             </div>
             if total > SHOWN_EVENTS {
-                <p class="muted small">{sentences::sandbox::event_log::Window { first: first.to_string(), total: total.to_string(), all: run.event_count().to_string() }.to_string()}</p>
+                <p class="muted small">{sentences::sandbox::event_log::Window { first, total, all: run.event_count() }.to_string()}</p>
             }
         </details>
     }

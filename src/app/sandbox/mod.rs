@@ -409,7 +409,7 @@ fn lab_panels(store: &UseReducerHandle<LabStore>, setup: SetupProps, run: RunPro
             <search::SearchPanel ..setup />
             <log::EventLog ..run />
             <p class="trace-id">
-                {sentences::sandbox::lab::TraceId { hash: format!("{:016x}", lab.run().trace_hash()), seed: lab.scenario().seed.to_string(), events: lab.run().event_count().to_string() }.to_string()}
+                {sentences::sandbox::lab::TraceId { hash: format!("{:016x}", lab.run().trace_hash()), seed: lab.scenario().seed, events: lab.run().event_count() }.to_string()}
             </p>
         </>
     }

@@ -108,8 +108,8 @@ fn inequality(inputs: &Result<TtlInputs, (usize, MsError)>, advice: &TtlAdvice) 
     match inputs {
         Ok(_) => html! {
             <>
-                <strong>{sentences::sandbox::pitfall::Minimum { minimum: advice.minimum.to_string() }.to_string()}</strong>
-                {sentences::sandbox::pitfall::Advice { proposed: advice.proposed.to_string(), heartbeat: advice.heartbeat.to_string() }.to_string()}
+                <strong>{sentences::sandbox::pitfall::Minimum { minimum: advice.minimum }.to_string()}</strong>
+                {sentences::sandbox::pitfall::Advice { proposed: advice.proposed, heartbeat: advice.heartbeat }.to_string()}
             </>
         },
         Err((index, problem)) => html! {
@@ -166,7 +166,7 @@ impl Choice {
                 <button type="button" class="button small" onclick={use_proposed}>{words.use_proposed}</button>
                 if self.ttl_refused {
                     <p class="status-warn small" role="status">
-                        {sentences::sandbox::pitfall::TtlRefused { min: MIN_TTL.to_string(), max: MAX_TTL.to_string(), used: used.to_string() }.to_string()}
+                        {sentences::sandbox::pitfall::TtlRefused { min: MIN_TTL, max: MAX_TTL, used }.to_string()}
                     </p>
                 }
                 <p class="muted">{sentences::sandbox::pitfall::Heartbeat { period }.to_string()}</p>
@@ -186,10 +186,7 @@ fn stale_writes(words: &PitfallWords, count: u32) -> String {
     if count == 1 {
         words.stale_write.to_owned()
     } else {
-        sentences::sandbox::pitfall::StaleWrites {
-            count: count.to_string(),
-        }
-        .to_string()
+        sentences::sandbox::pitfall::StaleWrites { count }.to_string()
     }
 }
 
@@ -198,16 +195,16 @@ fn verdict(case: &SweepCase, ttl: SimDuration) -> Html {
     let words = &SANDBOX.pitfall;
     let text = match case.lost {
         Some((at, reason)) => sentences::sandbox::pitfall::Lost {
-            at: at.to_string(),
-            reason: describe::lost_reason(reason).to_owned(),
-            after_flag: case.writes_after_lost_flag.to_string(),
+            at,
+            reason: describe::lost_reason(reason),
+            after_flag: case.writes_after_lost_flag,
             rejected: stale_writes(words, case.fence_rejections),
             accepted: stale_writes(words, case.stale_accepted),
         }
         .to_string(),
         None => sentences::sandbox::pitfall::Kept {
-            ttl: ttl.to_string(),
-            pause: PITFALL_PAUSE.to_string(),
+            ttl,
+            pause: PITFALL_PAUSE,
         }
         .to_string(),
     };
@@ -235,7 +232,7 @@ fn sweep_figure(sweep: &PauseSweep, offset_permille: u32, period: SimDuration) -
                     html! {
                         <rect class={if case.is_lost() { "sweep-lost" } else { "sweep-kept" }}
                             x={x.to_string()} y="10" width={(bar_width - 2.0).to_string()} height="50" rx="2">
-                            <title>{sentences::sandbox::pitfall::SweepCase { offset: case.offset.to_string(), outcome: (if case.is_lost() { words.lease_lost } else { words.lease_kept }).to_owned() }.to_string()}</title>
+                            <title>{sentences::sandbox::pitfall::SweepCase { offset: case.offset, outcome: (if case.is_lost() { words.lease_lost } else { words.lease_kept }).to_owned() }.to_string()}</title>
                         </rect>
                     }
                 }) }

@@ -32,11 +32,11 @@ pub fn SimulationProgress(props: &ProgressProps) -> Html {
         words.this_run
     };
     let status = sentences::sandbox::progress::Status {
-        runs: runs.to_owned(),
-        simulated: simulated.to_string(),
-        end: end.to_string(),
-        percent: percent.to_string(),
-        events: events.to_string(),
+        runs,
+        simulated,
+        end,
+        percent,
+        events,
     }
     .to_string();
     let stop = {

@@ -20,17 +20,14 @@ fn verdict(write: &WriteRecord, found: Found) -> (&'static str, bool, String) {
         (WriteVerdict::Accepted, Some(highest)) => (
             "status-bad",
             true,
-            sentences::sandbox::storage::Stale {
-                highest: highest.to_string(),
-            }
-            .to_string(),
+            sentences::sandbox::storage::Stale { highest }.to_string(),
         ),
         (WriteVerdict::Rejected { highest }, _) => (
             "status-warn",
             true,
             sentences::sandbox::storage::Rejected {
-                token: write.token.to_string(),
-                highest: highest.to_string(),
+                token: write.token,
+                highest,
             }
             .to_string(),
         ),
@@ -61,10 +58,10 @@ pub fn StoragePanel(props: &RunProps) -> Html {
     let (total, rejected, stale) = (counts.total, counts.rejected, counts.stale);
     let words = &SANDBOX.storage;
     let tally = sentences::sandbox::storage::Tally {
-        total: total.to_string(),
+        total,
         accepted: (total - rejected).to_string(),
-        stale: stale.to_string(),
-        rejected: rejected.to_string(),
+        stale,
+        rejected,
     }
     .to_string();
     html! {
@@ -99,7 +96,7 @@ pub fn StoragePanel(props: &RunProps) -> Html {
                     </table>
                 </div>
                 if total > SHOWN_WRITES {
-                    <p class="muted small">{sentences::sandbox::storage::Newest { shown: SHOWN_WRITES.to_string(), total: total.to_string() }.to_string()}</p>
+                    <p class="muted small">{sentences::sandbox::storage::Newest { shown: SHOWN_WRITES, total }.to_string()}</p>
                 }
             }
         </section>

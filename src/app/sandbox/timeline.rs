@@ -92,7 +92,7 @@ fn failover_shapes(run: &dyn RunReading, now: SimTime, plot: &Plot) -> Html {
             let f = group.longest;
             let (from, to) = (plot.x(f.last_effective), plot.x(f.granted_at));
             let more = if group.count > 1 { words.more_close_by } else { "" };
-            let title = sentences::sandbox::timeline::FailoverMark { from: f.from.to_string(), to: f.to.to_string(), took: run.shown_length(f.duration()).to_string(), more: more.to_owned() }.to_string();
+            let title = sentences::sandbox::timeline::FailoverMark { from: f.from, to: f.to, took: run.shown_length(f.duration()), more }.to_string();
             html! {
                 <g class="failover">
                     <title>{title}</title>
@@ -128,18 +128,8 @@ fn mark_title(run: &dyn RunReading, mark: Mark, client: ClientId, group: &MarkGr
     let token = group.token.map(|t| t.to_string()).unwrap_or_default();
     let at = run.shown_time(group.first).to_string();
     match mark {
-        Mark::Lost => sentences::sandbox::timeline::LostMark {
-            client: client.to_string(),
-            at,
-            more: more.to_owned(),
-        }
-        .to_string(),
-        _ => sentences::sandbox::timeline::WriteMark {
-            token,
-            at,
-            more: more.to_owned(),
-        }
-        .to_string(),
+        Mark::Lost => sentences::sandbox::timeline::LostMark { client, at, more }.to_string(),
+        _ => sentences::sandbox::timeline::WriteMark { token, at, more }.to_string(),
     }
 }
 
@@ -359,13 +349,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let words = &SANDBOX.timeline;
     let label_for = |i: u8| {
         sentences::sandbox::summary::Client {
-            client: ClientId(i).to_string(),
+            client: ClientId(i),
         }
         .to_string()
     };
     let summary = sentences::sandbox::timeline::Summary {
-        end: end.to_string(),
-        now: run.shown_time(now).to_string(),
+        end,
+        now: run.shown_time(now),
         clients: (0..clients).map(label_for).collect::<Vec<_>>().join(", "),
     }
     .to_string();

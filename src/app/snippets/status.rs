@@ -55,24 +55,19 @@ fn status_text(language: SnippetLanguage, phase: RunPhase, limit_secs: u32) -> S
             progress: downloaded(download).as_str(),
         }
         .to_string(),
-        RunPhase::Running => sentences::sandbox::snippets::Running {
-            secs: limit_secs.to_string(),
-        }
-        .to_string(),
+        RunPhase::Running => sentences::sandbox::snippets::Running { secs: limit_secs }.to_string(),
         RunPhase::Ended(ending) => ending_text(words, name, ending, limit_secs),
     }
 }
 
 fn ending_text(words: &SnippetWords, name: &str, ending: RunEnding, limit_secs: u32) -> String {
     match ending {
-        RunEnding::Finished { millis } => sentences::sandbox::snippets::Finished {
-            ms: millis.to_string(),
+        RunEnding::Finished { millis } => {
+            sentences::sandbox::snippets::Finished { ms: millis }.to_string()
         }
-        .to_string(),
-        RunEnding::Failed { line: Some(line) } => sentences::sandbox::snippets::FailedOnLine {
-            line: line.to_string(),
+        RunEnding::Failed { line: Some(line) } => {
+            sentences::sandbox::snippets::FailedOnLine { line }.to_string()
         }
-        .to_string(),
         RunEnding::Failed { line: None } => {
             sentences::sandbox::snippets::Failed { name }.to_string()
         }

@@ -88,15 +88,12 @@ impl Refusal {
                 max: max.as_str(),
             }
             .to_string(),
-            Refusal::TooManyFlips(count) => sentences::challenges::words::TooManyFlips {
-                count: count.to_string(),
+            Refusal::TooManyFlips(count) => {
+                sentences::challenges::words::TooManyFlips { count }.to_string()
             }
-            .to_string(),
-            Refusal::TooManyFaults { count, max } => sentences::challenges::words::TooManyFaults {
-                count: count.to_string(),
-                max: max.to_string(),
+            Refusal::TooManyFaults { count, max } => {
+                sentences::challenges::words::TooManyFaults { count, max }.to_string()
             }
-            .to_string(),
             Refusal::KindNotAllowed(kind) => sentences::challenges::words::KindNotAllowed {
                 kind: SANDBOX.fault(kind.keyword()).label,
             }
@@ -109,7 +106,7 @@ impl Refusal {
             Refusal::BadValue { label, text, why } => sentences::challenges::words::BadValue {
                 label: (*label).to_owned(),
                 text: quote(text),
-                why: reasons::value(*why).to_owned(),
+                why: reasons::value(*why),
             }
             .to_string(),
             Refusal::Inconsistent(e) => sentences::challenges::words::Inconsistent {

@@ -20,7 +20,7 @@ pub fn condition(c: Condition) -> String {
             sentences::challenges::words::ConditionBroken { check: c.subject() }.to_string()
         }
         Condition::AtMost(metric, bound) => sentences::challenges::words::ConditionAtMost {
-            metric: metric.label().to_owned(),
+            metric: metric.label(),
             value: metric.print(bound),
         }
         .to_string(),
@@ -44,7 +44,7 @@ pub fn over(trial: &Trial) -> String {
         }
         Over::Sweep(fault) => sentences::challenges::words::OverSweep {
             fault: describe::fault(fault),
-            starts: super::spec::SWEEP_STARTS.to_string(),
+            starts: super::spec::SWEEP_STARTS,
         }
         .to_string(),
         Over::Any(search) => {
@@ -54,9 +54,9 @@ pub fn over(trial: &Trial) -> String {
                 .map(|k| SANDBOX.fault(k.keyword()).label)
                 .collect();
             sentences::challenges::words::OverAny {
-                seed: search.seed.to_string(),
-                plans: search.budget.to_string(),
-                max: search.max_faults.to_string(),
+                seed: search.seed,
+                plans: search.budget,
+                max: search.max_faults,
                 kinds: kinds.join(", "),
             }
             .to_string()
@@ -79,7 +79,7 @@ pub fn failed(failure: &Failure) -> String {
     sentences::challenges::words::Failed {
         condition: condition(failure.condition),
         measured,
-        at: failure.at.to_string(),
+        at: failure.at,
     }
     .to_string()
 }
@@ -91,7 +91,7 @@ pub fn case(case: &Case) -> Option<String> {
         Case::Sweep { fault, offset } => Some(
             sentences::challenges::words::CaseSweep {
                 fault: describe::fault(fault),
-                offset: offset.to_string(),
+                offset,
             }
             .to_string(),
         ),
@@ -99,7 +99,7 @@ pub fn case(case: &Case) -> Option<String> {
             let faults: Vec<String> = plan.0.iter().map(print_fault).collect();
             Some(
                 sentences::challenges::words::CaseAny {
-                    index: index.to_string(),
+                    index,
                     plan: faults.join(", "),
                 }
                 .to_string(),

@@ -151,8 +151,8 @@ impl LiveState {
             LiveAction::Update(LiveUpdate::Froze(freeze)) => {
                 next.notice = Some(
                     sentences::live::faults::FreezeDone {
-                        measured: shown_length(freeze.measured).to_string(),
-                        asked: shown_length(freeze.asked).to_string(),
+                        measured: shown_length(freeze.measured),
+                        asked: shown_length(freeze.asked),
                     }
                     .to_string(),
                 );

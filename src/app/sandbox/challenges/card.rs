@@ -143,7 +143,7 @@ fn answer_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
             })
         };
         let label = sentences::challenges::words::FieldRange {
-            label: SANDBOX.field(allowed.field.key).label.to_owned(),
+            label: SANDBOX.field(allowed.field.key).label,
             min: allowed.print(allowed.min),
             max: allowed.print(allowed.max),
         }
@@ -189,7 +189,7 @@ fn switch_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
                 }
             }) }
             if let Some(max) = spec.max_flips {
-                <p class="muted small">{sentences::challenges::words::FlipsLimit { count: max.to_string() }.to_string()}</p>
+                <p class="muted small">{sentences::challenges::words::FlipsLimit { count: max }.to_string()}</p>
             }
         </fieldset>
     }
@@ -218,7 +218,7 @@ fn fault_field(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
     html! {
         <div class="challenge-field">
             <label for={input_id.clone()}>
-                {sentences::challenges::words::FaultsLabel { max: spec.max_faults.to_string() }.to_string()}
+                {sentences::challenges::words::FaultsLabel { max: spec.max_faults }.to_string()}
             </label>
             <textarea id={input_id} rows="3" spellcheck="false" aria-describedby={hint_id.clone()}
                 value={answer.faults.clone()} oninput={on_input} />
@@ -242,7 +242,7 @@ fn hint_list(spec: &Spec, shown: &UseStateHandle<usize>) -> Html {
                 { for spec.text.hints.iter().take(**shown).map(|h| html! { <li>{*h}</li> }) }
             </ol>
             <button type="button" class="button small" onclick={more} disabled={**shown >= total}>
-                {sentences::challenges::words::HintButton { shown: shown.to_string(), total: total.to_string() }.to_string()}
+                {sentences::challenges::words::HintButton { shown: **shown, total }.to_string()}
             </button>
         </div>
     }
@@ -259,7 +259,7 @@ fn verdict_view(spec: &'static Spec, checked: &Checked) -> Html {
     };
     let trace = sentences::challenges::words::Trace {
         hash: format!("{:016x}", verdict.trace_hash),
-        runs: verdict.runs.to_string(),
+        runs: verdict.runs,
     }
     .to_string();
     let link = {
@@ -288,7 +288,7 @@ fn go_to_button(failure: &crate::lab::challenge::Failure) -> Html {
     let onclick = Callback::from(move |_: MouseEvent| super::super::go_to(scenario.clone(), at));
     html! {
         <button type="button" class="button" {onclick}>
-            {sentences::challenges::words::GoTo { at: failure.at.to_string() }.to_string()}
+            {sentences::challenges::words::GoTo { at: failure.at }.to_string()}
         </button>
     }
 }

@@ -58,7 +58,7 @@ pub fn Challenges() -> Html {
         <section class="card challenges" aria-labelledby="challenges-title">
             <h3 id="challenges-title">{words.heading}</h3>
             <p>{words.intro}</p>
-            <p class="progress-line" role="status">{sentences::challenges::words::Progress { solved: tally.solved.to_string(), total: tally.total.to_string(), required: tally.required.to_string() }.to_string()}</p>
+            <p class="progress-line" role="status">{sentences::challenges::words::Progress { solved: tally.solved, total: tally.total, required: tally.required }.to_string()}</p>
             <p class="muted small">{words.left_out}</p>
             { storage_note(&kept) }
             if let Linked::Refused(refusal) = &*linked {

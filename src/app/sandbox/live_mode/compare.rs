@@ -34,10 +34,10 @@ impl PartialEq for ComparisonProps {
 
 fn ending(e: Ending) -> String {
     sentences::live::compare::Grants {
-        grants: e.grants.to_string(),
-        losses: e.losses.to_string(),
-        accepted: e.accepted.to_string(),
-        rejected: e.rejected.to_string(),
+        grants: e.grants,
+        losses: e.losses,
+        accepted: e.accepted,
+        rejected: e.rejected,
     }
     .to_string()
 }
@@ -48,8 +48,8 @@ fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
     if let Some(late) = timer_lateness(live, ClientId::A, &trace.freezes) {
         out.push(
             sentences::live::compare::Jitter {
-                median: late.median.to_string(),
-                worst: late.worst.to_string(),
+                median: late.median,
+                worst: late.worst,
             }
             .to_string(),
         );
@@ -57,8 +57,8 @@ fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
     if let Some(late) = delivery_lateness(live, &trace.freezes) {
         out.push(
             sentences::live::compare::Delivery {
-                median: shown_length(late.median).to_string(),
-                worst: shown_length(late.worst).to_string(),
+                median: shown_length(late.median),
+                worst: shown_length(late.worst),
             }
             .to_string(),
         );
@@ -66,10 +66,10 @@ fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
     for f in &trace.freezes {
         out.push(
             sentences::live::compare::Pause {
-                at: shown_time(f.at).to_string(),
-                asked: shown_length(f.asked).to_string(),
-                measured: shown_length(f.measured).to_string(),
-                diff: shown_length(f.measured - f.asked).to_string(),
+                at: shown_time(f.at),
+                asked: shown_length(f.asked),
+                measured: shown_length(f.measured),
+                diff: shown_length(f.measured - f.asked),
             }
             .to_string(),
         );

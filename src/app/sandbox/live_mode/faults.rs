@@ -42,13 +42,7 @@ fn read_ms(text: &str, min: i64, max: i64) -> Result<i64, String> {
         .parse::<i64>()
         .ok()
         .filter(|ms| (min..=max).contains(ms) && *ms != 0)
-        .ok_or_else(|| {
-            sentences::live::faults::BadNumber {
-                min: min.to_string(),
-                max: max.to_string(),
-            }
-            .to_string()
-        })
+        .ok_or_else(|| sentences::live::faults::BadNumber { min, max }.to_string())
 }
 
 fn ms(n: i64) -> SimDuration {

@@ -132,14 +132,14 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
         Phase::Starting => Some(LIVE.live.starting.to_owned()),
         Phase::Running { now, .. } => Some(
             sentences::live::live::Running {
-                elapsed: SimTime::from_millis(now.as_micros() / 1_000).to_string(),
-                limit: props.scenario.duration.min(driver::LIVE_LIMIT).to_string(),
+                elapsed: SimTime::from_millis(now.as_micros() / 1_000),
+                limit: props.scenario.duration.min(driver::LIVE_LIMIT),
             }
             .to_string(),
         ),
         Phase::Stopped { trace, why, .. } => Some(why.clone().unwrap_or_else(|| {
             sentences::live::live::Stopped {
-                elapsed: shown_time(trace.end).to_string(),
+                elapsed: shown_time(trace.end),
             }
             .to_string()
         })),
@@ -222,7 +222,7 @@ fn freezes(freezes: &[Freeze]) -> Html {
     }
     html! {
         <ul class="live-freezes" aria-label={LIVE.record.freezes}>
-            { for freezes.iter().map(|f| html! { <li>{sentences::live::record::FreezeLine { at: shown_time(f.at).to_string(), measured: shown_length(f.measured).to_string(), asked: shown_length(f.asked).to_string() }.to_string()}</li> }) }
+            { for freezes.iter().map(|f| html! { <li>{sentences::live::record::FreezeLine { at: shown_time(f.at), measured: shown_length(f.measured), asked: shown_length(f.asked) }.to_string()}</li> }) }
         </ul>
     }
 }
@@ -265,16 +265,13 @@ fn recorded(
             field_label={LIVE.record.link_field} {text} /> }
         }
         Err(_) => {
-            html! { <p class="status-warn">{sentences::live::record::TooBig { events: trace.events.len().to_string() }.to_string()}</p> }
+            html! { <p class="status-warn">{sentences::live::record::TooBig { events: trace.events.len() }.to_string()}</p> }
         }
     };
     let on_export = {
         let (run, hash) = (run.clone(), hash.clone());
         Callback::from(move |_| {
-            let mut text = sentences::live::record::ExportHeading {
-                hash: hash.to_string(),
-            }
-            .to_string();
+            let mut text = sentences::live::record::ExportHeading { hash: &hash }.to_string();
             text.push('\n');
             for (e, found) in run.events().iter().zip(run.found()) {
                 text.push_str(&format!("{} {}\n", e.at, describe::event(e, *found)));
@@ -295,7 +292,7 @@ fn recorded(
             <EventLog run={shown.clone()} at={t} />
             <section class="live-record" aria-label={LIVE.record.heading}>
                 <h4>{LIVE.record.heading}</h4>
-                <p class="trace-id live-trace-id">{sentences::live::record::TraceHash { hash, events: run.events().len().to_string() }.to_string()}</p>
+                <p class="trace-id live-trace-id">{sentences::live::record::TraceHash { hash, events: run.events().len() }.to_string()}</p>
                 { link }
                 <button type="button" class="button" onclick={on_export}>{LIVE.record.export}</button>
             </section>

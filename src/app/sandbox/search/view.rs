@@ -105,11 +105,11 @@ pub fn SearchProgress(props: &ProgressProps) -> Html {
     let elapsed = elapsed_ms.max(0.0) as u64;
     let rate = (tried * 1_000).checked_div(elapsed).unwrap_or(0);
     let stats = sentences::search::search::Stats {
-        tried: &tried.to_string(),
-        budget: &budget.to_string(),
-        rate: &rate.to_string(),
+        tried,
+        budget,
+        rate,
         elapsed: &format!("{}.{}", elapsed / 1_000, elapsed % 1_000 / 100),
-        workers: &workers.to_string(),
+        workers,
     }
     .to_string();
     let left = crate::lab::search::secs_left(tried, budget, elapsed)
@@ -150,7 +150,7 @@ pub fn SearchResult(props: &ResultProps) -> Html {
         Phase::TooLong { secs, plans } => {
             let warning = sentences::search::search::TooLong {
                 time: &words::rough_time(*secs),
-                plans: &plans.to_string(),
+                plans,
             }
             .to_string();
             let onclick = props.on_start_anyway.reform(|_: MouseEvent| ());
@@ -161,20 +161,12 @@ pub fn SearchResult(props: &ResultProps) -> Html {
                 </div>
             }
         }
-        Phase::NoneFound { plans, seed } => sentence(
-            sentences::search::search::None {
-                plans: &plans.to_string(),
-                seed: &seed.to_string(),
-            }
-            .to_string(),
-        ),
-        Phase::Cancelled { tried, seed } => sentence(
-            sentences::search::search::Cancelled {
-                tried: &tried.to_string(),
-                seed: &seed.to_string(),
-            }
-            .to_string(),
-        ),
+        Phase::NoneFound { plans, seed } => {
+            sentence(sentences::search::search::None { plans, seed }.to_string())
+        }
+        Phase::Cancelled { tried, seed } => {
+            sentence(sentences::search::search::Cancelled { tried, seed }.to_string())
+        }
         Phase::Failed(why) => sentence(sentences::search::search::WorkerFailed { why }.to_string()),
         Phase::Found(finding) => {
             let Finding {
@@ -185,9 +177,9 @@ pub fn SearchResult(props: &ResultProps) -> Html {
             } = &**finding;
             let summary = sentences::search::search::Found {
                 plan: &(original.index + 1).to_string(),
-                seed: &spec.seed.to_string(),
-                before: &original.plan.0.len().to_string(),
-                after: &shrunk.plan.0.len().to_string(),
+                seed: spec.seed,
+                before: original.plan.0.len(),
+                after: shrunk.plan.0.len(),
             }
             .to_string();
             let run = Simulation::run(&with_plan(base, shrunk.plan.clone()));
