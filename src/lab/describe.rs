@@ -279,20 +279,17 @@ fn dropped(reason: DropReason) -> &'static str {
 
 /// What storage did with a write (`stale_over`: the checkers found it stale).
 fn write(r: &WriteRecord, stale_over: Option<FencingToken>) -> String {
-    let (client, token) = (r.client.to_string(), r.token.to_string());
+    use sentences::sandbox::event_lines::{WriteAccepted, WriteAcceptedStale, WriteRejected};
+    let (client, token) = (r.client, r.token);
     match (r.verdict, stale_over) {
-        (WriteVerdict::Accepted, None) => {
-            sentences::sandbox::event_lines::WriteAccepted { client, token }.to_string()
+        (WriteVerdict::Accepted, None) => WriteAccepted { client, token }.to_string(),
+        (WriteVerdict::Accepted, Some(highest)) => WriteAcceptedStale {
+            client,
+            token,
+            highest,
         }
-        (WriteVerdict::Accepted, Some(highest)) => {
-            sentences::sandbox::event_lines::WriteAcceptedStale {
-                client,
-                token,
-                highest,
-            }
-            .to_string()
-        }
-        (WriteVerdict::Rejected { highest }, _) => sentences::sandbox::event_lines::WriteRejected {
+        .to_string(),
+        (WriteVerdict::Rejected { highest }, _) => WriteRejected {
             client,
             token,
             highest,
