@@ -3,10 +3,9 @@
 //! Built with raw DOM calls because Yew cannot render after a panic. Text goes in through
 //! `textContent` only, so a panic message can never inject markup.
 
-use wasm_bindgen::JsCast;
-
-use crate::lesson::content::fill;
+use crate::lesson::sentences;
 use crate::lesson::LESSON;
+use wasm_bindgen::JsCast;
 
 const PANEL_ID: &str = "error-panel";
 
@@ -40,18 +39,13 @@ pub fn show_error_panel(report: &str) {
         .navigator()
         .user_agent()
         .unwrap_or_default();
-    let full_report = fill(
-        words.report_text,
-        &[
-            ("version", env!("CARGO_PKG_VERSION").to_owned()),
-            (
-                "page",
-                gloo::utils::window().location().href().unwrap_or_default(),
-            ),
-            ("browser", user_agent),
-            ("report", report.to_owned()),
-        ],
-    );
+    let full_report = sentences::lesson::error_panel::ReportText {
+        version: env!("CARGO_PKG_VERSION"),
+        page: gloo::utils::window().location().href().unwrap_or_default(),
+        browser: user_agent,
+        report,
+    }
+    .to_string();
     if let Some(area) = append("textarea", &full_report) {
         let _ = area.set_attribute("readonly", "");
         let _ = area.set_attribute("rows", "8");

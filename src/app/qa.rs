@@ -113,7 +113,7 @@ pub fn QaTab() -> Html {
                 <h2 id="qa-heading">{qa.heading}</h2>
                 <p class="lead">{qa.intro}</p>
                 <div class="qa-toolbar">
-                    <p class="progress-line" role="status">{progress_sentence(qa.progress, tally)}</p>
+                    <p class="progress-line" role="status">{progress_sentence(tally)}</p>
                     <div class="button-row">
                         <button type="button" class="button" onclick={shuffle}>{qa.shuffle}</button>
                         <button type="button" class="button" onclick={reset}>{qa.reset}</button>

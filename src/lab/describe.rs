@@ -7,7 +7,8 @@
 //! `[event_lines]`), whose placeholders `build.rs` checks.
 
 use crate::lesson::checks::CheckWords;
-use crate::lesson::content::{fill, LeaseState, SANDBOX};
+use crate::lesson::content::{LeaseState, SANDBOX};
+use crate::lesson::sentences;
 use crate::model::client::{Lifecycle, LostReason, TimerKind};
 use crate::model::{
     ClientId, DropReason, Event, EventKind, Fault, FaultKind, FencingToken, Found, LeaseEnd,
@@ -25,7 +26,7 @@ pub fn node(node: NodeId) -> String {
 }
 
 fn client(c: ClientId) -> String {
-    fill(SANDBOX.nodes.client, &[("letter", c.to_string())])
+    sentences::sandbox::nodes::Client { letter: c }.to_string()
 }
 
 /// A kind of fault's name in a list or a log: "stop-the-world pause", "NTP step".
@@ -41,62 +42,62 @@ pub fn fault(fault: &Fault) -> String {
             client: c,
             duration,
             ..
-        } => fill(
-            words.pause,
-            &[("client", client(c)), ("duration", duration.to_string())],
-        ),
-        Fault::Partition { a, b, duration } => fill(
-            words.partition,
-            &[
-                ("a", node(a)),
-                ("b", node(b)),
-                ("duration", duration.to_string()),
-            ],
-        ),
-        Fault::DelayNextPacket { from, to, extra } => fill(
-            words.delay,
-            &[
-                ("from", node(from)),
-                ("to", node(to)),
-                ("extra", extra.to_string()),
-            ],
-        ),
+        } => sentences::sandbox::fault_lines::Pause {
+            client: client(c),
+            duration,
+        }
+        .to_string(),
+        Fault::Partition { a, b, duration } => sentences::sandbox::fault_lines::Partition {
+            a: node(a),
+            b: node(b),
+            duration,
+        }
+        .to_string(),
+        Fault::DelayNextPacket { from, to, extra } => sentences::sandbox::fault_lines::Delay {
+            from: node(from),
+            to: node(to),
+            extra,
+        }
+        .to_string(),
         Fault::ClockStep {
             node: stepped,
             by_micros,
         } => {
             let by = SimDuration::from_micros(by_micros.unsigned_abs());
             let sign = if by_micros < 0 { '−' } else { '+' };
-            fill(
-                words.step,
-                &[("node", node(stepped)), ("step", format!("{sign}{by}"))],
-            )
+            sentences::sandbox::fault_lines::Step {
+                node: node(stepped),
+                step: format!("{sign}{by}"),
+            }
+            .to_string()
         }
         Fault::ClockDrift {
             node: drifting,
             ppm,
-        } => fill(
-            words.drift,
-            &[("node", node(drifting)), ("ppm", format!("{ppm:+}"))],
-        ),
-        Fault::Crash { client: c } => fill(words.crash, &[("client", client(c))]),
+        } => sentences::sandbox::fault_lines::Drift {
+            node: node(drifting),
+            ppm: format!("{ppm:+}"),
+        }
+        .to_string(),
+        Fault::Crash { client: c } => {
+            sentences::sandbox::fault_lines::Crash { client: client(c) }.to_string()
+        }
         Fault::RevokeLease => words.revoke.to_owned(),
     };
-    fill(
-        words.line,
-        &[
-            ("kind", fault_kind(fault.kind()).to_owned()),
-            ("detail", detail),
-        ],
-    )
+    sentences::sandbox::fault_lines::Line {
+        kind: fault_kind(fault.kind()),
+        detail,
+    }
+    .to_string()
 }
 
 /// A fault with its time: "stop-the-world pause · client A · 15.000 s at 2.500 s".
 pub fn fault_at(f: &Fault, at: SimTime) -> String {
-    fill(
-        SANDBOX.fault_lines.at,
-        &[("fault", fault(f)), ("at", at.to_string())],
-    )
+    sentences::sandbox::fault_lines::At {
+        fault: fault(f),
+        at,
+    }
+    .to_string()
 }
 
 /// A client's state, as its panel and the event log name it. The states the lesson's
@@ -128,16 +129,19 @@ pub fn lost_reason(reason: LostReason) -> &'static str {
 /// One event without its time (views print that beside it): "client B: Holding (token 34)",
 /// with each check the checkers found it broke.
 pub fn event(e: &Event, found: Found) -> String {
-    let mut line = fill(
-        SANDBOX.event_lines.line,
-        &[("node", node(e.node)), ("what", what(e, found))],
-    );
+    let mut line = sentences::sandbox::event_lines::Line {
+        node: node(e.node),
+        what: what(e, found),
+    }
+    .to_string();
     for check in found.checks() {
         line.push_str(" — ");
-        line.push_str(&fill(
-            SANDBOX.event_lines.check_broken,
-            &[("check", check.title())],
-        ));
+        line.push_str(
+            &sentences::sandbox::event_lines::CheckBroken {
+                check: check.title(),
+            }
+            .to_string(),
+        );
     }
     line
 }
@@ -146,83 +150,77 @@ fn what(e: &Event, found: Found) -> String {
     let words = &SANDBOX.event_lines;
     match e.kind {
         EventKind::Lifecycle { to, token } => match (to, token) {
-            (Lifecycle::Lost(reason), Some(token)) => fill(
-                words.lost,
-                &[
-                    ("token", token.to_string().as_str()),
-                    ("reason", lost_reason(reason)),
-                ],
-            ),
+            (Lifecycle::Lost(reason), Some(token)) => sentences::sandbox::event_lines::Lost {
+                token: token.to_string().as_str(),
+                reason: lost_reason(reason),
+            }
+            .to_string(),
             (_, Some(token)) => with_token(lifecycle(to), token),
             _ => lifecycle(to).to_owned(),
         },
         EventKind::Timer {
             timer: kind,
             late_by,
-        } if late_by.0 > 0 => fill(
-            words.timer_fired_late,
-            &[
-                ("timer", timer(kind).to_owned()),
-                ("late", late_by.to_string()),
-            ],
-        ),
-        EventKind::Timer { timer: kind, .. } => fill(words.timer_fired, &[("timer", timer(kind))]),
+        } if late_by.0 > 0 => sentences::sandbox::event_lines::TimerFiredLate {
+            timer: timer(kind),
+            late: late_by,
+        }
+        .to_string(),
+        EventKind::Timer { timer: kind, .. } => {
+            sentences::sandbox::event_lines::TimerFired { timer: timer(kind) }.to_string()
+        }
         EventKind::Sent {
             to,
             msg,
             deliver_at,
             ..
-        } => fill(
-            words.sent,
-            &[
-                ("message", message(&msg)),
-                ("to", node(to)),
-                ("due", deliver_at.to_string()),
-            ],
-        ),
+        } => sentences::sandbox::event_lines::Sent {
+            message: message(&msg),
+            to: node(to),
+            due: deliver_at,
+        }
+        .to_string(),
         EventKind::Delivered {
             from, msg, sent_at, ..
-        } => fill(
-            words.delivered,
-            &[
-                ("message", message(&msg)),
-                ("from", node(from)),
-                ("sent", sent_at.to_string()),
-            ],
-        ),
+        } => sentences::sandbox::event_lines::Delivered {
+            message: message(&msg),
+            from: node(from),
+            sent: sent_at,
+        }
+        .to_string(),
         EventKind::Dropped {
             to, msg, reason, ..
-        } => fill(
-            words.dropped,
-            &[
-                ("message", message(&msg)),
-                ("to", node(to)),
-                ("reason", dropped(reason).to_owned()),
-            ],
-        ),
-        EventKind::Read { from, msg, .. } => fill(
-            words.read_buffered,
-            &[("message", message(&msg)), ("from", node(from))],
-        ),
-        EventKind::StaleReply { msg } => fill(words.stale_reply, &[("message", message(&msg))]),
-        EventKind::Fault { fault: f } => fill(words.fault, &[("fault", fault(&f))]),
+        } => sentences::sandbox::event_lines::Dropped {
+            message: message(&msg),
+            to: node(to),
+            reason: dropped(reason),
+        }
+        .to_string(),
+        EventKind::Read { from, msg, .. } => sentences::sandbox::event_lines::ReadBuffered {
+            message: message(&msg),
+            from: node(from),
+        }
+        .to_string(),
+        EventKind::StaleReply { msg } => sentences::sandbox::event_lines::StaleReply {
+            message: message(&msg),
+        }
+        .to_string(),
+        EventKind::Fault { fault: f } => {
+            sentences::sandbox::event_lines::Fault { fault: fault(&f) }.to_string()
+        }
         EventKind::Paused {
             until,
-            in_write_path,
-        } => fill(
-            if in_write_path {
-                words.paused_in_write_path
-            } else {
-                words.paused
-            },
-            &[("until", until.to_string())],
-        ),
+            in_write_path: true,
+        } => sentences::sandbox::event_lines::PausedInWritePath { until }.to_string(),
+        EventKind::Paused {
+            until,
+            in_write_path: false,
+        } => sentences::sandbox::event_lines::Paused { until }.to_string(),
         EventKind::Woke => words.woke.to_owned(),
         EventKind::Crashed => words.crashed.to_owned(),
-        EventKind::WriteIssued { token, seq } => fill(
-            words.write_issued,
-            &[("seq", seq.to_string()), ("token", token.to_string())],
-        ),
+        EventKind::WriteIssued { token, seq } => {
+            sentences::sandbox::event_lines::WriteIssued { seq, token }.to_string()
+        }
         EventKind::Write(record) => write(&record, found.stale_over()),
         EventKind::Service(event) => service(event),
     }
@@ -252,11 +250,8 @@ fn message(m: &Message) -> String {
     }
 }
 
-fn with_token(name: &str, token: impl ToString) -> String {
-    fill(
-        SANDBOX.event_lines.with_token,
-        &[("name", name.to_owned()), ("token", token.to_string())],
-    )
+fn with_token(name: &str, token: impl std::fmt::Display) -> String {
+    sentences::sandbox::event_lines::WithToken { name, token }.to_string()
 }
 
 /// A timer, as the event log names it.
@@ -284,62 +279,49 @@ fn dropped(reason: DropReason) -> &'static str {
 
 /// What storage did with a write (`stale_over`: the checkers found it stale).
 fn write(r: &WriteRecord, stale_over: Option<FencingToken>) -> String {
-    let words = &SANDBOX.event_lines;
-    let (client, token) = (r.client.to_string(), r.token.to_string());
+    use sentences::sandbox::event_lines::{WriteAccepted, WriteAcceptedStale, WriteRejected};
+    let (client, token) = (r.client, r.token);
     match (r.verdict, stale_over) {
-        (WriteVerdict::Accepted, None) => fill(
-            words.write_accepted,
-            &[("client", client), ("token", token)],
-        ),
-        (WriteVerdict::Accepted, Some(highest)) => fill(
-            words.write_accepted_stale,
-            &[
-                ("client", client),
-                ("token", token),
-                ("highest", highest.to_string()),
-            ],
-        ),
-        (WriteVerdict::Rejected { highest }, _) => fill(
-            words.write_rejected,
-            &[
-                ("client", client),
-                ("token", token),
-                ("highest", highest.to_string()),
-            ],
-        ),
+        (WriteVerdict::Accepted, None) => WriteAccepted { client, token }.to_string(),
+        (WriteVerdict::Accepted, Some(highest)) => WriteAcceptedStale {
+            client,
+            token,
+            highest,
+        }
+        .to_string(),
+        (WriteVerdict::Rejected { highest }, _) => WriteRejected {
+            client,
+            token,
+            highest,
+        }
+        .to_string(),
     }
 }
 
 /// What the lock service did.
 fn service(event: ServiceEvent) -> String {
-    let words = &SANDBOX.event_lines;
-    let (template, client, token) = match event {
-        ServiceEvent::Granted { client, token, .. } => (words.granted, client, Some(token)),
-        ServiceEvent::Regranted { client, token, .. } => (words.regranted, client, Some(token)),
-        ServiceEvent::Renewed { client, token, .. } => (words.renewed, client, Some(token)),
-        ServiceEvent::Busy { client, lock_delay } => {
-            let template = if lock_delay {
-                words.busy_lock_delay
-            } else {
-                words.busy
-            };
-            (template, client, None)
+    use sentences::sandbox::event_lines as said;
+    match event {
+        ServiceEvent::Granted { client, token, .. } => said::Granted { client, token }.to_string(),
+        ServiceEvent::Regranted { client, token, .. } => {
+            said::Regranted { client, token }.to_string()
         }
-        ServiceEvent::NotOwner { client, token } => (words.not_owner, client, Some(token)),
-        ServiceEvent::Ended { client, token, how } => {
-            let template = match how {
-                LeaseEnd::Expired => words.expired,
-                LeaseEnd::Released => words.released,
-                LeaseEnd::Revoked => words.revoked,
-            };
-            (template, client, Some(token))
-        }
-    };
-    let token = token.map(|t| t.to_string()).unwrap_or_default();
-    fill(
-        template,
-        &[("client", client.to_string()), ("token", token)],
-    )
+        ServiceEvent::Renewed { client, token, .. } => said::Renewed { client, token }.to_string(),
+        ServiceEvent::Busy {
+            client,
+            lock_delay: true,
+        } => said::BusyLockDelay { client }.to_string(),
+        ServiceEvent::Busy {
+            client,
+            lock_delay: false,
+        } => said::Busy { client }.to_string(),
+        ServiceEvent::NotOwner { client, token } => said::NotOwner { client, token }.to_string(),
+        ServiceEvent::Ended { client, token, how } => match how {
+            LeaseEnd::Expired => said::Expired { client, token }.to_string(),
+            LeaseEnd::Released => said::Released { client, token }.to_string(),
+            LeaseEnd::Revoked => said::Revoked { client, token }.to_string(),
+        },
+    }
 }
 
 #[cfg(test)]

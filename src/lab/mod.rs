@@ -20,6 +20,7 @@ pub mod story;
 mod switches;
 pub mod timeline;
 
+use crate::lesson::sentences;
 use std::rc::Rc;
 
 pub use playback::{Speed, MAX_FRAME_GAP_MS};
@@ -27,7 +28,7 @@ pub use sequence::{RunArrow, RunSequence};
 pub use simulating::{Progress, FIRST_SLICE_EVENTS};
 pub use switches::PolicySwitch;
 
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 use crate::lesson::reasons;
 use crate::model::fields;
 use crate::model::{presets, Fault, Recorder, Recording, Scenario, SimTime, TimedFault};
@@ -325,7 +326,10 @@ impl Lab {
                         ..lab
                     }
                 }
-                None => next.problem = Some(fill(SANDBOX.lab_problems.no_preset, &[("id", id)])),
+                None => {
+                    next.problem =
+                        Some(sentences::sandbox::lab_problems::NoPreset { id }.to_string())
+                }
             },
             LabAction::SetScenario(scenario) => next.replace_scenario(scenario),
             LabAction::SetField(key, text) => {
@@ -335,14 +339,14 @@ impl Lab {
                     Ok(()) => next.replace_scenario(scenario),
                     Err(e) => {
                         let label = SANDBOX.field(key).label;
-                        next.problem = Some(fill(
-                            SANDBOX.lab_problems.bad_field,
-                            &[
-                                ("label", label.to_owned()),
-                                ("text", text.trim().to_owned()),
-                                ("why", reasons::value(e).to_owned()),
-                            ],
-                        ));
+                        next.problem = Some(
+                            sentences::sandbox::lab_problems::BadField {
+                                label,
+                                text: text.trim(),
+                                why: reasons::value(e),
+                            }
+                            .to_string(),
+                        );
                     }
                 }
             }
@@ -364,10 +368,8 @@ impl Lab {
                     .into_iter()
                     .find(|d| d.slug == system)
                 else {
-                    next.problem = Some(fill(
-                        SANDBOX.lab_problems.no_defaults,
-                        &[("system", system)],
-                    ));
+                    next.problem =
+                        Some(sentences::sandbox::lab_problems::NoDefaults { system }.to_string());
                     return Some(next);
                 };
                 let mut scenario = self.scenario.clone();

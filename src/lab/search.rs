@@ -12,28 +12,18 @@ use crate::model::search::{
 use crate::model::{CheckId, Scenario, SimTime};
 use serde::{Deserialize, Serialize};
 
-/// The search's words, from `content/search.toml` (compiled in by `build.rs`).
+/// The search's words that the code composes from `content/search.toml` and the Faults form's.
 pub mod words {
-    include!(concat!(env!("OUT_DIR"), "/search_words.rs"));
-
-    pub use crate::lesson::content::fill;
-
     /// A length of time as the search's estimates say it: "3 h 20 min", "4 min 5 s", "12 s".
     pub fn rough_time(secs: u64) -> String {
+        use crate::lesson::sentences::search::search::{Hours, Minutes, Seconds};
         let (hours, minutes, seconds) = (secs / 3_600, secs % 3_600 / 60, secs % 60);
-        let n = |value: u64| value.to_string();
         if hours > 0 {
-            fill(
-                SEARCH_HOURS,
-                &[("hours", n(hours)), ("minutes", n(minutes))],
-            )
+            Hours { hours, minutes }.to_string()
         } else if minutes > 0 {
-            fill(
-                SEARCH_MINUTES,
-                &[("minutes", n(minutes)), ("seconds", n(seconds))],
-            )
+            Minutes { minutes, seconds }.to_string()
         } else {
-            fill(SEARCH_SECONDS, &[("seconds", n(seconds))])
+            Seconds { seconds }.to_string()
         }
     }
 

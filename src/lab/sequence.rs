@@ -2,8 +2,9 @@
 //! draw or to export as Mermaid.
 
 use super::describe;
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 use crate::lesson::mermaid::{sequence_diagram, SequenceArrow};
+use crate::lesson::sentences;
 use crate::model::{Message, MessageFate, NodeId, Recording, SimTime};
 
 /// One arrow of the run's sequence.
@@ -41,12 +42,11 @@ fn label(message: &Message, fate: MessageFate, now: SimTime) -> String {
         Some(token) => format!("{} {token}", describe::message_name(message)),
         None => describe::message_name(message).to_owned(),
     };
-    let words = &SANDBOX.run_sequence;
-    let fated = |sentence| fill(sentence, &[("message", base.as_str())]);
+    use sentences::sandbox::run_sequence::{Dropped, InFlight};
     match fate {
-        MessageFate::Dropped(at, _) if at <= now => fated(words.dropped),
-        MessageFate::Delivered(at) if at > now => fated(words.in_flight),
-        MessageFate::InFlight => fated(words.in_flight),
+        MessageFate::Dropped(at, _) if at <= now => Dropped { message: base }.to_string(),
+        MessageFate::Delivered(at) if at > now => InFlight { message: base }.to_string(),
+        MessageFate::InFlight => InFlight { message: base }.to_string(),
         _ => base,
     }
 }
@@ -59,7 +59,7 @@ impl RunSequence {
         let mut participants: Vec<(String, String)> = (0..clients)
             .map(|c| {
                 let letter = crate::model::ClientId(c).letter();
-                let name = fill(words.client, &[("letter", letter.to_string())]);
+                let name = sentences::sandbox::run_sequence::Client { letter }.to_string();
                 (format!("{letter}"), name)
             })
             .collect();

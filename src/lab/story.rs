@@ -4,8 +4,8 @@
 //! the events and fills the words in.
 
 use super::describe;
-use super::search::words::{self, fill};
 use crate::lesson::checks::{CheckWords, ViolationWords};
+use crate::lesson::sentences;
 use crate::model::{
     CheckId, CheckStatus, EventKind, Fault, LeaseEnd, Lifecycle, NodeId, Run, ServiceEvent,
     SimDuration, Violation, ViolationDetail, WriteRecord, WriteVerdict,
@@ -23,14 +23,14 @@ pub fn story(run: &Run, check: CheckId) -> Vec<String> {
         .iter()
         .filter_map(|e| line(e.at, e.node, &e.kind, &first, &writes))
         .collect();
-    lines.push(fill(
-        words::STORY_BROKEN,
-        &[
-            ("check", check.title()),
-            ("at", &first.at.to_string()),
-            ("why", &first.explanation()),
-        ],
-    ));
+    lines.push(
+        sentences::search::story::Broken {
+            check: check.title(),
+            at: first.at,
+            why: &first.explanation(),
+        }
+        .to_string(),
+    );
     lines
 }
 
@@ -60,8 +60,7 @@ fn line(
     v: &Violation,
     writes: &[WriteRecord],
 ) -> Option<String> {
-    let at_text = at.to_string();
-    let at_pair = ("at", at_text.as_str());
+    use sentences::search::story as said;
     let client_of = |n: NodeId| match n {
         NodeId::Client(c) => Some(c),
         _ => None,
@@ -71,117 +70,106 @@ fn line(
             until,
             in_write_path,
         } => {
-            let template = if in_write_path {
-                words::STORY_PAUSE_WRITE
+            let (client, duration) = (client_of(node)?, until - at);
+            Some(if in_write_path {
+                said::PauseWrite {
+                    at,
+                    client,
+                    duration,
+                }
+                .to_string()
             } else {
-                words::STORY_PAUSE
-            };
-            let client = client_of(node)?.to_string();
-            let duration = (until - at).to_string();
-            Some(fill(
-                template,
-                &[at_pair, ("client", &client), ("duration", &duration)],
-            ))
+                said::Pause {
+                    at,
+                    client,
+                    duration,
+                }
+                .to_string()
+            })
         }
-        EventKind::Fault { fault } => fault_line(at_pair, fault),
-        EventKind::Service(event) => service_line(at_pair, event),
+        EventKind::Fault { fault } => fault_line(at, fault),
+        EventKind::Service(event) => service_line(at, event),
         EventKind::Lifecycle {
             to: Lifecycle::Lost(reason),
             ..
-        } => {
-            let client = client_of(node)?.to_string();
-            Some(fill(
-                words::STORY_LOST,
-                &[
-                    at_pair,
-                    ("client", &client),
-                    ("reason", describe::lost_reason(reason)),
-                ],
-            ))
-        }
+        } => Some(
+            said::Lost {
+                at,
+                client: client_of(node)?,
+                reason: describe::lost_reason(reason),
+            }
+            .to_string(),
+        ),
         EventKind::WriteIssued { token, .. }
             if at == v.at && matches!(v.detail, ViolationDetail::WriteAfterLost { .. }) =>
         {
-            let (client, token) = (client_of(node)?.to_string(), token.to_string());
-            Some(fill(
-                words::STORY_ISSUED,
-                &[at_pair, ("client", &client), ("token", &token)],
-            ))
+            let client = client_of(node)?;
+            Some(said::Issued { at, client, token }.to_string())
         }
         EventKind::Write(record) if writes.contains(&record) => {
-            let template = match record.verdict {
-                WriteVerdict::Accepted => words::STORY_ACCEPTED,
-                _ => words::STORY_REJECTED,
-            };
-            let (client, token) = (record.client.to_string(), record.token.to_string());
-            Some(fill(
-                template,
-                &[at_pair, ("client", &client), ("token", &token)],
-            ))
+            let (client, token) = (record.client, record.token);
+            Some(match record.verdict {
+                WriteVerdict::Accepted => said::Accepted { at, client, token }.to_string(),
+                _ => said::Rejected { at, client, token }.to_string(),
+            })
         }
         _ => None,
     }
 }
 
-fn fault_line(at_pair: (&str, &str), fault: Fault) -> Option<String> {
-    let duration = |d: SimDuration| d.to_string();
-    let (template, values): (&str, Vec<(&str, String)>) = match fault {
+fn fault_line(at: crate::model::SimTime, fault: Fault) -> Option<String> {
+    use sentences::search::story as said;
+    let told = match fault {
         // A pause is told when it strikes (`Paused`), which for a write-path pause is later.
         Fault::Pause { .. } => return None,
-        Fault::Partition { a, b, duration: d } => (
-            words::STORY_PARTITION,
-            vec![
-                ("a", describe::node(a)),
-                ("b", describe::node(b)),
-                ("duration", duration(d)),
-            ],
-        ),
-        Fault::DelayNextPacket { from, to, extra } => (
-            words::STORY_DELAY,
-            vec![
-                ("a", describe::node(from)),
-                ("b", describe::node(to)),
-                ("duration", duration(extra)),
-            ],
-        ),
+        Fault::Partition { a, b, duration } => said::Partition {
+            at,
+            a: describe::node(a),
+            b: describe::node(b),
+            duration,
+        }
+        .to_string(),
+        Fault::DelayNextPacket { from, to, extra } => said::Delay {
+            at,
+            a: describe::node(from),
+            b: describe::node(to),
+            duration: extra,
+        }
+        .to_string(),
         Fault::ClockStep { node, by_micros } => {
             let sign = if by_micros < 0 { "-" } else { "+" };
-            let amount = format!("{sign}{}", SimDuration(by_micros.unsigned_abs()));
-            (
-                words::STORY_STEP,
-                vec![("node", describe::node(node)), ("amount", amount)],
-            )
+            said::Step {
+                at,
+                node: describe::node(node),
+                amount: format!("{sign}{}", SimDuration(by_micros.unsigned_abs())),
+            }
+            .to_string()
         }
-        Fault::ClockDrift { node, ppm } => (
-            words::STORY_DRIFT,
-            vec![("node", describe::node(node)), ("ppm", format!("{ppm:+}"))],
-        ),
-        Fault::Crash { client } => (words::STORY_CRASH, vec![("client", client.to_string())]),
-        Fault::RevokeLease => (words::STORY_REVOKE, Vec::new()),
+        Fault::ClockDrift { node, ppm } => said::Drift {
+            at,
+            node: describe::node(node),
+            ppm: format!("{ppm:+}"),
+        }
+        .to_string(),
+        Fault::Crash { client } => said::Crash { at, client }.to_string(),
+        Fault::RevokeLease => said::Revoke { at }.to_string(),
     };
-    let mut pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    pairs.push(at_pair);
-    Some(fill(template, &pairs))
+    Some(told)
 }
 
-fn service_line(at_pair: (&str, &str), event: ServiceEvent) -> Option<String> {
-    let (template, client, token) = match event {
-        ServiceEvent::Granted { client, token, .. } => (words::STORY_GRANTED, client, token),
-        ServiceEvent::Ended { client, token, how } => {
-            let template = match how {
-                LeaseEnd::Expired => words::STORY_EXPIRED,
-                LeaseEnd::Released => words::STORY_RELEASED,
-                LeaseEnd::Revoked => words::STORY_REVOKED,
-            };
-            (template, client, token)
+fn service_line(at: crate::model::SimTime, event: ServiceEvent) -> Option<String> {
+    use sentences::search::story as said;
+    match event {
+        ServiceEvent::Granted { client, token, .. } => {
+            Some(said::Granted { at, client, token }.to_string())
         }
-        _ => return None,
-    };
-    let (client, token) = (client.to_string(), token.to_string());
-    Some(fill(
-        template,
-        &[at_pair, ("client", &client), ("token", &token)],
-    ))
+        ServiceEvent::Ended { client, token, how } => Some(match how {
+            LeaseEnd::Expired => said::Expired { at, client, token }.to_string(),
+            LeaseEnd::Released => said::Released { at, client, token }.to_string(),
+            LeaseEnd::Revoked => said::Revoked { at, client, token }.to_string(),
+        }),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

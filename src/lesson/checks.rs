@@ -1,9 +1,9 @@
 //! The words of the four checks and of the checks panel, compiled in from
-//! `content/checks.toml`, and the explanation of a violation: the content's template filled
+//! `content/checks.toml`, and the explanation of a violation: the content's sentence filled
 //! with the violation's facts.
 //! The model keeps only ids and facts; this is where they become sentences.
 
-pub use super::content::{fill, CheckText, CheckTexts, CountLabels, PanelText, CHECK_TEXTS};
+pub use super::content::{CheckText, CheckTexts, CountLabels, PanelText, CHECK_TEXTS};
 use crate::model::{CheckId, Violation, ViolationDetail};
 
 /// The words of one check.
@@ -14,47 +14,6 @@ pub fn text(id: CheckId) -> &'static CheckText {
         CheckId::NoWriteAfterLost => &CHECK_TEXTS.no_write_after_lost,
         CheckId::OrderedByToken => &CHECK_TEXTS.ordered_by_token,
     }
-}
-
-/// The facts of a violation by placeholder name.
-fn facts(v: &Violation) -> Vec<(&'static str, String)> {
-    let mut f = vec![("at", v.at.to_string())];
-    match v.detail {
-        ViolationDetail::TwoHolders {
-            previous,
-            previous_token,
-            new,
-            new_token,
-            remaining,
-        } => {
-            f.extend([
-                ("previous", previous.to_string()),
-                ("previous_token", previous_token.to_string()),
-                ("new", new.to_string()),
-                ("new_token", new_token.to_string()),
-                ("remaining", remaining.to_string()),
-            ]);
-        }
-        ViolationDetail::StaleAccepted {
-            client,
-            token,
-            highest,
-        } => f.extend([
-            ("client", client.to_string()),
-            ("token", token.to_string()),
-            ("highest", highest.to_string()),
-        ]),
-        ViolationDetail::WriteAfterLost {
-            client,
-            token,
-            lost_at,
-        } => f.extend([
-            ("client", client.to_string()),
-            ("token", token.to_string()),
-            ("lost_at", lost_at.to_string()),
-        ]),
-    }
-    f
 }
 
 /// The words of a check, for views.
@@ -89,7 +48,60 @@ pub trait ViolationWords {
 
 impl ViolationWords for Violation {
     fn explanation(&self) -> String {
-        fill(text(self.check).explanation, &facts(self))
+        use super::sentences::checks::{
+            no_stale_accepted, no_write_after_lost, ordered_by_token, single_holder,
+        };
+        let at = self.at;
+        match self.detail {
+            ViolationDetail::TwoHolders {
+                previous,
+                previous_token,
+                new,
+                new_token,
+                remaining,
+            } => single_holder::Explanation {
+                at,
+                previous,
+                previous_token,
+                new,
+                new_token,
+                remaining,
+            }
+            .to_string(),
+            ViolationDetail::StaleAccepted {
+                client,
+                token,
+                highest,
+            } if self.check == CheckId::OrderedByToken => ordered_by_token::Explanation {
+                at,
+                client,
+                token,
+                highest,
+            }
+            .to_string(),
+            ViolationDetail::StaleAccepted {
+                client,
+                token,
+                highest,
+            } => no_stale_accepted::Explanation {
+                at,
+                client,
+                token,
+                highest,
+            }
+            .to_string(),
+            ViolationDetail::WriteAfterLost {
+                client,
+                token,
+                lost_at,
+            } => no_write_after_lost::Explanation {
+                at,
+                client,
+                token,
+                lost_at,
+            }
+            .to_string(),
+        }
     }
     fn prevention(&self) -> &'static str {
         text(self.check).prevention

@@ -1,5 +1,5 @@
-//! The shapes of the lesson's and the sandbox's text, and the text itself, compiled in from
-//! `content/lesson.toml` and `content/sandbox.toml`.
+//! The shapes of the content files' plain text, and the text itself, compiled in from
+//! `content/*.toml` (their sentences with placeholders are in [`super::sentences`]).
 //!
 //! The shapes are declared once, in `schema.rs`: `build.rs` reads the TOML files with them,
 //! checks them and writes them out as Rust expressions, and this module declares the same
@@ -37,27 +37,6 @@ macro_rules! ids {
 }
 
 include!("schema.rs");
-
-/// Replaces each `{name}` in `template` by its fact (build.rs checks every name is known).
-pub fn fill<V: AsRef<str>>(template: &str, facts: &[(&str, V)]) -> String {
-    let mut out = String::with_capacity(template.len() + 32);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            break;
-        };
-        let name = &after[..close];
-        match facts.iter().find(|(n, _)| *n == name) {
-            Some((_, value)) => out.push_str(value.as_ref()),
-            None => out.push_str(&rest[open..open + close + 2]),
-        }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    out
-}
 
 impl LeaseState {
     /// A stable identifier for Mermaid, DOM ids and tests.
@@ -195,3 +174,9 @@ pub static REASONS: Reasons = include!(concat!(env!("OUT_DIR"), "/reasons.rs"));
 
 /// The Sandbox's challenges, compiled in from `content/challenges.toml`.
 pub static CHALLENGES: Challenges = include!(concat!(env!("OUT_DIR"), "/challenges.rs"));
+
+/// The counterexample search's words, compiled in from `content/search.toml`.
+pub static SEARCH: SearchWords = include!(concat!(env!("OUT_DIR"), "/search.rs"));
+
+/// Live mode's words, compiled in from `content/live.toml`.
+pub static LIVE: LiveWords = include!(concat!(env!("OUT_DIR"), "/live.rs"));

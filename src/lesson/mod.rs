@@ -11,6 +11,7 @@ pub mod number;
 pub mod quiz;
 pub mod readout;
 pub mod reasons;
+pub mod sentences;
 pub mod ttl;
 
 pub use content::LESSON;

@@ -97,17 +97,15 @@ impl Progress {
     }
 }
 
-/// Fills the progress sentence's `{known}`, `{review}`, `{open}` and `{total}` placeholders.
-pub fn progress_sentence(template: &str, tally: Tally) -> String {
-    super::content::fill(
-        template,
-        &[
-            ("known", tally.known.to_string()),
-            ("review", tally.review.to_string()),
-            ("open", tally.open.to_string()),
-            ("total", tally.total.to_string()),
-        ],
-    )
+/// The progress sentence, "2 known, 1 to review, 5 not graded yet, of 8".
+pub fn progress_sentence(tally: Tally) -> String {
+    super::sentences::lesson::qa::Progress {
+        known: tally.known,
+        review: tally.review,
+        open: tally.open,
+        total: tally.total,
+    }
+    .to_string()
 }
 
 /// A permutation of `0..len` from `seed` (Fisher–Yates over xorshift64*).
@@ -176,8 +174,8 @@ mod tests {
             }
         );
         assert_eq!(
-            progress_sentence("{known}/{review}/{open} of {total}", tally),
-            "0/1/2 of 3"
+            progress_sentence(tally),
+            "0 known, 1 to review, 2 not graded yet, of 3"
         );
     }
 

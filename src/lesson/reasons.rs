@@ -1,7 +1,8 @@
 //! The model's typed reasons for refusing a value, a fault or a scenario, in the words of
 //! `content/reasons.toml`: each is a phrase that completes a link notice or a form's message.
 
-use super::content::{fill, REASONS, SANDBOX};
+use super::content::{REASONS, SANDBOX};
+use crate::lesson::sentences;
 use crate::model::faults::text::FaultError;
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::notation::ValueError;
@@ -29,19 +30,27 @@ pub fn fault(error: &FaultError) -> String {
     match *error {
         FaultError::UnknownKind => {
             let known: Vec<&str> = FaultKind::ALL.iter().map(|k| k.keyword()).collect();
-            fill(words.unknown_kind, &[("known", known.join(", "))])
+            sentences::reasons::fault::UnknownKind {
+                known: known.join(", "),
+            }
+            .to_string()
         }
         FaultError::NoTime => words.no_time.to_owned(),
-        FaultError::BadTime(e) => fill(words.bad_time, &[("why", value(e))]),
+        FaultError::BadTime(e) => sentences::reasons::fault::BadTime { why: value(e) }.to_string(),
         FaultError::BadNode => words.bad_node.to_owned(),
-        FaultError::NoAmount(kind) => fill(words.no_amount, &[("fault", noun(kind))]),
-        FaultError::NegativeLength(kind) => fill(words.negative_length, &[("fault", noun(kind))]),
-        FaultError::BadAmount(kind, e) => fill(
-            words.bad_amount,
-            &[("fault", noun(kind)), ("why", value(e))],
-        ),
+        FaultError::NoAmount(kind) => {
+            sentences::reasons::fault::NoAmount { fault: noun(kind) }.to_string()
+        }
+        FaultError::NegativeLength(kind) => {
+            sentences::reasons::fault::NegativeLength { fault: noun(kind) }.to_string()
+        }
+        FaultError::BadAmount(kind, e) => sentences::reasons::fault::BadAmount {
+            fault: noun(kind),
+            why: value(e),
+        }
+        .to_string(),
         FaultError::UnexpectedAmount(kind) => {
-            fill(words.unexpected_amount, &[("fault", noun(kind))])
+            sentences::reasons::fault::UnexpectedAmount { fault: noun(kind) }.to_string()
         }
     }
 }
@@ -49,13 +58,11 @@ pub fn fault(error: &FaultError) -> String {
 /// Why a scenario was refused, naming its field as the Parameters form labels it:
 /// "Packet loss: 101% is not between 0% and 100%".
 pub fn scenario(error: &ScenarioError) -> String {
-    fill(
-        REASONS.scenario.refused,
-        &[
-            ("field", field_label(error.field).to_owned()),
-            ("why", problem(error.problem)),
-        ],
-    )
+    sentences::reasons::scenario::Refused {
+        field: field_label(error.field),
+        why: problem(error.problem),
+    }
+    .to_string()
 }
 
 /// The learner's name for a field of [`crate::model::Scenario`]: the form's label.
@@ -73,43 +80,42 @@ fn field_label(field: &str) -> &'static str {
 /// What is wrong with a scenario: "a fault at 70.000 s is after the end".
 fn problem(problem: ScenarioProblem) -> String {
     let words = &REASONS.scenario;
-    let max = |template: &str, max: usize| fill(template, &[("max", max.to_string())]);
     match problem {
         ScenarioProblem::OutOfRange {
             value,
             min,
             max,
             notation,
-        } => fill(
-            words.out_of_range,
-            &[
-                ("value", notation.print(value)),
-                ("min", notation.print(min)),
-                ("max", notation.print(max)),
-            ],
-        ),
+        } => sentences::reasons::scenario::OutOfRange {
+            value: notation.print(value),
+            min: notation.print(min),
+            max: notation.print(max),
+        }
+        .to_string(),
         ScenarioProblem::NotARenewFraction => words.not_a_renew_fraction.to_owned(),
         ScenarioProblem::RenewsTooOften => words.renews_too_often.to_owned(),
-        ScenarioProblem::MarginNotUnderTtl { margin, ttl } => fill(
-            words.margin_not_under_ttl,
-            &[("margin", margin.to_string()), ("ttl", ttl.to_string())],
-        ),
-        ScenarioProblem::TooManyEvents { estimate, max } => fill(
-            words.too_many_events,
-            &[("estimate", estimate.to_string()), ("max", max.to_string())],
-        ),
-        ScenarioProblem::TooManyFaults { max: most } => max(words.too_many_faults, most),
-        ScenarioProblem::FaultAfterEnd { at } => {
-            fill(words.fault_after_end, &[("at", at.to_string())])
+        ScenarioProblem::MarginNotUnderTtl { margin, ttl } => {
+            sentences::reasons::scenario::MarginNotUnderTtl { margin, ttl }.to_string()
         }
-        ScenarioProblem::FaultOutOfRange { kind, at } => fill(
-            words.fault_out_of_range,
-            &[
-                ("fault", SANDBOX.fault(kind.keyword()).label.to_owned()),
-                ("at", at.to_string()),
-            ],
-        ),
-        ScenarioProblem::TooManyLinks { max: most } => max(words.too_many_links, most),
+        ScenarioProblem::TooManyEvents { estimate, max } => {
+            sentences::reasons::scenario::TooManyEvents { estimate, max }.to_string()
+        }
+        ScenarioProblem::TooManyFaults { max } => {
+            sentences::reasons::scenario::TooManyFaults { max }.to_string()
+        }
+        ScenarioProblem::FaultAfterEnd { at } => {
+            sentences::reasons::scenario::FaultAfterEnd { at }.to_string()
+        }
+        ScenarioProblem::FaultOutOfRange { kind, at } => {
+            sentences::reasons::scenario::FaultOutOfRange {
+                fault: SANDBOX.fault(kind.keyword()).label,
+                at,
+            }
+            .to_string()
+        }
+        ScenarioProblem::TooManyLinks { max } => {
+            sentences::reasons::scenario::TooManyLinks { max }.to_string()
+        }
         ScenarioProblem::LinkNodes => words.link_nodes.to_owned(),
         ScenarioProblem::LinkTooSlow { delay, value, max } => link_too_slow(delay, value, max),
         ScenarioProblem::LinkLoss => words.link_loss.to_owned(),
@@ -122,14 +128,7 @@ fn link_too_slow(delay: LinkDelay, value: SimDuration, max: SimDuration) -> Stri
         LinkDelay::RoundTrip => words.round_trip,
         LinkDelay::Jitter => words.jitter,
     };
-    fill(
-        words.link_too_slow,
-        &[
-            ("delay", delay.to_owned()),
-            ("value", value.to_string()),
-            ("max", max.to_string()),
-        ],
-    )
+    sentences::reasons::scenario::LinkTooSlow { delay, value, max }.to_string()
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 // The shapes of the content files, declared once: `build.rs` includes this file to read and
 // check the TOML, and `src/lesson/content.rs` includes it to declare the compiled statics.
 // Each includer defines `ids!` and `records!` and the types `Text` and `List<T>`.
+// They hold plain text only: a text with `{placeholders}` is a sentence, which `build.rs`
+// takes out first and writes as a typed struct of `crate::lesson::sentences`.
 
 ids! {
     LeaseState { Acquiring, Holding, RenewResult, Lost, Releasing }
@@ -22,25 +24,14 @@ records! {
     CoursePackage { not_reporting: Text }
     /// The accessible names of diagram parts.
     DiagramNames {
-        /// With `{title}` and `{duties}`, the node's duties joined by `duties_joiner`.
-        node: Text, duties_joiner: Text,
-        /// With `{label}`, `{from}` and `{to}`.
-        edge: Text,
-        /// With `{from}`, `{to}` and `{label}`.
-        transition: Text,
-        /// With `{number}` and `{label}`; `state_with` adds `{badges}` and `{clients}`.
-        state: Text, state_with: Text,
+        duties_joiner: Text,
         /// The clients of `{clients}` are joined by this.
         clients_joiner: Text,
-        /// With `{step}`, `{from}` and `{label}`; `step_to` adds `{to}`.
-        step: Text, step_to: Text,
         what_happens: Text,
     }
     /// The panel shown when the page stops because of a bug.
     ErrorPanel {
         heading: Text, body: Text, report: Text,
-        /// With `{version}`, `{page}`, `{browser}` and `{report}`.
-        report_text: Text,
         reload: Text,
     }
     /// The headings of a diagram part's explanation.
@@ -48,19 +39,14 @@ records! {
         decision: Text, why: Text, protocol: Text, direction: Text, effect: Text,
         consequence: Text,
     }
-    /// What the page says about a link it cannot read in full; `{braces}` are filled from
-    /// the link (quoted) and the limits of `src/share`.
+    /// What the page says about a link it cannot read in full (the sentences among these
+    /// words are in `crate::lesson::sentences::lesson::link_problems`).
     LinkProblems {
-        too_long: Text, version: Text, no_tab: Text, unknown_field: Text,
-        unreadable_field: Text, too_many_fields: Text, not_none: Text, repeated: Text,
-        live: Text, live_too_long: Text, live_unreadable: Text, live_inconsistent: Text,
-        bad_selection: Text, missing_selection: Text, search: Text, code_too_long: Text,
-        code_unreadable: Text, no_preset: Text, refused: Text, preset_base: Text,
-        default_base: Text, field: Text, switch: Text, too_many_links: Text, bad_link: Text,
-        too_many_faults: Text, bad_fault: Text, inconsistent: Text, late_time: Text,
-        bad_time: Text, no_switch: Text, one_more: Text, more: Text, left_out: Text,
-        embed_repeated: Text, no_theme: Text, no_diagram: Text, link_shape: Text,
-        link_nodes: Text, link_value: Text, rtt: Text, jitter: Text, loss: Text,
+        live_too_long: Text, live_unreadable: Text, live_inconsistent: Text,
+        default_base: Text,
+        one_more: Text,
+        link_shape: Text,
+        link_nodes: Text, rtt: Text, jitter: Text, loss: Text,
     }
     /// The tab strip's names, and the strip's own.
     Tabs { label: Text, gist: Text, maps: Text, qa: Text, sandbox: Text }
@@ -78,8 +64,8 @@ records! {
     /// The Sandbox tab's own words, around the laboratory's mount (the lab's are in
     /// sandbox.toml and arrive with its module).
     SandboxIntro { heading: Text, lead: Text, needs_script: Text, loading: Text, load_failed: Text }
-    /// The words of a diagram's enlarged view; `{diagram}` is the diagram's name.
-    Zoom { enlarge: Text, enlarge_label: Text, title: Text, close: Text, scroll_hint: Text }
+    /// The words of a diagram's enlarged view.
+    Zoom { enlarge: Text, close: Text, scroll_hint: Text }
     Masthead { series: Text, title: Text, summary: Text }
     /// The voice readout control's words.
     Voice {
@@ -152,8 +138,6 @@ records! {
     Qa {
         heading: Text, intro: Text, reveal: Text, hide: Text, knew: Text,
         review: Text, shuffle: Text, reset: Text,
-        /// With the placeholders `{known}`, `{review}`, `{open}` and `{total}`.
-        progress: Text,
         storage_unavailable: Text, answer_label: Text, grade_group: Text, questions: List<Question>,
     }
     Question {
@@ -179,26 +163,17 @@ records! {
     /// The nodes of the simulation inside a sentence.
     NodeWords {
         service: Text, storage: Text,
-        /// With `{letter}`.
-        client: Text,
     }
-    /// A fault in one line: `line` with `{kind}` and `{detail}`, the detail being one of
-    /// `pause` to `revoke`, which name the fault's nodes and amount; `at` adds its time.
+    /// A fault in one line: the revoke, which names no node or amount.
     FaultLineWords {
-        line: Text, pause: Text, partition: Text, delay: Text, step: Text, drift: Text,
-        crash: Text, revoke: Text,
-        /// With `{fault}` and `{at}`.
-        at: Text,
+        revoke: Text,
     }
     /// The laboratory's heading and the run's identity line.
-    LabWords { heading: Text, trace_id: Text }
+    LabWords { heading: Text }
     /// The run's timeline: its name, lanes, marks and legend.
     TimelineWords {
-        simulated_label: Text, summary: Text, faults_lane: Text, service_lane: Text,
-        more_close_by: Text, lost_mark: Text, write_mark: Text, lost_marks: Text,
-        write_marks: Text,
-        /// With `{from}`, `{to}`, `{took}` and `{more}` (`more_close_by` or nothing).
-        failover_mark: Text,
+        simulated_label: Text, faults_lane: Text, service_lane: Text,
+        more_close_by: Text,
         legend_tenure: Text, legend_believed: Text, legend_paused: Text,
         legend_lost: Text, legend_write_ok: Text, legend_write_bad: Text, legend_renew: Text,
         legend_renew_ok: Text, legend_not_owner: Text, legend_renew_lost: Text,
@@ -206,12 +181,12 @@ records! {
     }
     /// The storage panel.
     StorageWords {
-        heading: Text, fenced: Text, not_fenced: Text, tally: Text, empty: Text,
+        heading: Text, fenced: Text, not_fenced: Text, empty: Text,
         scroll_label: Text, caption: Text, time: Text, client: Text, token: Text,
-        verdict: Text, accepted: Text, stale: Text, rejected: Text, newest: Text,
+        verdict: Text, accepted: Text,
     }
     /// The event log.
-    EventLogWords { summary: Text, label: Text, window: Text }
+    EventLogWords { label: Text }
     /// The names of the client states the lesson's lifecycle does not draw (the others are
     /// its `lifecycle.states` labels), and why a client concluded it lost the lease.
     ClientStateWords {
@@ -223,160 +198,79 @@ records! {
         acquire: Text, renew: Text, release: Text, granted: Text, busy: Text, renew_ok: Text,
         not_owner: Text, release_reply: Text, write: Text,
     }
-    /// The event log's sentences, one per kind of event (`{node}` and the event's facts).
+    /// The event log's words for the events that carry no facts.
     EventLineWords {
-        line: Text, with_token: Text, lost: Text, timer_fired: Text, timer_fired_late: Text,
         timer_acquire: Text, timer_request_timeout: Text, timer_renew: Text,
-        timer_safe_deadline: Text, timer_work: Text, timer_release: Text, sent: Text,
-        delivered: Text, dropped: Text, dropped_lost: Text, dropped_link_down: Text,
-        dropped_receiver_crashed: Text, read_buffered: Text, stale_reply: Text, fault: Text,
-        paused: Text,
-        paused_in_write_path: Text, woke: Text, crashed: Text, write_issued: Text,
-        write_accepted: Text, write_accepted_stale: Text, write_rejected: Text, granted: Text,
-        regranted: Text, renewed: Text, busy: Text, busy_lock_delay: Text, not_owner: Text,
-        expired: Text, released: Text, revoked: Text, check_broken: Text,
+        timer_safe_deadline: Text, timer_work: Text, timer_release: Text,
+        dropped_lost: Text, dropped_link_down: Text,
+        dropped_receiver_crashed: Text,
+        woke: Text, crashed: Text,
     }
     /// A long run's simulation in progress.
     ProgressWords {
-        heading: Text, this_run: Text, both_runs: Text, status: Text, note: Text, stop: Text,
+        heading: Text, this_run: Text, both_runs: Text, note: Text, stop: Text,
     }
     /// The run's sequence diagram: its participants and the fates of its messages.
     RunSequenceWords {
-        /// With `{letter}`.
-        client: Text,
         service: Text, storage: Text,
-        /// With `{message}`.
-        dropped: Text, in_flight: Text,
     }
     /// What the laboratory says when it cannot do what was asked.
     LabProblems {
-        /// With `{id}`.
-        no_preset: Text,
-        /// With `{label}`, `{text}` and `{why}`.
-        bad_field: Text,
-        /// With `{system}`.
-        no_defaults: Text,
     }
     /// One policy switch's words, keyed by its slug in `src/lab/switches.rs`.
     SwitchText { slug: Text, label: Text, description: Text }
     /// The preset picker's words.
     PickerWords { label: Text, edited: Text, expected: Text, try_this: Text, edited_note: Text }
-    /// The playback bar's words; `{now}` and `{end}` are times of the run.
+    /// The playback bar's words.
     PlaybackWords {
         group: Text, play: Text, pause: Text, step_back: Text, step_forward: Text,
-        jump_to_end: Text, speed: Text, time: Text, time_value: Text, clock: Text,
-        clock_now: Text, clock_end: Text, keys: Text,
+        jump_to_end: Text, speed: Text, time: Text, clock: Text,
+        keys: Text,
     }
-    /// What is true at the cursor; `{holder}` is `holder` or `nobody`.
+    /// What is true at the cursor.
     SummaryWords {
-        label: Text, holder_is: Text, holder: Text, nobody: Text, client: Text, token: Text,
+        label: Text, nobody: Text,
         lost_flag: Text, paused: Text, crashed: Text,
     }
-    /// The policies panel's words; `{switch}` is a switch's label.
+    /// The policies panel's words.
     PolicyWords {
         legend: Text, prefer_note: Text, mistake_note: Text, back: Text, compare: Text,
-        no_comparison: Text, without: Text, with: Text,
+        no_comparison: Text,
     }
     /// The Parameters form's words around its fields.
     ParameterWords {
         legend: Text, defaults: Text, defaults_choice: Text,
-        /// With `{system}`, `{ttl}` and `{renew}`.
-        system: Text,
-        /// With `{num}` and `{den}`.
-        fraction: Text,
-        /// With `{interval}`.
-        interval: Text,
     }
     /// The pitfall exercise's words.
     PitfallWords {
         heading: Text, question: Text, work: Text, rtt: Text, gc: Text, margin: Text, unit: Text,
-        /// With `{minimum}`; `advice` follows it with `{proposed}` and `{heartbeat}`.
-        minimum: Text, advice: Text,
-        /// With `{field}` and `{problem}`.
-        field_problem: Text,
         your_ttl: Text, use_proposed: Text,
-        /// With `{min}`, `{max}` and `{used}`.
-        ttl_refused: Text,
-        /// With `{period}`.
-        heartbeat: Text,
-        /// With `{offset}`; `offset_value` adds `{period}`.
-        offset: Text, offset_value: Text,
-        /// With `{at}`, `{reason}`, `{after_flag}`, `{rejected}` and `{accepted}`, the last
-        /// two a count of `stale_write` (one) or `stale_writes` (`{count}`, any other).
-        lost: Text, stale_write: Text, stale_writes: Text,
-        /// With `{ttl}` and `{pause}`.
-        kept: Text,
-        /// With `{starts}` and `{lost}`.
-        sweep_label: Text,
-        /// With `{offset}` and `{outcome}`.
-        sweep_case: Text, lease_lost: Text, lease_kept: Text,
-        /// With `{lost}`, `{starts}` and `{percent}`.
-        sweep_caption: Text,
+        stale_write: Text,
+        lease_lost: Text, lease_kept: Text,
     }
     /// The Faults panel's words around the kinds of fault.
     FaultFormWords {
         heading: Text, hint: Text, none_planned: Text, planned: Text, form: Text, kind: Text,
         at: Text, at_placeholder: Text, add: Text,
-        /// With `{fault}`.
-        cannot_add: Text,
         from: Text, on: Text, to: Text,
-        /// With `{fault}`.
-        time_of: Text,
-        /// With `{fault}` and `{at}`.
-        remove_label: Text,
         remove: Text, seconds: Text,
     }
     /// The live diagrams' and the run sequence's words.
     LiveDiagramWords {
         heading: Text, intro: Text,
-        /// With `{count}` and `{at}`.
-        sequence_heading: Text,
         no_message: Text, sequence_label: Text, sequence_hint: Text, export_title: Text,
-        /// With `{at}` and `{message}`.
-        explanation: Text,
-        /// The acquire arrow, with `{ttl}`: the run's own TTL.
-        acquire: Text,
     }
-    /// The runnable snippets' words; `{name}` is the language's name.
+    /// The runnable snippets' words.
     SnippetWords {
-        /// With `{limit}`, the output cap.
-        rule: Text,
         python_heading: Text, python_intro: Text, typescript_heading: Text,
-        typescript_intro: Text, from_link: Text, code_label: Text, run: Text, stop: Text,
-        reset: Text, time_limit: Text, output: Text, errors: Text, loading: Text,
-        not_run: Text, starting: Text,
-        /// With `{name}` and `{progress}`.
-        downloading: Text,
-        /// With `{secs}`.
-        running: Text,
-        /// With `{ms}`.
-        finished: Text,
-        /// With `{line}`.
-        failed_on_line: Text,
-        failed: Text,
-        /// With `{secs}`.
-        timed_out: Text,
+        typescript_intro: Text, from_link: Text, run: Text, stop: Text,
+        reset: Text, time_limit: Text, output: Text, errors: Text,
+        not_run: Text,
         stopped: Text,
-        /// With `{limit}`.
-        output_limit: Text,
         crashed: Text,
-        /// With `{size}`.
-        per_second: Text,
-        /// With `{count}`.
-        lines: Text,
-        /// With `{size}`.
-        megabytes: Text, kilobytes: Text, bytes: Text,
-        /// With `{received}` and `{total}`.
-        download_of: Text,
-        /// With `{reason}`.
-        could_not_start: Text,
         unknown_error: Text,
         /// Under the editor while it has focus: what Tab does now.
         editor_tab_moves: Text, editor_tab_indents: Text,
-        /// With `{name}`: the code is too long for a link even compressed.
-        too_long_for_link: Text,
-        /// With `{name}`.
-        download_code: Text,
     }
 
     /// The words around one preset, keyed by the preset's id in `src/model/presets.rs`.
@@ -423,24 +317,23 @@ records! {
         no_write_after_lost: CheckText, ordered_by_token: CheckText,
         panel: PanelText, counts: CountLabels,
     }
-    /// One check's words; `{fact}` placeholders name the violation's facts.
+    /// One check's words (its explanation, filled with the violation's facts, is in
+    /// `crate::lesson::sentences::checks`).
     CheckText {
         /// The check as a sentence.
         title: Text,
         /// What went wrong.
-        explanation: Text,
         /// What would have prevented it.
         prevention: Text,
         /// Why the check does not apply when it does not.
         not_applicable: Text,
     }
-    /// The checks panel's words (`{at}`, `{count}` and `{now}` are filled by the view).
+    /// The checks panel's words.
     PanelText {
-        holding: Text, not_applicable: Text, broken: Text, broken_times: Text,
-        prevented_by: Text, go_to: Text, counts_caption: Text, compare_caption: Text,
-        measure: Text, as_of: Text, whole_run: Text, this_run: Text, no_failover: Text,
-        heading: Text, earlier_losses: Text, went_lost: Text, without: Text, with: Text,
-        breaks_here: Text, breaks_flipped: Text, differs: Text, agree: Text, difference: Text,
+        holding: Text, not_applicable: Text,
+        prevented_by: Text,
+        measure: Text, whole_run: Text, this_run: Text, no_failover: Text,
+        heading: Text,
     }
     /// The label of each figure the checkers' measures count.
     CountLabels {
@@ -456,18 +349,16 @@ records! {
         not_a_switch: Text, not_a_fraction: Text, not_text: Text,
     }
     FaultReasons {
-        unknown_kind: Text, no_time: Text, bad_time: Text, bad_node: Text, no_amount: Text,
-        negative_length: Text, bad_amount: Text, unexpected_amount: Text,
+        no_time: Text, bad_node: Text,
     }
     ScenarioReasons {
-        refused: Text, faults: Text, links: Text, other: Text, out_of_range: Text,
+        faults: Text, links: Text, other: Text,
         not_a_renew_fraction: Text, renews_too_often: Text,
-        margin_not_under_ttl: Text, too_many_events: Text, too_many_faults: Text,
-        fault_after_end: Text, fault_out_of_range: Text, too_many_links: Text, link_nodes: Text,
-        link_too_slow: Text, round_trip: Text, jitter: Text, link_loss: Text,
+        link_nodes: Text,
+        round_trip: Text, jitter: Text, link_loss: Text,
     }
     SearchReasons {
-        shape: Text, number: Text, kinds: Text, range: Text, seed: Text, fault_count: Text,
+        shape: Text, kinds: Text, seed: Text, fault_count: Text,
         plan_count: Text,
     }
 
@@ -523,68 +414,59 @@ records! {
         heading: Text, intro: Text,
         /// Why the code challenge is not here yet.
         left_out: Text,
-        /// With `{solved}`, `{total}` and `{required}`.
-        progress: Text,
         not_tried: Text, tried: Text, solved: Text,
-        /// With `{section}`, the linked lesson section.
-        builds_on: Text,
         goal_heading: Text, over_run: Text,
-        /// With `{faults}`.
-        over_run_with: Text,
-        /// With `{fault}` and `{starts}`.
-        over_sweep: Text,
-        /// With `{seed}`, `{kinds}`, `{max}` and `{plans}`.
-        over_any: Text,
-        /// With `{check}` (its title) or `{metric}` (its label) and `{value}`.
-        condition_holds: Text, condition_broken: Text, condition_at_most: Text,
         answer_heading: Text,
-        /// With `{label}`, `{min}` and `{max}`.
-        field_range: Text,
         switches_legend: Text,
-        /// With `{count}`.
-        flips_limit: Text,
-        /// With `{max}`.
-        faults_label: Text,
-        /// With `{kinds}`.
-        fault_kinds: Text,
         check: Text, start_again: Text, hints_heading: Text,
-        /// With `{shown}` and `{total}`.
-        hint_button: Text,
         verdict_solved: Text,
-        /// With `{condition}`, `{measured}` and `{at}`.
-        failed: Text,
         measured_broken: Text, measured_held: Text, measured_no_failover: Text,
-        /// With `{fault}` and `{offset}`.
-        case_sweep: Text,
-        /// With `{index}` and `{plan}`.
-        case_any: Text,
-        /// With `{at}`.
-        go_to: Text,
-        /// With `{hash}` and `{runs}`.
-        trace: Text,
         try_link: Text, try_link_field: Text, link_loaded: Text,
         storage_reset: Text, storage_unavailable: Text,
-        /// With `{why}`, one of the reasons below.
-        refused: Text,
-        /// With `{id}`.
-        unknown_challenge: Text,
-        /// With `{title}`.
-        changed_goal: Text,
-        /// With `{what}`: a field's or switch's name, or `links_changed`.
-        not_allowed: Text, links_changed: Text, start_faults: Text,
-        /// With `{label}`, `{value}`, `{min}` and `{max}`.
-        out_of_range: Text,
-        /// With `{count}`.
-        too_many_flips: Text,
-        /// With `{count}` and `{max}`.
-        too_many_faults: Text,
-        /// With `{kind}`.
-        kind_not_allowed: Text,
-        /// With `{text}` and `{why}`.
-        bad_fault: Text,
-        /// With `{label}`, `{text}` and `{why}`.
-        bad_value: Text,
-        /// With `{why}`.
-        inconsistent: Text,
+        links_changed: Text, start_faults: Text,
+    }
+
+    /// The counterexample search's words (`content/search.toml`).
+    SearchWords { search: SearchPanelWords, story: SearchStoryWords }
+    /// The search panel: its form, progress, results and refusals.
+    SearchPanelWords {
+        heading: Text, intro: Text, caveat: Text, kinds: Text, max_faults: Text, budget: Text,
+        seed: Text, start: Text, cancel: Text, progress: Text, start_anyway: Text,
+        no_kind: Text, load: Text, link: Text, copy: Text, copied: Text, copy_failed: Text,
+        unavailable: Text, worker_start: Text, worker_message: Text, worker_wrong: Text,
+    }
+    /// The counterexample told as a story.
+    SearchStoryWords { heading: Text }
+    /// Live mode's words (`content/live.toml`).
+    LiveWords {
+        mode: LiveModeWords, live: LiveRunWords, faults: LiveFaultWords, views: LiveViewWords,
+        record: LiveRecordWords, compare: LiveCompareWords,
+    }
+    /// The switch between a simulated and a live run.
+    LiveModeWords { label: Text, simulated: Text, live: Text, switch_hint: Text }
+    /// A live run: starting, running and stopping it.
+    LiveRunWords {
+        heading: Text, intro: Text, start: Text, stop: Text, starting: Text, recorded: Text,
+        no_workers: Text, worker_start: Text, worker_message: Text, left: Text,
+        scenario_changed: Text,
+    }
+    /// The faults a learner injects into a live run.
+    LiveFaultWords {
+        heading: Text, freeze: Text, freeze_button: Text, freeze_write: Text,
+        freeze_no_write: Text, step: Text, step_button: Text, step_hint: Text, drop: Text,
+        drop_button: Text, delay: Text, delay_button: Text, revoke: Text, crash: Text,
+        milliseconds: Text,
+    }
+    /// The panels drawn from a live run.
+    LiveViewWords { cursor: Text, timeline_running: Text, timeline_recorded: Text }
+    /// A recorded live run: its link and export.
+    LiveRecordWords {
+        heading: Text, link: Text, link_field: Text, freezes: Text, export: Text,
+        simulate: Text,
+    }
+    /// A live run beside its simulation.
+    LiveCompareWords {
+        heading: Text, intro: Text, live: Text, simulated: Text, live_timeline: Text,
+        simulated_timeline: Text,
     }
 }

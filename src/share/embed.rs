@@ -9,8 +9,7 @@
 //! - `diagram=architecture|lifecycle|sequence`: shows only that diagram.
 
 use super::values::unescape;
-use crate::lesson::content::fill;
-use crate::lesson::LESSON;
+use crate::lesson::sentences;
 
 /// The keys embed mode reads; [`super::decode`] leaves them alone.
 pub const KEYS: [&str; 4] = ["embed", "theme", "controls", "diagram"];
@@ -92,10 +91,12 @@ pub fn read(search: &str, fragment_query: &str) -> (EmbedOptions, Vec<String>) {
                 continue;
             }
             if seen.contains(&key) {
-                problems.push(fill(
-                    LESSON.link_problems.embed_repeated,
-                    &[("key", super::quote(key))],
-                ));
+                problems.push(
+                    sentences::lesson::link_problems::EmbedRepeated {
+                        key: super::quote(key),
+                    }
+                    .to_string(),
+                );
                 continue;
             }
             seen.push(key);
@@ -118,20 +119,24 @@ impl EmbedOptions {
                 "dark" => self.theme = Some(Theme::Dark),
                 "" | "auto" => self.theme = None,
                 _ => {
-                    return Some(fill(
-                        LESSON.link_problems.no_theme,
-                        &[("theme", super::quote(value))],
-                    ))
+                    return Some(
+                        sentences::lesson::link_problems::NoTheme {
+                            theme: super::quote(value),
+                        }
+                        .to_string(),
+                    )
                 }
             },
             "controls" => self.hide_controls = matches!(value, "off" | "0" | "hide"),
             _ => match DiagramView::ALL.into_iter().find(|d| d.slug() == value) {
                 Some(d) => self.diagram = Some(d),
                 None => {
-                    return Some(fill(
-                        LESSON.link_problems.no_diagram,
-                        &[("diagram", super::quote(value))],
-                    ))
+                    return Some(
+                        sentences::lesson::link_problems::NoDiagram {
+                            diagram: super::quote(value),
+                        }
+                        .to_string(),
+                    )
                 }
             },
         }

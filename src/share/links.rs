@@ -4,8 +4,8 @@
 use super::values::{
     parse_duration, parse_percent_ppm, print_duration, print_percent_ppm, ValueError,
 };
-use crate::lesson::content::fill;
 use crate::lesson::reasons;
+use crate::lesson::sentences;
 use crate::lesson::LESSON;
 use crate::model::faults::text::{parse_pair, print_node as node_name};
 use crate::model::scenario::LinkOverride;
@@ -29,10 +29,11 @@ impl LinkError {
         match self {
             LinkError::Shape => words.link_shape.to_owned(),
             LinkError::BadNodes => words.link_nodes.to_owned(),
-            LinkError::BadValue(what, e) => fill(
-                words.link_value,
-                &[("what", *what), ("why", reasons::value(*e))],
-            ),
+            LinkError::BadValue(what, e) => sentences::lesson::link_problems::LinkValue {
+                what: *what,
+                why: reasons::value(*e),
+            }
+            .to_string(),
         }
     }
 }

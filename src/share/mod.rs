@@ -46,9 +46,10 @@ pub use crate::values;
 
 use crate::lab::live::trace::{LiveTrace, TraceRefusal};
 use crate::lab::{Lab, PolicySwitch};
-use crate::lesson::content::{fill, LinkProblems, SANDBOX};
+use crate::lesson::content::{LinkProblems, SANDBOX};
 use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
 use crate::lesson::reasons;
+use crate::lesson::sentences;
 use crate::lesson::LESSON;
 use crate::model::faults::text as faults;
 use crate::model::fields::SCENARIO_FIELDS;
@@ -342,7 +343,9 @@ pub fn selection_of(query: &str) -> (Option<String>, Vec<String>) {
         .and_then(|(_, raw)| match unescape(raw) {
             Ok(text) => read_selection(&text, &mut problems),
             Err(_) => {
-                problems.push(fill(words().bad_selection, &[("part", quote(raw))]));
+                problems.push(
+                    sentences::lesson::link_problems::BadSelection { part: quote(raw) }.to_string(),
+                );
                 None
             }
         });
@@ -358,7 +361,7 @@ impl LinkState {
         ]
         .into_iter()
         .filter(|(_, code)| code.as_deref().is_some_and(|c| code::to_field(c).is_none()))
-        .map(|(language, _)| fill(words().left_out, &[("language", language)]))
+        .map(|(language, _)| sentences::lesson::link_problems::LeftOut { language }.to_string())
         .collect()
     }
 }
@@ -385,7 +388,7 @@ impl Problems {
             1 => self.shown.push(words().one_more.to_owned()),
             more => self
                 .shown
-                .push(fill(words().more, &[("count", more.to_string())])),
+                .push(sentences::lesson::link_problems::More { count: more }.to_string()),
         }
         self.shown
     }
@@ -411,7 +414,7 @@ fn words() -> &'static LinkProblems {
 
 fn base_name(preset: Option<&str>) -> String {
     match preset {
-        Some(id) => fill(words().preset_base, &[("id", id)]),
+        Some(id) => sentences::lesson::link_problems::PresetBase { id }.to_string(),
         None => words().default_base.to_owned(),
     }
 }
@@ -454,13 +457,13 @@ pub fn decode(fragment: &str) -> Decoded {
         ..LinkState::default()
     };
     if fragment.len() > MAX_LINK_CHARS {
-        problems.push(fill(
-            words().too_long,
-            &[
-                ("length", fragment.len().to_string()),
-                ("max", MAX_LINK_CHARS.to_string()),
-            ],
-        ));
+        problems.push(
+            sentences::lesson::link_problems::TooLong {
+                length: fragment.len(),
+                max: MAX_LINK_CHARS,
+            }
+            .to_string(),
+        );
         return Decoded {
             state,
             problems: problems.finish(),
@@ -468,10 +471,13 @@ pub fn decode(fragment: &str) -> Decoded {
     }
     let fields = Fields::collect(query, &mut problems);
     if let Some(version) = fields.single("v").filter(|v| *v != VERSION) {
-        problems.push(fill(
-            words().version,
-            &[("version", quote(version)), ("known", VERSION.to_string())],
-        ));
+        problems.push(
+            sentences::lesson::link_problems::Version {
+                version: quote(version),
+                known: VERSION,
+            }
+            .to_string(),
+        );
         return Decoded {
             state,
             problems: problems.finish(),
@@ -494,10 +500,12 @@ pub fn decode(fragment: &str) -> Decoded {
     state.challenge = fields.single("challenge").and_then(|text| {
         let fits = text.len() <= MAX_CHALLENGE_CHARS;
         if !fits {
-            problems.push(fill(
-                words().unreadable_field,
-                &[("key", quote("challenge"))],
-            ));
+            problems.push(
+                sentences::lesson::link_problems::UnreadableField {
+                    key: quote("challenge"),
+                }
+                .to_string(),
+            );
         }
         fits.then(|| text.to_owned())
     });
@@ -513,7 +521,7 @@ fn read_tab(path: &str, problems: &mut Problems) -> Tab {
     Tab::from_slug(path).unwrap_or_else(|| {
         if !path.is_empty() {
             let tab = quote(&unescape(path).unwrap_or_else(|_| path.to_owned()));
-            problems.push(fill(words().no_tab, &[("tab", tab)]));
+            problems.push(sentences::lesson::link_problems::NoTab { tab }.to_string());
         }
         Tab::Gist
     })
@@ -541,19 +549,21 @@ impl Fields {
             let key = unescape(raw_key).unwrap_or_default();
             if !is_known_key(&key) {
                 let key = quote(&unescape(raw_key).unwrap_or_else(|_| raw_key.to_owned()));
-                problems.push(fill(words().unknown_field, &[("key", key)]));
+                problems.push(sentences::lesson::link_problems::UnknownField { key }.to_string());
                 continue;
             }
             match unescape(raw_value) {
                 Ok(value) => fields.add(key, value, problems),
-                Err(_) => problems.push(fill(words().unreadable_field, &[("key", quote(&key))])),
+                Err(_) => problems.push(
+                    sentences::lesson::link_problems::UnreadableField { key: quote(&key) }
+                        .to_string(),
+                ),
             }
         }
         if pairs.next().is_some() {
-            problems.push(fill(
-                words().too_many_fields,
-                &[("max", MAX_FIELDS.to_string())],
-            ));
+            problems.push(
+                sentences::lesson::link_problems::TooManyFields { max: MAX_FIELDS }.to_string(),
+            );
         }
         fields
     }
@@ -564,14 +574,16 @@ impl Fields {
             "link" => self.links.push(value),
             "links" if value == "none" => self.clear_links = true,
             "faults" if value == "none" => self.clear_faults = true,
-            "faults" | "links" => problems.push(fill(
-                words().not_none,
-                &[("pair", quote(&format!("{key}={value}"))), ("key", key)],
-            )),
+            "faults" | "links" => problems.push(
+                sentences::lesson::link_problems::NotNone {
+                    pair: quote(&format!("{key}={value}")),
+                    key,
+                }
+                .to_string(),
+            ),
             _ if embed::KEYS.contains(&key.as_str()) => {}
-            _ if self.single(&key).is_some() => {
-                problems.push(fill(words().repeated, &[("key", quote(&key))]))
-            }
+            _ if self.single(&key).is_some() => problems
+                .push(sentences::lesson::link_problems::Repeated { key: quote(&key) }.to_string()),
             _ => self.singles.push((key, value)),
         }
     }
@@ -606,7 +618,7 @@ fn read_live(text: &str, problems: &mut Problems) -> Option<LiveTrace> {
         Err(TraceRefusal::Unreadable) => words().live_unreadable,
         Err(TraceRefusal::Inconsistent) => words().live_inconsistent,
     };
-    problems.push(fill(words().live, &[("why", why)]));
+    problems.push(sentences::lesson::link_problems::Live { why }.to_string());
     None
 }
 
@@ -618,16 +630,23 @@ fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
     if !safe {
-        problems.push(fill(words().bad_selection, &[("part", quote(selection))]));
+        problems.push(
+            sentences::lesson::link_problems::BadSelection {
+                part: quote(selection),
+            }
+            .to_string(),
+        );
         return None;
     }
     let found = LifecycleSelection::from_id(selection).is_some()
         || ArchSelection::from_id(selection).is_some();
     if !found {
-        problems.push(fill(
-            words().missing_selection,
-            &[("part", quote(selection))],
-        ));
+        problems.push(
+            sentences::lesson::link_problems::MissingSelection {
+                part: quote(selection),
+            }
+            .to_string(),
+        );
         return None;
     }
     Some(selection.to_owned())
@@ -638,10 +657,13 @@ fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
 fn read_search(text: &str, problems: &mut Problems) -> Option<SearchSpec> {
     search::parse_search(text)
         .map_err(|e| {
-            problems.push(fill(
-                words().search,
-                &[("search", quote(text)), ("why", e.describe())],
-            ))
+            problems.push(
+                sentences::lesson::link_problems::Search {
+                    search: quote(text),
+                    why: e.describe(),
+                }
+                .to_string(),
+            )
         })
         .ok()
 }
@@ -659,10 +681,10 @@ fn read_snippets(fields: &Fields, snippets: &mut SnippetCode, problems: &mut Pro
         };
         match read {
             Ok(code) => *slot = Some(code),
-            Err(ValueError::TooLarge) => {
-                problems.push(fill(words().code_too_long, &[("language", language)]))
-            }
-            Err(_) => problems.push(fill(words().code_unreadable, &[("language", language)])),
+            Err(ValueError::TooLarge) => problems
+                .push(sentences::lesson::link_problems::CodeTooLong { language }.to_string()),
+            Err(_) => problems
+                .push(sentences::lesson::link_problems::CodeUnreadable { language }.to_string()),
         }
     }
 }
@@ -715,7 +737,9 @@ fn read_lab(fields: &Fields, problems: &mut Problems) -> Option<LabLink> {
         Some(id) => match preset(id) {
             Some(p) => Some(p.id),
             None => {
-                problems.push(fill(words().no_preset, &[("preset", quote(id))]));
+                problems.push(
+                    sentences::lesson::link_problems::NoPreset { preset: quote(id) }.to_string(),
+                );
                 return None;
             }
         },
@@ -759,10 +783,13 @@ struct ScenarioReader<'p> {
 impl ScenarioReader<'_> {
     fn refuse(&mut self, what: String) {
         self.readable = false;
-        self.problems.push(fill(
-            words().refused,
-            &[("what", what.as_str()), ("fallback", &self.fallback)],
-        ));
+        self.problems.push(
+            sentences::lesson::link_problems::Refused {
+                what: what.as_str(),
+                fallback: &self.fallback,
+            }
+            .to_string(),
+        );
     }
 
     fn fields(&mut self, fields: &Fields) {
@@ -772,14 +799,14 @@ impl ScenarioReader<'_> {
             };
             if let Err(e) = field.read(&mut self.scenario, text) {
                 let name = SANDBOX.field(field.key).name;
-                self.refuse(fill(
-                    words().field,
-                    &[
-                        ("name", name.to_owned()),
-                        ("text", quote(text)),
-                        ("why", reasons::value(e).to_owned()),
-                    ],
-                ));
+                self.refuse(
+                    sentences::lesson::link_problems::Field {
+                        name,
+                        text: quote(text),
+                        why: reasons::value(e),
+                    }
+                    .to_string(),
+                );
             }
         }
     }
@@ -794,14 +821,14 @@ impl ScenarioReader<'_> {
                     switch.flip(&mut self.scenario.policy)
                 }
                 Ok(_) => {}
-                Err(e) => self.refuse(fill(
-                    words().switch,
-                    &[
-                        ("switch", quote(switch.slug())),
-                        ("text", quote(text)),
-                        ("why", reasons::value(e).to_owned()),
-                    ],
-                )),
+                Err(e) => self.refuse(
+                    sentences::lesson::link_problems::Switch {
+                        switch: quote(switch.slug()),
+                        text: quote(text),
+                        why: reasons::value(e),
+                    }
+                    .to_string(),
+                ),
             }
         }
     }
@@ -811,18 +838,23 @@ impl ScenarioReader<'_> {
             self.scenario.links.clear();
         }
         if self.scenario.links.len() + fields.links.len() > MAX_LINK_OVERRIDES {
-            return self.refuse(fill(
-                words().too_many_links,
-                &[("max", MAX_LINK_OVERRIDES.to_string())],
-            ));
+            return self.refuse(
+                sentences::lesson::link_problems::TooManyLinks {
+                    max: MAX_LINK_OVERRIDES,
+                }
+                .to_string(),
+            );
         }
         for text in &fields.links {
             match links::parse_link(text) {
                 Ok(link) => self.scenario.links.push(link),
-                Err(e) => self.refuse(fill(
-                    words().bad_link,
-                    &[("why", e.describe()), ("text", quote(text))],
-                )),
+                Err(e) => self.refuse(
+                    sentences::lesson::link_problems::BadLink {
+                        why: e.describe(),
+                        text: quote(text),
+                    }
+                    .to_string(),
+                ),
             }
         }
     }
@@ -833,18 +865,20 @@ impl ScenarioReader<'_> {
         }
         let max_faults = crate::model::scenario::limits::MAX_FAULTS;
         if self.scenario.faults.0.len() + fields.faults.len() > max_faults {
-            return self.refuse(fill(
-                words().too_many_faults,
-                &[("max", max_faults.to_string())],
-            ));
+            return self.refuse(
+                sentences::lesson::link_problems::TooManyFaults { max: max_faults }.to_string(),
+            );
         }
         for text in &fields.faults {
             match faults::parse_fault(text) {
                 Ok(fault) => self.scenario.faults.0.push(fault),
-                Err(e) => self.refuse(fill(
-                    words().bad_fault,
-                    &[("why", reasons::fault(&e)), ("text", quote(text))],
-                )),
+                Err(e) => self.refuse(
+                    sentences::lesson::link_problems::BadFault {
+                        why: reasons::fault(&e),
+                        text: quote(text),
+                    }
+                    .to_string(),
+                ),
             }
         }
     }
@@ -854,10 +888,12 @@ impl ScenarioReader<'_> {
             return;
         }
         if let Err(e) = self.scenario.validate() {
-            self.refuse(fill(
-                words().inconsistent,
-                &[("why", reasons::scenario(&e))],
-            ));
+            self.refuse(
+                sentences::lesson::link_problems::Inconsistent {
+                    why: reasons::scenario(&e),
+                }
+                .to_string(),
+            );
         }
     }
 }
@@ -869,17 +905,20 @@ fn read_time(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
     };
     match parse_duration(text) {
         Ok(t) if t <= link.scenario.duration.0 => link.time = SimTime(t),
-        Ok(_) => problems.push(fill(
-            words().late_time,
-            &[
-                ("text", quote(text)),
-                ("end", link.scenario.duration.to_string()),
-            ],
-        )),
-        Err(e) => problems.push(fill(
-            words().bad_time,
-            &[("text", quote(text)), ("why", reasons::value(e).to_owned())],
-        )),
+        Ok(_) => problems.push(
+            sentences::lesson::link_problems::LateTime {
+                text: quote(text),
+                end: link.scenario.duration,
+            }
+            .to_string(),
+        ),
+        Err(e) => problems.push(
+            sentences::lesson::link_problems::BadTime {
+                text: quote(text),
+                why: reasons::value(e),
+            }
+            .to_string(),
+        ),
     }
 }
 
@@ -890,7 +929,12 @@ fn read_compare(fields: &Fields, link: &mut LabLink, problems: &mut Problems) {
     };
     match PolicySwitch::from_slug(text) {
         Some(switch) => link.compare = Some(switch),
-        None => problems.push(fill(words().no_switch, &[("switch", quote(text))])),
+        None => problems.push(
+            sentences::lesson::link_problems::NoSwitch {
+                switch: quote(text),
+            }
+            .to_string(),
+        ),
     }
 }
 

@@ -6,8 +6,9 @@
 use super::values::{parse_whole, ValueError};
 use super::{LabLink, LinkState};
 use crate::lab::{Lab, LabAction};
-use crate::lesson::content::{fill, REASONS};
+use crate::lesson::content::REASONS;
 use crate::lesson::reasons;
+use crate::lesson::sentences;
 use crate::model::search::{
     with_plan, Counterexample, FaultKind, SearchSpec, MAX_BUDGET, MAX_PLAN_FAULTS,
 };
@@ -66,12 +67,15 @@ impl SearchError {
         };
         match *self {
             SearchError::Shape => words.shape.to_owned(),
-            SearchError::Number(p, e) => fill(
-                words.number,
-                &[("part", part(p)), ("why", reasons::value(e))],
-            ),
+            SearchError::Number(p, e) => sentences::reasons::search::Number {
+                part: part(p),
+                why: reasons::value(e),
+            }
+            .to_string(),
             SearchError::Kinds => words.kinds.to_owned(),
-            SearchError::Range(p) => fill(words.range, &[("part", part(p))]),
+            SearchError::Range(p) => {
+                sentences::reasons::search::Range { part: part(p) }.to_string()
+            }
         }
     }
 }

@@ -9,13 +9,14 @@
 //!   diagram names its example's 30 s).
 
 use crate::lesson::number::Decimal;
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::{
     arrow, arrow_marker, explanation_panel, marker_id, on_activate_key, use_zoom, zoom_frame,
     Framed,
 };
-use crate::lesson::content::{fill, ArchEdge, ArchNode, LESSON};
+use crate::lesson::content::{ArchEdge, ArchNode, LESSON};
 use crate::lesson::diagram::{
     architecture_box, architecture_curve, explain_architecture, ArchSelection, ARCHITECTURE_VIEW,
 };
@@ -112,13 +113,11 @@ fn node_box(node: ArchNode, selected: Option<ArchSelection>, select: Callback<()
         Callback::from(move |_: MouseEvent| select.emit(()))
     };
     let names = &LESSON.names;
-    let aria = fill(
-        names.node,
-        &[
-            ("title", node.title()),
-            ("duties", node.text().duties.join(names.duties_joiner)),
-        ],
-    );
+    let aria = sentences::lesson::names::Node {
+        title: node.title(),
+        duties: node.text().duties.join(names.duties_joiner),
+    }
+    .to_string();
     html! {
         <g class={classes!("node", format!("node-{}", node.slug()))} role="button" tabindex="0"
             aria-label={aria}
@@ -146,14 +145,12 @@ fn edge_arrow(
     select: Callback<()>,
 ) -> Html {
     let text = edge.text();
-    let aria = fill(
-        LESSON.names.edge,
-        &[
-            ("label", label.to_owned()),
-            ("from", text.from.title()),
-            ("to", text.to.title()),
-        ],
-    );
+    let aria = sentences::lesson::names::Edge {
+        label,
+        from: text.from.title(),
+        to: text.to.title(),
+    }
+    .to_string();
     let class = if matches!(edge, ArchEdge::Ok | ArchEdge::Fail) {
         "reply"
     } else {

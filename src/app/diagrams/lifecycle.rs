@@ -9,13 +9,14 @@
 //! - `explain: bool` (default true): whether to show the explanation panel under it.
 
 use crate::lesson::number::Decimal;
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::{
     arrow, arrow_marker, explanation_panel, marker_id, on_activate_key, use_zoom, zoom_frame,
     Framed,
 };
-use crate::lesson::content::{fill, LeaseState, TransitionText, LESSON};
+use crate::lesson::content::{LeaseState, TransitionText, LESSON};
 use crate::lesson::diagram::{
     explain_lifecycle, lifecycle_box, lifecycle_curve, LifecycleSelection, LIFECYCLE_VIEW,
 };
@@ -130,14 +131,12 @@ fn transition_arrow(
     select: Callback<()>,
 ) -> Option<Html> {
     let curve = lifecycle_curve(t.from, t.to)?;
-    let aria = fill(
-        LESSON.names.transition,
-        &[
-            ("from", t.from.text().label),
-            ("to", t.to.text().label),
-            ("label", t.label),
-        ],
-    );
+    let aria = sentences::lesson::names::Transition {
+        from: t.from.text().label,
+        to: t.to.text().label,
+        label: t.label,
+    }
+    .to_string();
     let class = if active { "active" } else { "" };
     Some(arrow(&curve, t.label, aria, pressed, marker, select, class))
 }
@@ -152,21 +151,22 @@ fn state_box(
     let text = state.text();
     let rect = lifecycle_box(state);
     let names = &LESSON.names;
-    let state_facts = [("number", text.number), ("label", text.label)];
     let aria = if badges.is_empty() {
-        fill(names.state, &state_facts)
+        sentences::lesson::names::State {
+            number: text.number,
+            label: text.label,
+        }
+        .to_string()
     } else {
         let who: Vec<&str> = badges.iter().map(|m| m.label.as_str()).collect();
         // The badges are visible text, so the name repeats them (WCAG "label in name").
-        fill(
-            names.state_with,
-            &[
-                ("number", text.number.to_owned()),
-                ("label", text.label.to_owned()),
-                ("badges", who.join(" ")),
-                ("clients", who.join(names.clients_joiner)),
-            ],
-        )
+        sentences::lesson::names::StateWith {
+            number: text.number,
+            label: text.label,
+            badges: who.join(" "),
+            clients: who.join(names.clients_joiner),
+        }
+        .to_string()
     };
     let onclick = {
         let select = select.clone();

@@ -13,10 +13,11 @@ pub mod lifecycle;
 pub mod sequence;
 
 use crate::lesson::number::Decimal;
+use crate::lesson::sentences;
 use web_sys::HtmlDialogElement;
 use yew::prelude::*;
 
-use crate::lesson::content::{fill, LESSON};
+use crate::lesson::content::LESSON;
 use crate::lesson::diagram::{Curve, Explanation};
 
 pub use architecture::{ArchitectureDiagram, ArchitectureDiagramProps, InFlight};
@@ -181,14 +182,15 @@ fn zoom_frame(zoom: &Zoom, framed: Framed) -> Html {
         })
     };
     let words = &LESSON.zoom;
-    let named = |template: &str| fill(template, &[("diagram", framed.label.to_string())]);
-    let title = named(words.title);
+    let diagram = framed.label.to_string();
+    let title = sentences::lesson::zoom::Title { diagram: &diagram }.to_string();
+    let enlarge_label = sentences::lesson::zoom::EnlargeLabel { diagram }.to_string();
     html! {
         <>
             <div class="diagram-scroll">{framed.inline}</div>
             <div class="diagram-tools">
                 <button ref={zoom.button.clone()} type="button" class="button small diagram-zoom-open"
-                    aria-haspopup="dialog" aria-label={named(words.enlarge_label)} onclick={open}>
+                    aria-haspopup="dialog" aria-label={enlarge_label} onclick={open}>
                     <span aria-hidden="true">{"⤢ "}</span>{words.enlarge}
                 </button>
             </div>

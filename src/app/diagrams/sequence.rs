@@ -13,10 +13,11 @@
 //! - `on_select: Callback<usize>`: told of the message index selected by click or key.
 
 use crate::lesson::number::Decimal;
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::{arrow, arrow_marker, explanation_panel, marker_id, use_zoom, zoom_frame, Framed};
-use crate::lesson::content::{fill, LESSON};
+use crate::lesson::content::LESSON;
 use crate::lesson::diagram::{Explanation, SequenceLayout};
 
 /// One arrow: participant indexes, its text, and an optional time shown in a left gutter.
@@ -135,17 +136,19 @@ fn participant(props: &SequenceDiagramProps, index: usize) -> String {
 
 /// A step's accessible name: "Step 2: Client to Lock service: renew".
 fn step_name(props: &SequenceDiagramProps, index: usize, m: &SequenceMessage) -> String {
-    let from = participant(props, m.from);
-    let mut facts = vec![
-        ("step", (index + 1).to_string()),
-        ("from", from.to_string()),
-        ("label", m.label.to_string()),
-    ];
+    use sentences::lesson::names::{Step, StepTo};
+    let (step, from, label) = (index + 1, participant(props, m.from), &m.label);
     if m.from == m.to {
-        fill(LESSON.names.step, &facts)
+        Step { step, from, label }.to_string()
     } else {
-        facts.push(("to", participant(props, m.to).to_string()));
-        fill(LESSON.names.step_to, &facts)
+        let to = participant(props, m.to);
+        StepTo {
+            step,
+            from,
+            to,
+            label,
+        }
+        .to_string()
     }
 }
 

@@ -2,12 +2,13 @@
 //! went wrong and what would have prevented it (words from `content/checks.toml`), the
 //! checkers' counts up to the cursor and for the whole run, and compare mode's difference.
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::reading::{RunReading, ShownRun};
 use super::RunProps;
 use crate::lab::{describe, PolicySwitch};
-use crate::lesson::checks::{fill, CheckWords, ViolationWords, CHECK_TEXTS};
+use crate::lesson::checks::{CheckWords, ViolationWords, CHECK_TEXTS};
 use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, SimTime};
 
 /// At most this many lost-flag moments are listed; the rest are counted.
@@ -37,11 +38,6 @@ fn figures(run: &dyn RunReading, m: &Metrics) -> [(&'static str, String); 11] {
     ]
 }
 
-/// A panel template with the time shown filled in.
-fn at_now(run: &dyn RunReading, template: &str, now: SimTime) -> String {
-    fill(template, &[("now", run.shown_time(now).to_string())])
-}
-
 /// The latest moments a client went Lost, up to `now`, and a count of the earlier ones.
 fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
     let window = run.losses_before(now, SHOWN_LOSSES);
@@ -52,7 +48,7 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
     html! {
         <ul class="losses">
             if earlier > 0 {
-                <li class="muted">{fill(CHECK_TEXTS.panel.earlier_losses, &[("earlier", earlier.to_string()), ("latest", window.items.len().to_string())])}</li>
+                <li class="muted">{sentences::checks::panel::EarlierLosses { earlier, latest: window.items.len() }.to_string()}</li>
             }
             { for window.items.iter().map(|(client, point)| {
                 let reason = match point.state {
@@ -60,11 +56,7 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
                     _ => "",
                 };
                 html! {
-                    <li>{fill(CHECK_TEXTS.panel.went_lost, &[
-                        ("client", client.to_string()),
-                        ("at", run.shown_time(point.from).to_string()),
-                        ("reason", reason.to_owned()),
-                    ])}</li>
+                    <li>{sentences::checks::panel::WentLost { client, at: run.shown_time(point.from), reason }.to_string()}</li>
                 }
             }) }
         </ul>
@@ -77,18 +69,12 @@ fn status_text(run: &dyn RunReading, status: &CheckStatus) -> String {
         CheckStatus::Holding => panel.holding.to_owned(),
         CheckStatus::NotApplicable => panel.not_applicable.to_owned(),
         CheckStatus::Broken { first, count } => {
-            let template = if *count > 1 {
-                panel.broken_times
+            let at = run.shown_time(first.at);
+            if *count > 1 {
+                sentences::checks::panel::BrokenTimes { at, count }.to_string()
             } else {
-                panel.broken
-            };
-            fill(
-                template,
-                &[
-                    ("at", run.shown_time(first.at).to_string()),
-                    ("count", count.to_string()),
-                ],
-            )
+                sentences::checks::panel::Broken { at }.to_string()
+            }
         }
     }
 }
@@ -136,7 +122,7 @@ pub fn ChecksPanel(props: &ChecksProps) -> Html {
                                 if let Some(seek) = props.step.on_seek.clone() {
                                     <button type="button" class="button small"
                                         onclick={Callback::from(move |_: MouseEvent| seek.emit(first.at))}>
-                                        {fill(CHECK_TEXTS.panel.go_to, &[("at", run.shown_time(first.at).to_string())])}
+                                        {sentences::checks::panel::GoTo { at: run.shown_time(first.at) }.to_string()}
                                     </button>
                                 }
                             }
@@ -161,15 +147,12 @@ fn counts(run: &dyn RunReading, now: SimTime, compare: Option<&ComparedRun>) -> 
         return counts_table(run, mine, figures(run, run.metrics()), now);
     };
     let policy = run.scenario().policy;
-    let flipped = if compare.switch.is_on(&policy) {
-        CHECK_TEXTS.panel.without
+    let switch = compare.switch.label().to_ascii_lowercase();
+    let flipped_name = if compare.switch.is_on(&policy) {
+        sentences::checks::panel::Without { switch }.to_string()
     } else {
-        CHECK_TEXTS.panel.with
+        sentences::checks::panel::With { switch }.to_string()
     };
-    let flipped_name = fill(
-        flipped,
-        &[("switch", compare.switch.label().to_ascii_lowercase())],
-    );
     let theirs = figures(&*compare.run, &compare.run.metrics_at(now));
     let statuses: Vec<_> = CheckId::ALL
         .into_iter()
@@ -186,7 +169,7 @@ fn counts(run: &dyn RunReading, now: SimTime, compare: Option<&ComparedRun>) -> 
         <div class="comparison">
             <p class="comparison-summary" aria-live="polite">{summary}</p>
             <table class="counts">
-                <caption>{at_now(run, panel.compare_caption, now)}</caption>
+                <caption>{sentences::checks::panel::CompareCaption { now: run.shown_time(now) }.to_string()}</caption>
                 <thead>
                     <tr><th scope="col">{panel.measure}</th><th scope="col">{panel.this_run}</th><th scope="col">{flipped_name.clone()}</th></tr>
                 </thead>
@@ -217,9 +200,9 @@ fn counts_table(
     let panel = &CHECK_TEXTS.panel;
     html! {
         <table class="counts">
-            <caption>{at_now(run, panel.counts_caption, now)}</caption>
+            <caption>{sentences::checks::panel::CountsCaption { now: run.shown_time(now) }.to_string()}</caption>
             <thead>
-                <tr><th scope="col">{panel.measure}</th><th scope="col">{at_now(run, panel.as_of, now)}</th><th scope="col">{panel.whole_run}</th></tr>
+                <tr><th scope="col">{panel.measure}</th><th scope="col">{sentences::checks::panel::AsOf { now: run.shown_time(now) }.to_string()}</th><th scope="col">{panel.whole_run}</th></tr>
             </thead>
             <tbody>
                 { for mine.into_iter().zip(whole).map(|((label, value), (_, total))| html! {
@@ -238,34 +221,36 @@ fn difference(
     flipped_name: &str,
     switch: &str,
 ) -> String {
-    let words = &CHECK_TEXTS.panel;
     let mut differences = Vec::new();
     for (id, a, b) in statuses {
         if a.is_broken() != b.is_broken() {
-            let template = if a.is_broken() {
-                words.breaks_here
+            let check = id.title();
+            differences.push(if a.is_broken() {
+                sentences::checks::panel::BreaksHere { check }.to_string()
             } else {
-                words.breaks_flipped
-            };
-            differences.push(fill(template, &[("check", id.title().to_owned())]));
+                sentences::checks::panel::BreaksFlipped { check }.to_string()
+            });
         }
     }
     for ((label, a), (_, b)) in mine.iter().zip(theirs) {
         if a != b {
-            differences.push(fill(
-                words.differs,
-                &[
-                    ("figure", label.to_ascii_lowercase()),
-                    ("here", a.clone()),
-                    ("there", b.clone()),
-                    ("compared", flipped_name.to_ascii_lowercase()),
-                ],
-            ));
+            differences.push(
+                sentences::checks::panel::Differs {
+                    figure: label.to_ascii_lowercase(),
+                    here: a.clone(),
+                    there: b.clone(),
+                    compared: flipped_name.to_ascii_lowercase(),
+                }
+                .to_string(),
+            );
         }
     }
     if differences.is_empty() {
-        fill(words.agree, &[("switch", switch.to_owned())])
+        sentences::checks::panel::Agree { switch }.to_string()
     } else {
-        fill(words.difference, &[("differences", differences.join("; "))])
+        sentences::checks::panel::Difference {
+            differences: differences.join("; "),
+        }
+        .to_string()
     }
 }

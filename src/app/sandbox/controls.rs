@@ -1,12 +1,13 @@
 //! The laboratory's controls: preset picker, playback bar, the "now" summary, policies and
 //! parameters.
 
+use crate::lesson::sentences;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::{preset_choices, LabProps, RunProps, SetupProps};
 use crate::lab::{describe, LabAction, PolicySwitch, Speed};
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 use crate::model::fields::{FormUnit, ScenarioField, SCENARIO_FIELDS};
 use crate::model::{presets, Lifecycle, Policy, Scenario, SimTime};
 
@@ -87,7 +88,8 @@ pub fn PlaybackBar(props: &LabProps) -> Html {
         LabAction::Seek(SimTime::from_millis(ms))
     });
     let words = &SANDBOX.playback;
-    let times = [("now", lab.now().to_string()), ("end", end.to_string())];
+    use sentences::sandbox::playback::{ClockEnd, ClockNow, TimeValue};
+    let now = lab.now();
     html! {
         <div class="playback" role="group" aria-label={words.group}>
             <div class="playback-buttons">
@@ -111,11 +113,11 @@ pub fn PlaybackBar(props: &LabProps) -> Html {
             <div class="scrubber">
                 <label for="lab-time">{words.time}</label>
                 <input id="lab-time" type="range" min="0" max={(end.0 / 1_000).to_string()} step="1"
-                    value={now_ms.to_string()} aria-valuetext={fill(words.time_value, &times)}
+                    value={now_ms.to_string()} aria-valuetext={TimeValue { now, end }.to_string()}
                     oninput={onscrub} />
                 <p class="clock" aria-label={words.clock}>
-                    <span class="now">{fill(words.clock_now, &times)}</span>
-                    <span class="muted">{fill(words.clock_end, &times)}</span>
+                    <span class="now">{ClockNow { now }.to_string()}</span>
+                    <span class="muted">{ClockEnd { end }.to_string()}</span>
                 </p>
             </div>
             <p class="hint muted">{words.keys}</p>
@@ -141,30 +143,30 @@ pub fn Summary(props: &RunProps) -> Html {
     let snapshot = run.state_at(props.at);
     let words = &SANDBOX.summary;
     let holder = match snapshot.holder {
-        Some((client, token)) => fill(
-            words.holder,
-            &[("client", client.to_string()), ("token", token.to_string())],
-        ),
+        Some((client, token)) => sentences::sandbox::summary::Holder { client, token }.to_string(),
         None => words.nobody.to_owned(),
     };
-    let sentence = fill(
-        words.holder_is,
-        &[("at", run.shown_time(props.at).to_string())],
-    );
-    let (before, after) = sentence.split_once("{holder}").unwrap_or((&sentence, ""));
+    // The holder is shown strong, so the sentence is split where it goes.
+    const HOLDER: &str = "\u{1}";
+    let sentence = sentences::sandbox::summary::HolderIs {
+        at: run.shown_time(props.at),
+        holder: HOLDER,
+    }
+    .to_string();
+    let (before, after) = sentence.split_once(HOLDER).unwrap_or((&sentence, ""));
     html! {
         <div class="now-summary" aria-label={words.label}>
             <p>{before}<strong>{holder}</strong>{after}</p>
             <ul class="client-states">
                 { for snapshot.clients.iter().map(|client| {
                     let mut notes = Vec::new();
-                    if let Some(token) = client.token { notes.push(fill(words.token, &[("token", token.to_string())])); }
+                    if let Some(token) = client.token { notes.push(sentences::sandbox::summary::Token { token }.to_string()); }
                     if client.lost_flag { notes.push(words.lost_flag.to_owned()); }
                     if client.paused { notes.push(words.paused.to_owned()); }
                     if client.crashed { notes.push(words.crashed.to_owned()); }
                     html! {
                         <li class={classes!("client-state", lifecycle_class(client.lifecycle))}>
-                            <span class="client-name">{fill(words.client, &[("client", client.id.to_string())])}</span>
+                            <span class="client-name">{sentences::sandbox::summary::Client { client: client.id }.to_string()}</span>
                             <span class="client-lifecycle">{describe::lifecycle(client.lifecycle)}</span>
                             if !notes.is_empty() {
                                 <span class="muted">{notes.join(" · ")}</span>
@@ -226,7 +228,7 @@ pub fn PolicyPanel(props: &SetupProps) -> Html {
                 <option value="" selected={compared.is_none()}>{words.no_comparison}</option>
                 { for PolicySwitch::ALL.into_iter().map(|switch| html! {
                     <option value={switch.slug()} selected={compared == Some(switch)}>
-                        {fill(if switch.is_on(&policy) { words.without } else { words.with }, &[("switch", switch.label())])}
+                        {policy_choice(switch, &policy)}
                     </option>
                 }) }
             </select>
@@ -253,7 +255,7 @@ pub fn ParametersPanel(props: &SetupProps) -> Html {
                     <option value="" selected=true disabled=true>{words.defaults_choice}</option>
                     { for presets::system_defaults().into_iter().map(|d| {
                         let system = SANDBOX.system(d.slug);
-                        html! { <option value={d.slug}>{fill(words.system, &[("system", system.system.to_owned()), ("ttl", d.ttl.to_string()), ("renew", system.renew.to_owned())])}</option> }
+                        html! { <option value={d.slug}>{sentences::sandbox::parameters::System { system: system.system, ttl: d.ttl, renew: system.renew }.to_string()}</option> }
                     }) }
                 </select>
             </div>
@@ -301,11 +303,27 @@ fn renew_fraction(props: &SetupProps, id: &str, label: &'static str, scenario: &
             <select id={id.to_owned()} {onchange}>
                 { for fractions.into_iter().map(|(num, den)| html! {
                     <option value={format!("{num}/{den}")} selected={(num, den) == (fraction.num, fraction.den)}>
-                        {fill(SANDBOX.parameters.fraction, &[("num", num.to_string()), ("den", den.to_string())])}
+                        {sentences::sandbox::parameters::Fraction { num, den }.to_string()}
                     </option>
                 }) }
             </select>
-            <span class="muted">{fill(SANDBOX.parameters.interval, &[("interval", scenario.renew_interval().to_string())])}</span>
+            <span class="muted">{sentences::sandbox::parameters::Interval { interval: scenario.renew_interval() }.to_string()}</span>
         </div>
+    }
+}
+
+/// A compare option's name: the run without the switch if it is on, with it if it is off.
+fn policy_choice(switch: PolicySwitch, policy: &Policy) -> String {
+    let switch_label = switch.label();
+    if switch.is_on(policy) {
+        sentences::sandbox::policies::Without {
+            switch: switch_label,
+        }
+        .to_string()
+    } else {
+        sentences::sandbox::policies::With {
+            switch: switch_label,
+        }
+        .to_string()
     }
 }

@@ -1,6 +1,7 @@
 //! The fault plan: add a fault at the cursor or any time, move it, remove it. The form reads
 //! what is typed through the model's textual form of a fault, the one share links use.
 
+use crate::lesson::sentences;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -8,7 +9,7 @@ use super::SetupProps;
 use crate::lab::describe;
 use crate::lab::fault_form::FaultDraft;
 use crate::lab::LabAction;
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 use crate::lesson::reasons;
 use crate::model::faults::text::print_node;
 use crate::model::faults::{Amount, Targets};
@@ -90,10 +91,12 @@ fn FaultForm(props: &SetupProps) -> Html {
                         None => LabAction::AddFaultAtCursor(fault),
                     });
                 }
-                Err(e) => error.set(Some(fill(
-                    SANDBOX.fault_form.cannot_add,
-                    &[("fault", reasons::fault(&e))],
-                ))),
+                Err(e) => error.set(Some(
+                    sentences::sandbox::fault_form::CannotAdd {
+                        fault: reasons::fault(&e),
+                    }
+                    .to_string(),
+                )),
             }
         })
     };
@@ -181,19 +184,18 @@ fn planned_fault(props: &SetupProps, index: usize, planned: &TimedFault) -> Html
     });
     let time_id = format!("fault-{index}-at");
     let form = &SANDBOX.fault_form;
-    let facts = [
-        ("fault", description.clone()),
-        ("at", planned.at.to_string()),
-    ];
+    let (fault, at) = (&description, planned.at);
+    let time_of = sentences::sandbox::fault_form::TimeOf { fault }.to_string();
+    let remove_label = sentences::sandbox::fault_form::RemoveLabel { fault, at }.to_string();
     html! {
         <li>
             <span class="fault-text">{description.clone()}</span>
-            <label for={time_id.clone()} class="visually-hidden">{fill(form.time_of, &facts)}</label>
+            <label for={time_id.clone()} class="visually-hidden">{time_of}</label>
             <input id={time_id} type="text" inputmode="decimal" class="fault-time"
                 value={print_decimal(planned.at.0, 6)} onchange={onmove} />
             <span class="unit">{form.seconds}</span>
             <button type="button" class="button small"
-                aria-label={fill(form.remove_label, &facts)}
+                aria-label={remove_label}
                 onclick={props.send(move |_: MouseEvent| LabAction::RemoveFault(index))}>
                 {form.remove}
             </button>

@@ -2,6 +2,7 @@
 //! diagram's edges, each client's badge sits on its lifecycle state, and the sequence of
 //! recent messages is drawn (click an arrow to go to it) and exported as Mermaid.
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::reading::ShownRun;
@@ -11,7 +12,7 @@ use crate::app::diagrams::export::MermaidExport;
 use crate::app::diagrams::lifecycle::{LifecycleDiagram, StateMarker};
 use crate::app::diagrams::sequence::{SequenceDiagram, SequenceMessage};
 use crate::lab::{describe, LabAction, RunSequence};
-use crate::lesson::content::{fill, ArchEdge, LeaseState, SANDBOX};
+use crate::lesson::content::{ArchEdge, LeaseState, SANDBOX};
 use crate::model::{Lifecycle, Message, NodeId, SimTime};
 
 const SEQUENCE_WINDOW: usize = 12;
@@ -74,8 +75,11 @@ pub fn LiveDiagrams(props: &DiagramsProps) -> Html {
         })
         .collect();
     let ttl = crate::model::notation::print_duration(props.run.scenario().ttl.as_micros());
-    let acquire_label: Option<AttrValue> =
-        Some(fill(SANDBOX.live_diagrams.acquire, &[("ttl", ttl)]).into());
+    let acquire_label: Option<AttrValue> = Some(
+        sentences::sandbox::live_diagrams::Acquire { ttl }
+            .to_string()
+            .into(),
+    );
     html! {
         <section class="card live-diagrams" aria-labelledby="live-title">
             <h4 id="live-title">{SANDBOX.live_diagrams.heading}</h4>
@@ -110,10 +114,13 @@ pub fn RunSequenceView(props: &StepProps) -> Html {
         .arrows
         .iter()
         .map(|a| {
-            AttrValue::from(fill(
-                SANDBOX.live_diagrams.explanation,
-                &[("at", a.sent_at.to_string()), ("message", a.label.clone())],
-            ))
+            AttrValue::from(
+                sentences::sandbox::live_diagrams::Explanation {
+                    at: a.sent_at,
+                    message: a.label.clone(),
+                }
+                .to_string(),
+            )
         })
         .collect();
     let participants: Vec<AttrValue> = sequence
@@ -124,10 +131,7 @@ pub fn RunSequenceView(props: &StepProps) -> Html {
     let words = &SANDBOX.live_diagrams;
     html! {
         <section class="card run-sequence" aria-labelledby="run-sequence-title">
-            <h4 id="run-sequence-title">{fill(words.sequence_heading, &[
-                ("count", sequence.arrows.len().to_string()),
-                ("at", props.at.to_string()),
-            ])}</h4>
+            <h4 id="run-sequence-title">{sentences::sandbox::live_diagrams::SequenceHeading { count: sequence.arrows.len(), at: props.at }.to_string()}</h4>
             if sequence.arrows.is_empty() {
                 <p class="muted">{words.no_message}</p>
             } else {

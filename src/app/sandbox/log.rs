@@ -1,11 +1,12 @@
 //! The event log: the run as text, up to the cursor, for reading and for screen readers.
 //! Only the latest events are rendered, however long the run: the cursor moves the window.
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::RunProps;
 use crate::lab::describe;
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 
 const SHOWN_EVENTS: usize = 60;
 
@@ -19,7 +20,7 @@ pub fn EventLog(props: &RunProps) -> Html {
     let words = &SANDBOX.event_log;
     html! {
         <details class="card event-log">
-            <summary>{fill(words.summary, &[("total", total.to_string())])}</summary>
+            <summary>{sentences::sandbox::event_log::Summary { total }.to_string()}</summary>
             <div role="log" aria-label={words.label} class="log-lines" tabindex="0">
                 <ol start={first.to_string()}>
                     { for window.items.iter().map(|(event, found)| html! {
@@ -28,11 +29,7 @@ pub fn EventLog(props: &RunProps) -> Html {
                 </ol>
             </div>
             if total > SHOWN_EVENTS {
-                <p class="muted small">{fill(words.window, &[
-                    ("first", first.to_string()),
-                    ("total", total.to_string()),
-                    ("all", run.event_count().to_string()),
-                ])}</p>
+                <p class="muted small">{sentences::sandbox::event_log::Window { first, total, all: run.event_count() }.to_string()}</p>
             }
         </details>
     }

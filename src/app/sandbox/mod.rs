@@ -19,12 +19,13 @@ mod search;
 mod storage;
 mod timeline;
 
+use crate::lesson::sentences;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::lab::{Lab, LabAction};
-use crate::lesson::content::{fill, PresetText, SANDBOX};
+use crate::lesson::content::{PresetText, SANDBOX};
 use crate::model::{presets, SimTime};
 use reading::ShownRun;
 
@@ -271,7 +272,7 @@ thread_local! {
 
 /// The switch between the simulated run and live mode.
 fn mode_switch(live_mode: &UseStateHandle<bool>) -> Html {
-    use crate::lab::live::words;
+    use crate::lesson::content::LIVE;
     let choose = |live: bool| {
         let live_mode = live_mode.clone();
         Callback::from(move |_: MouseEvent| {
@@ -280,14 +281,14 @@ fn mode_switch(live_mode: &UseStateHandle<bool>) -> Html {
         })
     };
     html! {
-        <div class="lab-mode" role="group" aria-label={words::MODE_LABEL}>
+        <div class="lab-mode" role="group" aria-label={LIVE.mode.label}>
             <button type="button" class="button" aria-pressed={(!**live_mode).to_string()} onclick={choose(false)}>
-                {words::MODE_SIMULATED}
+                {LIVE.mode.simulated}
             </button>
             <button type="button" class="button" aria-pressed={live_mode.to_string()} onclick={choose(true)}>
-                {words::MODE_LIVE}
+                {LIVE.mode.live}
             </button>
-            <span class="muted hint">{words::MODE_SWITCH_HINT}</span>
+            <span class="muted hint">{LIVE.mode.switch_hint}</span>
         </div>
     }
 }
@@ -408,11 +409,7 @@ fn lab_panels(store: &UseReducerHandle<LabStore>, setup: SetupProps, run: RunPro
             <search::SearchPanel ..setup />
             <log::EventLog ..run />
             <p class="trace-id">
-                {fill(SANDBOX.lab.trace_id, &[
-                    ("hash", format!("{:016x}", lab.run().trace_hash())),
-                    ("seed", lab.scenario().seed.to_string()),
-                    ("events", lab.run().event_count().to_string()),
-                ])}
+                {sentences::sandbox::lab::TraceId { hash: format!("{:016x}", lab.run().trace_hash()), seed: lab.scenario().seed, events: lab.run().event_count() }.to_string()}
             </p>
         </>
     }

@@ -2,12 +2,13 @@
 //! learner's choosing, a 400 ms stop-the-world pause at a chosen point of the renew period,
 //! the outcome explained, and a sweep of every start across one period.
 
+use crate::lesson::sentences;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::lab::describe;
 use crate::lab::pitfall::{PitfallTry, MAX_TTL, MIN_TTL, SWEEP_STARTS};
-use crate::lesson::content::{fill, PitfallWords, SANDBOX};
+use crate::lesson::content::{PitfallWords, SANDBOX};
 use crate::lesson::ttl::{read_inputs, MsError};
 use crate::model::notation::{parse_decimal, print_decimal};
 use crate::model::{
@@ -107,18 +108,12 @@ fn inequality(inputs: &Result<TtlInputs, (usize, MsError)>, advice: &TtlAdvice) 
     match inputs {
         Ok(_) => html! {
             <>
-                <strong>{fill(words.minimum, &[("minimum", advice.minimum.to_string())])}</strong>
-                {fill(words.advice, &[
-                    ("proposed", advice.proposed.to_string()),
-                    ("heartbeat", advice.heartbeat.to_string()),
-                ])}
+                <strong>{sentences::sandbox::pitfall::Minimum { minimum: advice.minimum }.to_string()}</strong>
+                {sentences::sandbox::pitfall::Advice { proposed: advice.proposed, heartbeat: advice.heartbeat }.to_string()}
             </>
         },
         Err((index, problem)) => html! {
-            <span class="status-warn">{fill(words.field_problem, &[
-                ("field", calculator_fields(words)[*index].1),
-                ("problem", problem.message()),
-            ])}</span>
+            <span class="status-warn">{sentences::sandbox::pitfall::FieldProblem { field: calculator_fields(words)[*index].1, problem: problem.message() }.to_string()}</span>
         },
     }
 }
@@ -160,10 +155,7 @@ impl Choice {
         };
         let used = SimDuration(self.ttl.0.clamp(MIN_TTL.0, MAX_TTL.0));
         let words = &SANDBOX.pitfall;
-        let offset_facts = [
-            ("offset", self.attempt.offset.to_string()),
-            ("period", self.period.to_string()),
-        ];
+        let (offset, period) = (self.attempt.offset, self.period);
         html! {
             <div class="pitfall-choice">
                 <div class="field">
@@ -174,20 +166,16 @@ impl Choice {
                 <button type="button" class="button small" onclick={use_proposed}>{words.use_proposed}</button>
                 if self.ttl_refused {
                     <p class="status-warn small" role="status">
-                        {fill(words.ttl_refused, &[
-                            ("min", MIN_TTL.to_string()),
-                            ("max", MAX_TTL.to_string()),
-                            ("used", used.to_string()),
-                        ])}
+                        {sentences::sandbox::pitfall::TtlRefused { min: MIN_TTL, max: MAX_TTL, used }.to_string()}
                     </p>
                 }
-                <p class="muted">{fill(words.heartbeat, &offset_facts)}</p>
+                <p class="muted">{sentences::sandbox::pitfall::Heartbeat { period }.to_string()}</p>
                 <label for="pitfall-offset">
-                    {fill(words.offset, &offset_facts)}
+                    {sentences::sandbox::pitfall::Offset { offset }.to_string()}
                 </label>
                 <input id="pitfall-offset" type="range" min="0" max="1000" step="1"
                     value={self.offset_permille.to_string()} oninput={on_offset}
-                    aria-valuetext={fill(words.offset_value, &offset_facts)} />
+                    aria-valuetext={sentences::sandbox::pitfall::OffsetValue { offset, period }.to_string()} />
             </div>
         }
     }
@@ -198,7 +186,7 @@ fn stale_writes(words: &PitfallWords, count: u32) -> String {
     if count == 1 {
         words.stale_write.to_owned()
     } else {
-        fill(words.stale_writes, &[("count", count.to_string())])
+        sentences::sandbox::pitfall::StaleWrites { count }.to_string()
     }
 }
 
@@ -206,23 +194,19 @@ fn stale_writes(words: &PitfallWords, count: u32) -> String {
 fn verdict(case: &SweepCase, ttl: SimDuration) -> Html {
     let words = &SANDBOX.pitfall;
     let text = match case.lost {
-        Some((at, reason)) => fill(
-            words.lost,
-            &[
-                ("at", at.to_string()),
-                ("reason", describe::lost_reason(reason).to_owned()),
-                ("after_flag", case.writes_after_lost_flag.to_string()),
-                ("rejected", stale_writes(words, case.fence_rejections)),
-                ("accepted", stale_writes(words, case.stale_accepted)),
-            ],
-        ),
-        None => fill(
-            words.kept,
-            &[
-                ("ttl", ttl.to_string()),
-                ("pause", PITFALL_PAUSE.to_string()),
-            ],
-        ),
+        Some((at, reason)) => sentences::sandbox::pitfall::Lost {
+            at,
+            reason: describe::lost_reason(reason),
+            after_flag: case.writes_after_lost_flag,
+            rejected: stale_writes(words, case.fence_rejections),
+            accepted: stale_writes(words, case.stale_accepted),
+        }
+        .to_string(),
+        None => sentences::sandbox::pitfall::Kept {
+            ttl,
+            pause: PITFALL_PAUSE,
+        }
+        .to_string(),
     };
     let class = if case.is_lost() {
         "status-bad"
@@ -237,24 +221,18 @@ fn sweep_figure(sweep: &PauseSweep, offset_permille: u32, period: SimDuration) -
     let bar_width = 600.0 / f64::from(SWEEP_STARTS);
     let marker = (10.0 + 600.0 * f64::from(offset_permille) / 1000.0).to_string();
     let words = &SANDBOX.pitfall;
-    let counts = [
-        ("starts", sweep.cases.len().to_string()),
-        ("lost", sweep.lost_count().to_string()),
-        ("percent", (sweep.lost_permille() / 10).to_string()),
-    ];
+    let (starts, lost) = (sweep.cases.len(), sweep.lost_count());
+    let percent = sweep.lost_permille() / 10;
     html! {
         <figure class="sweep">
             <svg viewBox="0 0 620 90" role="img"
-                aria-label={fill(words.sweep_label, &counts)}>
+                aria-label={sentences::sandbox::pitfall::SweepLabel { starts, lost }.to_string()}>
                 { for sweep.cases.iter().enumerate().map(|(i, case)| {
                     let x = 10.0 + bar_width * i as f64;
                     html! {
                         <rect class={if case.is_lost() { "sweep-lost" } else { "sweep-kept" }}
                             x={x.to_string()} y="10" width={(bar_width - 2.0).to_string()} height="50" rx="2">
-                            <title>{fill(words.sweep_case, &[
-                                ("offset", case.offset.to_string()),
-                                ("outcome", (if case.is_lost() { words.lease_lost } else { words.lease_kept }).to_owned()),
-                            ])}</title>
+                            <title>{sentences::sandbox::pitfall::SweepCase { offset: case.offset, outcome: (if case.is_lost() { words.lease_lost } else { words.lease_kept }).to_owned() }.to_string()}</title>
                         </rect>
                     }
                 }) }
@@ -263,7 +241,7 @@ fn sweep_figure(sweep: &PauseSweep, offset_permille: u32, period: SimDuration) -
                 <text x="610" y="82" text-anchor="end" class="sweep-axis">{period.to_string()}</text>
             </svg>
             <figcaption>
-                {fill(words.sweep_caption, &counts)}
+                {sentences::sandbox::pitfall::SweepCaption { lost, starts, percent }.to_string()}
             </figcaption>
         </figure>
     }

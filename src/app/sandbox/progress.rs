@@ -1,11 +1,12 @@
 //! What the laboratory shows while a long run is being simulated: how far it has got, and
 //! a button that ends the run there.
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::LabStore;
 use crate::lab::{LabAction, Progress};
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 
 /// Props: the progress to show, and the lab to stop.
 #[derive(Properties, PartialEq, Clone)]
@@ -30,16 +31,14 @@ pub fn SimulationProgress(props: &ProgressProps) -> Html {
     } else {
         words.this_run
     };
-    let status = fill(
-        words.status,
-        &[
-            ("runs", runs.to_owned()),
-            ("simulated", simulated.to_string()),
-            ("end", end.to_string()),
-            ("percent", percent.to_string()),
-            ("events", events.to_string()),
-        ],
-    );
+    let status = sentences::sandbox::progress::Status {
+        runs,
+        simulated,
+        end,
+        percent,
+        events,
+    }
+    .to_string();
     let stop = {
         let lab = props.lab.clone();
         Callback::from(move |_: MouseEvent| lab.dispatch(LabAction::StopSimulating))

@@ -5,13 +5,15 @@
 mod pool;
 mod view;
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::SetupProps;
 use crate::lab::search::{
-    default_spec, estimated_secs, plans_within, words, worker_count, WARN_AFTER_SECS,
+    default_spec, estimated_secs, plans_within, worker_count, WARN_AFTER_SECS,
 };
 use crate::lab::LabAction;
+use crate::lesson::content::SEARCH;
 use crate::model::search::{with_plan, Counterexample, FaultKind, SearchSpec};
 use crate::model::Scenario;
 
@@ -79,26 +81,26 @@ impl Settings {
     /// The search these settings ask for, or why they cannot run.
     fn spec(&self) -> Result<SearchSpec, String> {
         use crate::model::search::{MAX_BUDGET, MAX_PLAN_FAULTS};
-        let bad = |field: &str| words::fill(words::SEARCH_BAD_SETTINGS, &[("why", field)]);
+        let bad = |field: &str| sentences::search::search::BadSettings { why: field }.to_string();
         let mut kinds = self.kinds.clone();
         kinds.sort();
         kinds.dedup();
         if kinds.is_empty() {
-            return Err(words::SEARCH_NO_KIND.to_owned());
+            return Err(SEARCH.search.no_kind.to_owned());
         }
         let seed = self
             .seed
             .trim()
             .parse()
-            .map_err(|_| bad(words::SEARCH_SEED))?;
+            .map_err(|_| bad(SEARCH.search.seed))?;
         let max_faults = self.max_faults.trim().parse().ok();
         let max_faults = max_faults
             .filter(|n| (1..=MAX_PLAN_FAULTS).contains(n))
-            .ok_or_else(|| bad(words::SEARCH_MAX_FAULTS))?;
+            .ok_or_else(|| bad(SEARCH.search.max_faults))?;
         let budget = self.budget.trim().parse().ok();
         let budget = budget
             .filter(|n| (1..=MAX_BUDGET).contains(n))
-            .ok_or_else(|| bad(words::SEARCH_BUDGET))?;
+            .ok_or_else(|| bad(SEARCH.search.budget))?;
         Ok(SearchSpec {
             seed,
             kinds,
@@ -164,7 +166,7 @@ fn use_search(lab: &UseReducerHandle<super::LabStore>) -> Search {
                         workers,
                     });
                 }
-                Err(()) => phase.set(Phase::Failed(words::SEARCH_WORKER_START)),
+                Err(()) => phase.set(Phase::Failed(SEARCH.search.worker_start)),
             }
         })
     };
@@ -210,16 +212,16 @@ pub fn SearchPanel(props: &SetupProps) -> Html {
     let busy = matches!(phase, Phase::Running { .. } | Phase::Shrinking { .. });
     html! {
         <section class="card search-panel" aria-labelledby="search-title">
-            <h4 id="search-title">{words::SEARCH_HEADING}</h4>
-            <p>{words::SEARCH_INTRO}</p>
-            <p class="muted small">{words::SEARCH_CAVEAT}</p>
+            <h4 id="search-title">{SEARCH.search.heading}</h4>
+            <p>{SEARCH.search.intro}</p>
+            <p class="muted small">{SEARCH.search.caveat}</p>
             if workers_available() {
                 <view::SearchForm settings={(*settings).clone()} {on_change}
                     on_start={on_start.reform(|()| false)} {busy} />
                 <view::SearchProgress phase={phase.clone()} on_cancel={search.cancel.clone()} />
                 <view::SearchResult {phase} {on_load} on_start_anyway={on_start.reform(|()| true)} />
             } else {
-                <p class="status-warn" role="status">{words::SEARCH_UNAVAILABLE}</p>
+                <p class="status-warn" role="status">{SEARCH.search.unavailable}</p>
             }
         </section>
     }

@@ -2,11 +2,12 @@
 //! their verdicts. Rejected and stale writes are marked in words as well as in colour. Only
 //! the latest writes are rendered, however long the run.
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::reading::RunReading;
 use super::RunProps;
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 use crate::model::{Found, WriteRecord, WriteVerdict};
 
 const SHOWN_WRITES: usize = 40;
@@ -19,18 +20,16 @@ fn verdict(write: &WriteRecord, found: Found) -> (&'static str, bool, String) {
         (WriteVerdict::Accepted, Some(highest)) => (
             "status-bad",
             true,
-            fill(SANDBOX.storage.stale, &[("highest", highest.to_string())]),
+            sentences::sandbox::storage::Stale { highest }.to_string(),
         ),
         (WriteVerdict::Rejected { highest }, _) => (
             "status-warn",
             true,
-            fill(
-                SANDBOX.storage.rejected,
-                &[
-                    ("token", write.token.to_string()),
-                    ("highest", highest.to_string()),
-                ],
-            ),
+            sentences::sandbox::storage::Rejected {
+                token: write.token,
+                highest,
+            }
+            .to_string(),
         ),
     }
 }
@@ -58,15 +57,13 @@ pub fn StoragePanel(props: &RunProps) -> Html {
     let fencing = run.scenario().policy.fencing;
     let (total, rejected, stale) = (counts.total, counts.rejected, counts.stale);
     let words = &SANDBOX.storage;
-    let tally = fill(
-        words.tally,
-        &[
-            ("total", total.to_string()),
-            ("accepted", (total - rejected).to_string()),
-            ("stale", stale.to_string()),
-            ("rejected", rejected.to_string()),
-        ],
-    );
+    let tally = sentences::sandbox::storage::Tally {
+        total,
+        accepted: (total - rejected).to_string(),
+        stale,
+        rejected,
+    }
+    .to_string();
     html! {
         <section class="card storage-panel" aria-labelledby="storage-title">
             <h4 id="storage-title">
@@ -99,7 +96,7 @@ pub fn StoragePanel(props: &RunProps) -> Html {
                     </table>
                 </div>
                 if total > SHOWN_WRITES {
-                    <p class="muted small">{fill(words.newest, &[("shown", SHOWN_WRITES.to_string()), ("total", total.to_string())])}</p>
+                    <p class="muted small">{sentences::sandbox::storage::Newest { shown: SHOWN_WRITES, total }.to_string()}</p>
                 }
             }
         </section>

@@ -3,12 +3,13 @@
 //! grant; each client lane shows when the client believes it holds the
 //! lease, its pauses, renewals, losses and writes. Clicking moves the cursor.
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::reading::RunReading;
 use super::RunProps;
 use crate::lab::timeline::{client_lane, lane_y, Plot, DEFAULT_WIDTH, GUTTER, LANE, TOP};
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 use crate::model::overview::{ClientLane, Mark, MarkGroup, Overview, Span, Spans};
 use crate::model::{ClientId, Scenario, SimTime};
 
@@ -91,15 +92,7 @@ fn failover_shapes(run: &dyn RunReading, now: SimTime, plot: &Plot) -> Html {
             let f = group.longest;
             let (from, to) = (plot.x(f.last_effective), plot.x(f.granted_at));
             let more = if group.count > 1 { words.more_close_by } else { "" };
-            let title = fill(
-                words.failover_mark,
-                &[
-                    ("from", f.from.to_string()),
-                    ("to", f.to.to_string()),
-                    ("took", run.shown_length(f.duration()).to_string()),
-                    ("more", more.to_owned()),
-                ],
-            );
+            let title = sentences::sandbox::timeline::FailoverMark { from: f.from, to: f.to, took: run.shown_length(f.duration()), more }.to_string();
             html! {
                 <g class="failover">
                     <title>{title}</title>
@@ -135,18 +128,8 @@ fn mark_title(run: &dyn RunReading, mark: Mark, client: ClientId, group: &MarkGr
     let token = group.token.map(|t| t.to_string()).unwrap_or_default();
     let at = run.shown_time(group.first).to_string();
     match mark {
-        Mark::Lost => fill(
-            words.lost_mark,
-            &[
-                ("client", client.to_string()),
-                ("at", at),
-                ("more", more.to_owned()),
-            ],
-        ),
-        _ => fill(
-            words.write_mark,
-            &[("token", token), ("at", at), ("more", more.to_owned())],
-        ),
+        Mark::Lost => sentences::sandbox::timeline::LostMark { client, at, more }.to_string(),
+        _ => sentences::sandbox::timeline::WriteMark { token, at, more }.to_string(),
     }
 }
 
@@ -237,14 +220,10 @@ fn mark_shapes(
     let d = path.d[..path.ends[shown - 1]].to_owned();
     let title = titled.then(|| {
         let count = path.counts[shown - 1];
-        let template = match mark {
-            Mark::Lost => SANDBOX.timeline.lost_marks,
-            _ => SANDBOX.timeline.write_marks,
-        };
-        fill(
-            template,
-            &[("client", client.to_string()), ("count", count.to_string())],
-        )
+        match mark {
+            Mark::Lost => sentences::sandbox::timeline::LostMarks { client, count }.to_string(),
+            _ => sentences::sandbox::timeline::WriteMarks { client, count }.to_string(),
+        }
     });
     html! {
         <path class={classes!(class, "marks")} {d}>
@@ -369,22 +348,17 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let cursor = plot.x(now);
     let words = &SANDBOX.timeline;
     let label_for = |i: u8| {
-        fill(
-            SANDBOX.summary.client,
-            &[("client", ClientId(i).to_string())],
-        )
+        sentences::sandbox::summary::Client {
+            client: ClientId(i),
+        }
+        .to_string()
     };
-    let summary = fill(
-        words.summary,
-        &[
-            ("end", end.to_string()),
-            ("now", run.shown_time(now).to_string()),
-            (
-                "clients",
-                (0..clients).map(label_for).collect::<Vec<_>>().join(", "),
-            ),
-        ],
-    );
+    let summary = sentences::sandbox::timeline::Summary {
+        end,
+        now: run.shown_time(now),
+        clients: (0..clients).map(label_for).collect::<Vec<_>>().join(", "),
+    }
+    .to_string();
     html! {
         <figure class="timeline"><div ref={scroll_ref} class="timeline-scroll" tabindex="0" role="group"
             aria-label={props.label.clone()}>

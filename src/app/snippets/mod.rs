@@ -13,11 +13,12 @@ mod output;
 mod state;
 mod status;
 
+use crate::lesson::sentences;
 use serde::Serialize;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-use crate::lesson::content::{fill, SANDBOX};
+use crate::lesson::content::SANDBOX;
 
 pub use bridge::{OutputLimit, RunEnding, RunEvent, RunProgress, Stream};
 pub use state::{Panel, PanelAction, RunPhase};
@@ -62,7 +63,7 @@ impl SnippetLanguage {
 
     /// The editor's accessible name: "Python code".
     fn code_label(self) -> String {
-        fill(SANDBOX.snippets.code_label, &[("name", self.name())])
+        sentences::sandbox::snippets::CodeLabel { name: self.name() }.to_string()
     }
 
     /// The name a download of the code gets.
@@ -108,7 +109,7 @@ pub fn SnippetPanels(props: &SnippetPanelsProps) -> Html {
     html! {
         <div class="snippets">
             <p class="snippets-rule">
-                {fill(SANDBOX.snippets.rule, &[("limit", size_text(OUTPUT_LIMITS.total_bytes))])}
+                {sentences::sandbox::snippets::Rule { limit: size_text(OUTPUT_LIMITS.total_bytes) }.to_string()}
             </p>
             <SnippetPanel
                 language={SnippetLanguage::Python}
@@ -189,7 +190,7 @@ fn TooLongForLink(props: &TooLongProps) -> Html {
         return Html::default();
     }
     let language = props.language;
-    let name = [("name", language.name())];
+    let name = language.name();
     let onclick = {
         let code = props.code.clone();
         Callback::from(move |_: MouseEvent| {
@@ -198,8 +199,8 @@ fn TooLongForLink(props: &TooLongProps) -> Html {
     };
     html! {
         <div class="snippet-note status-warn" role="status">
-            <p>{fill(SANDBOX.snippets.too_long_for_link, &name)}</p>
-            <button type="button" class="button" {onclick}>{fill(SANDBOX.snippets.download_code, &name)}</button>
+            <p>{sentences::sandbox::snippets::TooLongForLink { name }.to_string()}</p>
+            <button type="button" class="button" {onclick}>{sentences::sandbox::snippets::DownloadCode { name }.to_string()}</button>
         </div>
     }
 }

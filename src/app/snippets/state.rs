@@ -2,12 +2,12 @@
 //! [`PanelAction`]s. Each run has its own number, so news of an older run changes nothing,
 //! and a run takes its news in order: progress while it is going, then one ending.
 
+use crate::lesson::sentences;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use super::bridge::{RunEnding, RunEvent, RunProgress, Stream};
-use crate::lesson::content::{fill, SANDBOX};
 
 pub const DEFAULT_LIMIT_SECS: u32 = 5;
 pub const MAX_LIMIT_SECS: u32 = 60;
@@ -123,8 +123,9 @@ impl Reducible for Panel {
                 if !self.phase.is_busy() {
                     return self;
                 }
-                next.stderr
-                    .push(fill(SANDBOX.snippets.could_not_start, &[("reason", reason)]) + "\n");
+                next.stderr.push(
+                    sentences::sandbox::snippets::CouldNotStart { reason }.to_string() + "\n",
+                );
                 next.phase = RunPhase::Ended(RunEnding::Failed { line: None });
             }
             _ => return self,

@@ -1,11 +1,12 @@
 //! A snippet's engine and run status: one line of text, and a bar while an engine loads.
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::bridge::{OutputLimit, RunEnding, OUTPUT_LIMITS};
 use super::state::{Download, RunPhase};
 use super::SnippetLanguage;
-use crate::lesson::content::{fill, SnippetWords, SANDBOX};
+use crate::lesson::content::{SnippetWords, SANDBOX};
 
 #[derive(Properties, PartialEq)]
 pub struct EngineStatusProps {
@@ -33,7 +34,7 @@ pub fn EngineStatus(props: &EngineStatusProps) -> Html {
             </p>
             if let Some(fraction) = loading {
                 <progress class="snippet-progress" max="1" value={fraction}
-                    aria-label={fill(SANDBOX.snippets.loading, &[("name", language.name())])}></progress>
+                    aria-label={sentences::sandbox::snippets::Loading { name: language.name() }.to_string()}></progress>
             }
         </>
     }
@@ -44,56 +45,62 @@ fn status_text(language: SnippetLanguage, phase: RunPhase, limit_secs: u32) -> S
     let name = language.name();
     match phase {
         RunPhase::NotRun => words.not_run.to_owned(),
-        RunPhase::Preparing { download: None } => fill(words.starting, &[("name", name)]),
+        RunPhase::Preparing { download: None } => {
+            sentences::sandbox::snippets::Starting { name }.to_string()
+        }
         RunPhase::Preparing {
             download: Some(download),
-        } => fill(
-            words.downloading,
-            &[
-                ("name", name),
-                ("progress", downloaded(words, download).as_str()),
-            ],
-        ),
-        RunPhase::Running => fill(words.running, &[("secs", limit_secs.to_string())]),
+        } => sentences::sandbox::snippets::Downloading {
+            name,
+            progress: downloaded(download).as_str(),
+        }
+        .to_string(),
+        RunPhase::Running => sentences::sandbox::snippets::Running { secs: limit_secs }.to_string(),
         RunPhase::Ended(ending) => ending_text(words, name, ending, limit_secs),
     }
 }
 
 fn ending_text(words: &SnippetWords, name: &str, ending: RunEnding, limit_secs: u32) -> String {
-    let secs = [("secs", limit_secs.to_string())];
     match ending {
-        RunEnding::Finished { millis } => fill(words.finished, &[("ms", millis.to_string())]),
+        RunEnding::Finished { millis } => {
+            sentences::sandbox::snippets::Finished { ms: millis }.to_string()
+        }
         RunEnding::Failed { line: Some(line) } => {
-            fill(words.failed_on_line, &[("line", line.to_string())])
+            sentences::sandbox::snippets::FailedOnLine { line }.to_string()
         }
-        RunEnding::Failed { line: None } => fill(words.failed, &[("name", name)]),
-        RunEnding::TimedOut => fill(words.timed_out, &secs),
+        RunEnding::Failed { line: None } => {
+            sentences::sandbox::snippets::Failed { name }.to_string()
+        }
+        RunEnding::TimedOut => {
+            sentences::sandbox::snippets::TimedOut { secs: limit_secs }.to_string()
+        }
         RunEnding::Stopped => words.stopped.to_owned(),
-        RunEnding::OutputLimitReached { limit } => {
-            fill(words.output_limit, &[("limit", limit_text(words, limit))])
+        RunEnding::OutputLimitReached { limit } => sentences::sandbox::snippets::OutputLimit {
+            limit: limit_text(limit),
         }
+        .to_string(),
         RunEnding::SandboxCrashed => words.crashed.to_owned(),
     }
 }
 
-fn limit_text(words: &SnippetWords, limit: OutputLimit) -> String {
+fn limit_text(limit: OutputLimit) -> String {
     match limit {
         OutputLimit::TotalBytes => size_text(OUTPUT_LIMITS.total_bytes),
-        OutputLimit::BytesPerSecond => fill(
-            words.per_second,
-            &[("size", size_text(OUTPUT_LIMITS.bytes_per_second))],
-        ),
-        OutputLimit::Lines => fill(
-            words.lines,
-            &[("count", with_thousands(OUTPUT_LIMITS.lines))],
-        ),
+        OutputLimit::BytesPerSecond => sentences::sandbox::snippets::PerSecond {
+            size: size_text(OUTPUT_LIMITS.bytes_per_second),
+        }
+        .to_string(),
+        OutputLimit::Lines => sentences::sandbox::snippets::Lines {
+            count: with_thousands(OUTPUT_LIMITS.lines),
+        }
+        .to_string(),
     }
 }
 
 /// "1 MB", "500 KB" or "1,234 bytes": decimal units, as the caps are set.
 pub fn size_text(bytes: u32) -> String {
-    let words = &SANDBOX.snippets;
-    let (unit, size) = match bytes {
+    use sentences::sandbox::snippets::{Bytes, Kilobytes, Megabytes};
+    match bytes {
         b if b >= 1_000_000 && b % 100_000 == 0 => {
             let tenths = b % 1_000_000 / 100_000;
             let whole = b / 1_000_000;
@@ -102,12 +109,14 @@ pub fn size_text(bytes: u32) -> String {
             } else {
                 format!("{whole}.{tenths}")
             };
-            (words.megabytes, size)
+            Megabytes { size }.to_string()
         }
-        b if b >= 1_000 && b % 1_000 == 0 => (words.kilobytes, (b / 1_000).to_string()),
-        b => (words.bytes, with_thousands(b)),
-    };
-    fill(unit, &[("size", size)])
+        b if b >= 1_000 && b % 1_000 == 0 => Kilobytes { size: b / 1_000 }.to_string(),
+        b => Bytes {
+            size: with_thousands(b),
+        }
+        .to_string(),
+    }
 }
 
 fn with_thousands(n: u32) -> String {
@@ -122,19 +131,17 @@ fn with_thousands(n: u32) -> String {
     grouped
 }
 
-fn downloaded(words: &SnippetWords, download: Download) -> String {
+fn downloaded(download: Download) -> String {
     let megabytes = |bytes: f64| format!("{:.1}", bytes / 1e6);
     match download.total_bytes {
-        Some(total) if total > 0.0 => fill(
-            words.download_of,
-            &[
-                ("received", megabytes(download.received_bytes)),
-                ("total", megabytes(total)),
-            ],
-        ),
-        _ => fill(
-            words.megabytes,
-            &[("size", megabytes(download.received_bytes))],
-        ),
+        Some(total) if total > 0.0 => sentences::sandbox::snippets::DownloadOf {
+            received: megabytes(download.received_bytes),
+            total: megabytes(total),
+        }
+        .to_string(),
+        _ => sentences::sandbox::snippets::Megabytes {
+            size: megabytes(download.received_bytes),
+        }
+        .to_string(),
     }
 }

@@ -6,8 +6,9 @@
 
 use super::spec::{by_id, Spec};
 use crate::lab::PolicySwitch;
-use crate::lesson::content::{fill, CHALLENGES, SANDBOX};
+use crate::lesson::content::{CHALLENGES, SANDBOX};
 use crate::lesson::reasons;
+use crate::lesson::sentences;
 use crate::model::faults::text::{parse_fault, FaultError};
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::notation::ValueError;
@@ -58,49 +59,62 @@ impl Refusal {
     pub fn describe(&self) -> String {
         let w = &CHALLENGES.words;
         let why = match self {
-            Refusal::UnknownChallenge(id) => fill(w.unknown_challenge, &[("id", quote(id))]),
-            Refusal::ChangedGoal(title) => fill(w.changed_goal, &[("title", *title)]),
-            Refusal::NotAllowed(what) => fill(w.not_allowed, &[("what", *what)]),
-            Refusal::LinksChanged => fill(w.not_allowed, &[("what", w.links_changed)]),
-            Refusal::StartFaultsChanged => fill(w.not_allowed, &[("what", w.start_faults)]),
+            Refusal::UnknownChallenge(id) => {
+                sentences::challenges::words::UnknownChallenge { id: quote(id) }.to_string()
+            }
+            Refusal::ChangedGoal(title) => {
+                sentences::challenges::words::ChangedGoal { title: *title }.to_string()
+            }
+            Refusal::NotAllowed(what) => {
+                sentences::challenges::words::NotAllowed { what: *what }.to_string()
+            }
+            Refusal::LinksChanged => sentences::challenges::words::NotAllowed {
+                what: w.links_changed,
+            }
+            .to_string(),
+            Refusal::StartFaultsChanged => sentences::challenges::words::NotAllowed {
+                what: w.start_faults,
+            }
+            .to_string(),
             Refusal::OutOfRange {
                 label,
                 value,
                 min,
                 max,
-            } => fill(
-                w.out_of_range,
-                &[
-                    ("label", *label),
-                    ("value", value.as_str()),
-                    ("min", min.as_str()),
-                    ("max", max.as_str()),
-                ],
-            ),
-            Refusal::TooManyFlips(count) => fill(w.too_many_flips, &[("count", count.to_string())]),
-            Refusal::TooManyFaults { count, max } => fill(
-                w.too_many_faults,
-                &[("count", count.to_string()), ("max", max.to_string())],
-            ),
-            Refusal::KindNotAllowed(kind) => fill(
-                w.kind_not_allowed,
-                &[("kind", SANDBOX.fault(kind.keyword()).label)],
-            ),
-            Refusal::BadFault { text, why } => fill(
-                w.bad_fault,
-                &[("text", quote(text)), ("why", reasons::fault(why))],
-            ),
-            Refusal::BadValue { label, text, why } => fill(
-                w.bad_value,
-                &[
-                    ("label", (*label).to_owned()),
-                    ("text", quote(text)),
-                    ("why", reasons::value(*why).to_owned()),
-                ],
-            ),
-            Refusal::Inconsistent(e) => fill(w.inconsistent, &[("why", reasons::scenario(e))]),
+            } => sentences::challenges::words::OutOfRange {
+                label: *label,
+                value: value.as_str(),
+                min: min.as_str(),
+                max: max.as_str(),
+            }
+            .to_string(),
+            Refusal::TooManyFlips(count) => {
+                sentences::challenges::words::TooManyFlips { count }.to_string()
+            }
+            Refusal::TooManyFaults { count, max } => {
+                sentences::challenges::words::TooManyFaults { count, max }.to_string()
+            }
+            Refusal::KindNotAllowed(kind) => sentences::challenges::words::KindNotAllowed {
+                kind: SANDBOX.fault(kind.keyword()).label,
+            }
+            .to_string(),
+            Refusal::BadFault { text, why } => sentences::challenges::words::BadFault {
+                text: quote(text),
+                why: reasons::fault(why),
+            }
+            .to_string(),
+            Refusal::BadValue { label, text, why } => sentences::challenges::words::BadValue {
+                label: (*label).to_owned(),
+                text: quote(text),
+                why: reasons::value(*why),
+            }
+            .to_string(),
+            Refusal::Inconsistent(e) => sentences::challenges::words::Inconsistent {
+                why: reasons::scenario(e),
+            }
+            .to_string(),
         };
-        fill(w.refused, &[("why", why)])
+        sentences::challenges::words::Refused { why }.to_string()
     }
 }
 

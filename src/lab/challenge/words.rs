@@ -4,24 +4,26 @@
 use super::grade::{Case, Failure, Measured};
 use super::spec::{Condition, Over, Trial};
 use crate::lab::describe;
-use crate::lesson::content::{fill, CHALLENGES, SANDBOX};
+use crate::lesson::content::{CHALLENGES, SANDBOX};
+use crate::lesson::sentences;
 use crate::lesson::LESSON;
 use crate::model::faults::text::print_fault;
 use crate::route::Tab;
 
 /// A condition as a sentence: "“Accepted writes are ordered by fencing token” holds".
 pub fn condition(c: Condition) -> String {
-    let w = &CHALLENGES.words;
     match c {
-        Condition::Holds(_) => fill(w.condition_holds, &[("check", c.subject())]),
-        Condition::Broken(_) => fill(w.condition_broken, &[("check", c.subject())]),
-        Condition::AtMost(metric, bound) => fill(
-            w.condition_at_most,
-            &[
-                ("metric", metric.label().to_owned()),
-                ("value", metric.print(bound)),
-            ],
-        ),
+        Condition::Holds(_) => {
+            sentences::challenges::words::ConditionHolds { check: c.subject() }.to_string()
+        }
+        Condition::Broken(_) => {
+            sentences::challenges::words::ConditionBroken { check: c.subject() }.to_string()
+        }
+        Condition::AtMost(metric, bound) => sentences::challenges::words::ConditionAtMost {
+            metric: metric.label(),
+            value: metric.print(bound),
+        }
+        .to_string(),
     }
 }
 
@@ -35,30 +37,29 @@ pub fn over(trial: &Trial) -> String {
                 .iter()
                 .map(|f| describe::fault_at(&f.fault, f.at))
                 .collect();
-            fill(w.over_run_with, &[("faults", faults.join(", "))])
+            sentences::challenges::words::OverRunWith {
+                faults: faults.join(", "),
+            }
+            .to_string()
         }
-        Over::Sweep(fault) => fill(
-            w.over_sweep,
-            &[
-                ("fault", describe::fault(fault)),
-                ("starts", super::spec::SWEEP_STARTS.to_string()),
-            ],
-        ),
+        Over::Sweep(fault) => sentences::challenges::words::OverSweep {
+            fault: describe::fault(fault),
+            starts: super::spec::SWEEP_STARTS,
+        }
+        .to_string(),
         Over::Any(search) => {
             let kinds: Vec<&str> = search
                 .kinds
                 .iter()
                 .map(|k| SANDBOX.fault(k.keyword()).label)
                 .collect();
-            fill(
-                w.over_any,
-                &[
-                    ("seed", search.seed.to_string()),
-                    ("plans", search.budget.to_string()),
-                    ("max", search.max_faults.to_string()),
-                    ("kinds", kinds.join(", ")),
-                ],
-            )
+            sentences::challenges::words::OverAny {
+                seed: search.seed,
+                plans: search.budget,
+                max: search.max_faults,
+                kinds: kinds.join(", "),
+            }
+            .to_string()
         }
     }
 }
@@ -75,34 +76,34 @@ pub fn failed(failure: &Failure) -> String {
             _ => value.to_string(),
         },
     };
-    fill(
-        w.failed,
-        &[
-            ("condition", condition(failure.condition)),
-            ("measured", measured),
-            ("at", failure.at.to_string()),
-        ],
-    )
+    sentences::challenges::words::Failed {
+        condition: condition(failure.condition),
+        measured,
+        at: failure.at,
+    }
+    .to_string()
 }
 
 /// Which run of its trial failed, when the trial has more than one.
 pub fn case(case: &Case) -> Option<String> {
-    let w = &CHALLENGES.words;
     match case {
         Case::Run => None,
-        Case::Sweep { fault, offset } => Some(fill(
-            w.case_sweep,
-            &[
-                ("fault", describe::fault(fault)),
-                ("offset", offset.to_string()),
-            ],
-        )),
+        Case::Sweep { fault, offset } => Some(
+            sentences::challenges::words::CaseSweep {
+                fault: describe::fault(fault),
+                offset,
+            }
+            .to_string(),
+        ),
         Case::Any { index, plan } => {
             let faults: Vec<String> = plan.0.iter().map(print_fault).collect();
-            Some(fill(
-                w.case_any,
-                &[("index", index.to_string()), ("plan", faults.join(", "))],
-            ))
+            Some(
+                sentences::challenges::words::CaseAny {
+                    index,
+                    plan: faults.join(", "),
+                }
+                .to_string(),
+            )
         }
     }
 }

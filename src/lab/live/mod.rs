@@ -104,13 +104,6 @@ pub struct Stamped {
 #[cfg(test)]
 mod tests;
 
-/// Live mode's words, from `content/live.toml` (compiled in by `build.rs`).
-pub mod words {
-    include!(concat!(env!("OUT_DIR"), "/live_words.rs"));
-
-    pub use crate::lesson::content::fill;
-}
-
 /// A live time as the views print it: to the nearest millisecond (the trace keeps µs).
 pub fn shown_time(t: crate::model::SimTime) -> crate::model::SimTime {
     crate::model::SimTime::from_millis((t.as_micros() + 500) / 1_000)

@@ -3,10 +3,10 @@
 //! far, the latest notice, and the scrub cursor. The Yew view only renders it and feeds it
 //! [`LiveAction`]s; the driver's [`LiveUpdate`]s arrive as one of them.
 
+use crate::lesson::sentences;
 use std::rc::Rc;
 
 use super::trace::{Freeze, LiveTrace, TraceRefusal};
-use super::words::{self, fill};
 use super::{shown_length, shown_time};
 use crate::lab::reading::TracedRun;
 use crate::model::{Run, SimTime};
@@ -107,7 +107,7 @@ impl LiveState {
         let shown = Rc::new(TracedRun::new(run.clone()));
         let why = why.or_else(|| {
             let at = shown_time(trace.hidden_at?).to_string();
-            Some(fill(words::LIVE_HIDDEN, &[("at", at)]))
+            Some(sentences::live::live::Hidden { at }.to_string())
         });
         let fits_link = trace.to_link().map(drop);
         LiveState {
@@ -146,16 +146,16 @@ impl LiveState {
                 next.notice = notice;
             }
             LiveAction::Update(LiveUpdate::Failed(why)) => {
-                next.phase = Phase::Failed(fill(words::LIVE_FAILED, &[("why", why)]))
+                next.phase = Phase::Failed(sentences::live::live::Failed { why }.to_string())
             }
             LiveAction::Update(LiveUpdate::Froze(freeze)) => {
-                next.notice = Some(fill(
-                    words::FAULTS_FREEZE_DONE,
-                    &[
-                        ("measured", shown_length(freeze.measured).to_string()),
-                        ("asked", shown_length(freeze.asked).to_string()),
-                    ],
-                ));
+                next.notice = Some(
+                    sentences::live::faults::FreezeDone {
+                        measured: shown_length(freeze.measured),
+                        asked: shown_length(freeze.asked),
+                    }
+                    .to_string(),
+                );
                 next.freezes.push(freeze);
             }
             LiveAction::Notice(text) => next.notice = Some(text),

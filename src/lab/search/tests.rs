@@ -179,11 +179,10 @@ fn a_shrunk_counterexample_is_checked_before_it_is_shown() {
 }
 
 #[test]
-fn words_fill_in_and_the_worker_count_is_capped() {
-    assert_eq!(
-        words::fill("{a} and {b}, {a}", &[("a", "1"), ("b", "2")]),
-        "1 and 2, 1"
-    );
+fn rough_times_fill_in_their_sentences_and_the_worker_count_is_capped() {
+    assert_eq!(words::rough_time(3 * 3_600 + 20 * 60), "3 h 20 min");
+    assert_eq!(words::rough_time(4 * 60 + 5), "4 min 5 s");
+    assert_eq!(words::rough_time(12), "12 s");
     assert_eq!(worker_count(0), 1);
     assert_eq!(worker_count(1), 1);
     assert_eq!(worker_count(2), 1, "one core stays with the page");

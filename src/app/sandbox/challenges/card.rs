@@ -2,13 +2,14 @@
 //! the hints (one at a time) and the model's verdict, with "Go to" into the laboratory at the
 //! moment a condition failed and a link to the try.
 
+use crate::lesson::sentences;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::app::share::{address_of, CopyField};
 use crate::lab::challenge::link::{link_of, Answer};
 use crate::lab::challenge::{grade, spec, words, Refusal, Spec, Verdict};
-use crate::lesson::content::{fill, CHALLENGES, SANDBOX};
+use crate::lesson::content::{CHALLENGES, SANDBOX};
 use crate::model::Scenario;
 
 #[derive(Properties, PartialEq)]
@@ -97,8 +98,11 @@ fn builds_on(spec: &Spec) -> Html {
     let Some((tab, heading)) = words::section(spec.text.lesson) else {
         return Html::default();
     };
-    let template = CHALLENGES.words.builds_on;
-    let (before, after) = template.split_once("{section}").unwrap_or((template, ""));
+    // The section is a link, so the sentence is split where it goes.
+    const LINK: &str = "\u{1}";
+    let sentence = sentences::challenges::words::BuildsOn { section: LINK }.to_string();
+    let (before, after) = sentence.split_once(LINK).unwrap_or((&sentence, ""));
+    let (before, after) = (before.to_owned(), after.to_owned());
     html! {
         <p class="muted">
             {before}<a href={format!("#/{}", tab.slug())}>{heading}</a>{after}
@@ -127,7 +131,6 @@ fn goal(spec: &Spec) -> Html {
 
 /// The inputs for what the challenge lets the learner change.
 fn answer_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
-    let words = &CHALLENGES.words;
     let id = spec.text.id;
     let fields = spec.fields.iter().enumerate().map(|(index, allowed)| {
         let input_id = format!("challenge-{id}-{}", allowed.field.key);
@@ -139,14 +142,12 @@ fn answer_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
                 answer.set(next);
             })
         };
-        let label = fill(
-            words.field_range,
-            &[
-                ("label", SANDBOX.field(allowed.field.key).label.to_owned()),
-                ("min", allowed.print(allowed.min)),
-                ("max", allowed.print(allowed.max)),
-            ],
-        );
+        let label = sentences::challenges::words::FieldRange {
+            label: SANDBOX.field(allowed.field.key).label,
+            min: allowed.print(allowed.min),
+            max: allowed.print(allowed.max),
+        }
+        .to_string();
         html! {
             <div class="challenge-field">
                 <label for={input_id.clone()}>{label}</label>
@@ -188,7 +189,7 @@ fn switch_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
                 }
             }) }
             if let Some(max) = spec.max_flips {
-                <p class="muted small">{fill(words.flips_limit, &[("count", max.to_string())])}</p>
+                <p class="muted small">{sentences::challenges::words::FlipsLimit { count: max }.to_string()}</p>
             }
         </fieldset>
     }
@@ -199,7 +200,6 @@ fn fault_field(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
     if spec.max_faults == 0 {
         return Html::default();
     }
-    let words = &CHALLENGES.words;
     let input_id = format!("challenge-{}-faults", spec.text.id);
     let hint_id = format!("{input_id}-kinds");
     let kinds: Vec<&str> = spec
@@ -218,11 +218,11 @@ fn fault_field(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
     html! {
         <div class="challenge-field">
             <label for={input_id.clone()}>
-                {fill(words.faults_label, &[("max", spec.max_faults.to_string())])}
+                {sentences::challenges::words::FaultsLabel { max: spec.max_faults }.to_string()}
             </label>
             <textarea id={input_id} rows="3" spellcheck="false" aria-describedby={hint_id.clone()}
                 value={answer.faults.clone()} oninput={on_input} />
-            <p id={hint_id} class="muted small">{fill(words.fault_kinds, &[("kinds", kinds.join(", "))])}</p>
+            <p id={hint_id} class="muted small">{sentences::challenges::words::FaultKinds { kinds: kinds.join(", ") }.to_string()}</p>
         </div>
     }
 }
@@ -242,7 +242,7 @@ fn hint_list(spec: &Spec, shown: &UseStateHandle<usize>) -> Html {
                 { for spec.text.hints.iter().take(**shown).map(|h| html! { <li>{*h}</li> }) }
             </ol>
             <button type="button" class="button small" onclick={more} disabled={**shown >= total}>
-                {fill(words.hint_button, &[("shown", shown.to_string()), ("total", total.to_string())])}
+                {sentences::challenges::words::HintButton { shown: **shown, total }.to_string()}
             </button>
         </div>
     }
@@ -257,13 +257,11 @@ fn verdict_view(spec: &'static Spec, checked: &Checked) -> Html {
         }
         Checked::Graded(verdict, attempt) => (verdict, attempt),
     };
-    let trace = fill(
-        words.trace,
-        &[
-            ("hash", format!("{:016x}", verdict.trace_hash)),
-            ("runs", verdict.runs.to_string()),
-        ],
-    );
+    let trace = sentences::challenges::words::Trace {
+        hash: format!("{:016x}", verdict.trace_hash),
+        runs: verdict.runs,
+    }
+    .to_string();
     let link = {
         let state = link_of(spec, attempt);
         Callback::from(move |()| address_of(&state))
@@ -290,7 +288,7 @@ fn go_to_button(failure: &crate::lab::challenge::Failure) -> Html {
     let onclick = Callback::from(move |_: MouseEvent| super::super::go_to(scenario.clone(), at));
     html! {
         <button type="button" class="button" {onclick}>
-            {fill(CHALLENGES.words.go_to, &[("at", failure.at.to_string())])}
+            {sentences::challenges::words::GoTo { at: failure.at }.to_string()}
         </button>
     }
 }

@@ -5,11 +5,12 @@
 mod card;
 mod storage;
 
+use crate::lesson::sentences;
 use yew::prelude::*;
 
 use crate::lab::challenge::link::{read_link, Answer};
 use crate::lab::challenge::{spec, Progress, Refusal, Status};
-use crate::lesson::content::{fill, CHALLENGES};
+use crate::lesson::content::CHALLENGES;
 use storage::Kept;
 
 /// What the page's link asked of the challenges: open one with a try, or nothing.
@@ -57,11 +58,7 @@ pub fn Challenges() -> Html {
         <section class="card challenges" aria-labelledby="challenges-title">
             <h3 id="challenges-title">{words.heading}</h3>
             <p>{words.intro}</p>
-            <p class="progress-line" role="status">{fill(words.progress, &[
-                ("solved", tally.solved.to_string()),
-                ("total", tally.total.to_string()),
-                ("required", tally.required.to_string()),
-            ])}</p>
+            <p class="progress-line" role="status">{sentences::challenges::words::Progress { solved: tally.solved, total: tally.total, required: tally.required }.to_string()}</p>
             <p class="muted small">{words.left_out}</p>
             { storage_note(&kept) }
             if let Linked::Refused(refusal) = &*linked {

@@ -2,6 +2,7 @@
 //! same parameters and fault times, and the differences named (timer lateness, each freeze
 //! asked against measured, how each run ended).
 
+use crate::lesson::sentences;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -11,8 +12,8 @@ use crate::app::sandbox::timeline::Timeline;
 use crate::app::sandbox::RunProps;
 use crate::lab::live::compare::{delivery_lateness, simulate, timer_lateness, Ending};
 use crate::lab::live::trace::LiveTrace;
-use crate::lab::live::words::{self, fill};
 use crate::lab::live::{shown_length, shown_time};
+use crate::lesson::content::LIVE;
 use crate::model::{ClientId, Run};
 
 #[derive(Properties)]
@@ -32,60 +33,59 @@ impl PartialEq for ComparisonProps {
 }
 
 fn ending(e: Ending) -> String {
-    fill(
-        words::COMPARE_GRANTS,
-        &[
-            ("grants", e.grants.to_string()),
-            ("losses", e.losses.to_string()),
-            ("accepted", e.accepted.to_string()),
-            ("rejected", e.rejected.to_string()),
-        ],
-    )
+    sentences::live::compare::Grants {
+        grants: e.grants,
+        losses: e.losses,
+        accepted: e.accepted,
+        rejected: e.rejected,
+    }
+    .to_string()
 }
 
 /// The differences between a live run and its simulation, as sentences.
 fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(late) = timer_lateness(live, ClientId::A, &trace.freezes) {
-        out.push(fill(
-            words::COMPARE_JITTER,
-            &[
-                ("median", late.median.to_string()),
-                ("worst", late.worst.to_string()),
-            ],
-        ));
+        out.push(
+            sentences::live::compare::Jitter {
+                median: late.median,
+                worst: late.worst,
+            }
+            .to_string(),
+        );
     }
     if let Some(late) = delivery_lateness(live, &trace.freezes) {
-        out.push(fill(
-            words::COMPARE_DELIVERY,
-            &[
-                ("median", shown_length(late.median).to_string()),
-                ("worst", shown_length(late.worst).to_string()),
-            ],
-        ));
+        out.push(
+            sentences::live::compare::Delivery {
+                median: shown_length(late.median),
+                worst: shown_length(late.worst),
+            }
+            .to_string(),
+        );
     }
     for f in &trace.freezes {
-        out.push(fill(
-            words::COMPARE_PAUSE,
-            &[
-                ("at", shown_time(f.at).to_string()),
-                ("asked", shown_length(f.asked).to_string()),
-                ("measured", shown_length(f.measured).to_string()),
-                ("diff", shown_length(f.measured - f.asked).to_string()),
-            ],
-        ));
+        out.push(
+            sentences::live::compare::Pause {
+                at: shown_time(f.at),
+                asked: shown_length(f.asked),
+                measured: shown_length(f.measured),
+                diff: shown_length(f.measured - f.asked),
+            }
+            .to_string(),
+        );
     }
     let (live_end, sim_end) = (Ending::of(live.metrics()), Ending::of(simulated.metrics()));
     out.push(if live_end == sim_end {
-        fill(
-            words::COMPARE_OUTCOME_SAME,
-            &[("outcome", ending(live_end))],
-        )
+        sentences::live::compare::OutcomeSame {
+            outcome: ending(live_end),
+        }
+        .to_string()
     } else {
-        fill(
-            words::COMPARE_OUTCOME_DIFFERS,
-            &[("live", ending(live_end)), ("simulated", ending(sim_end))],
-        )
+        sentences::live::compare::OutcomeDiffers {
+            live: ending(live_end),
+            simulated: ending(sim_end),
+        }
+        .to_string()
     });
     out
 }
@@ -116,21 +116,21 @@ pub fn Comparison(props: &ComparisonProps) -> Html {
     };
     let Some((sim, sim_shown)) = (*simulated).clone() else {
         return html! {
-            <button type="button" class="button" onclick={on_simulate}>{words::RECORD_SIMULATE}</button>
+            <button type="button" class="button" onclick={on_simulate}>{LIVE.record.simulate}</button>
         };
     };
     html! {
-        <section class="live-compare" aria-label={words::COMPARE_HEADING}>
-            <h4>{words::COMPARE_HEADING}</h4>
-            <p class="muted">{words::COMPARE_INTRO}</p>
+        <section class="live-compare" aria-label={LIVE.compare.heading}>
+            <h4>{LIVE.compare.heading}</h4>
+            <p class="muted">{LIVE.compare.intro}</p>
             <div class="live-compare-grid">
                 <div>
-                    <h5>{words::COMPARE_LIVE}</h5>
-                    { whole_timeline(&props.shown, words::COMPARE_LIVE_TIMELINE) }
+                    <h5>{LIVE.compare.live}</h5>
+                    { whole_timeline(&props.shown, LIVE.compare.live_timeline) }
                 </div>
                 <div>
-                    <h5>{words::COMPARE_SIMULATED}</h5>
-                    { whole_timeline(&sim_shown, words::COMPARE_SIMULATED_TIMELINE) }
+                    <h5>{LIVE.compare.simulated}</h5>
+                    { whole_timeline(&sim_shown, LIVE.compare.simulated_timeline) }
                 </div>
             </div>
             <ul class="live-differences">

@@ -8,6 +8,7 @@
 //! of them on one timeline for the recorder; the page's start on it is the run's origin,
 //! which the workers are told so that each node's monotonic clock reads zero there.
 
+use crate::lesson::sentences;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
@@ -22,8 +23,8 @@ use crate::lab::live::protocol::{FromWorker, Role, ToWorker};
 use crate::lab::live::recorder::{LiveRecorder, Source};
 pub use crate::lab::live::session::LiveUpdate;
 use crate::lab::live::trace::{Freeze, LiveTrace};
-use crate::lab::live::words;
 use crate::lab::live::{LivePacket, NodeNow, Stamp, Stamped};
+use crate::lesson::content::LIVE;
 use crate::model::{
     ClientId, DropReason, EventKind, Fault, LocalNow, LocalTime, NodeId, Scenario, SimDuration,
     SimTime,
@@ -92,7 +93,7 @@ impl LiveRun {
                 Ok(worker) => workers.push((role, worker)),
                 Err(_) => {
                     workers.iter().for_each(|(_, w)| w.terminate());
-                    return Err(words::LIVE_WORKER_START.to_owned());
+                    return Err(LIVE.live.worker_start.to_owned());
                 }
             }
         }
@@ -125,7 +126,7 @@ impl LiveRun {
             }));
             let weak = Rc::downgrade(&inner);
             listeners.push(EventListener::new(worker, "error", move |_| {
-                fail(&weak, words::LIVE_WORKER_START);
+                fail(&weak, LIVE.live.worker_start);
             }));
         }
         let weak = Rc::downgrade(&inner);
@@ -413,7 +414,10 @@ impl Inner {
         let mut now = self.now();
         let elapsed = now.stamp.since(self.origin());
         if elapsed >= self.scenario.duration {
-            let why = words::LIVE_ENDED.replace("{limit}", &self.scenario.duration.to_string());
+            let why = sentences::live::live::Ended {
+                limit: self.scenario.duration,
+            }
+            .to_string();
             return self.finish(Some(why), None).map(|u| (0, Some(u)));
         }
         let mut froze = None;
@@ -491,9 +495,9 @@ fn on_worker_message(inner: &Weak<RefCell<Inner>>, role: Role, message: Option<F
         fail(
             inner,
             if started {
-                words::LIVE_WORKER_MESSAGE
+                LIVE.live.worker_message
             } else {
-                words::LIVE_WORKER_START
+                LIVE.live.worker_start
             },
         );
         return;
@@ -563,7 +567,7 @@ fn stop_hidden(inner: &Weak<RefCell<Inner>>) {
         let mut this = inner.borrow_mut();
         let at = this.now().stamp.since(this.origin());
         let shown = crate::lab::live::shown_time(SimTime(at.0));
-        let why = words::LIVE_HIDDEN.replace("{at}", &shown.to_string());
+        let why = sentences::live::live::Hidden { at: shown }.to_string();
         this.finish(Some(why), Some(SimTime(at.0)))
     };
     let publish = inner.borrow().publish.clone();

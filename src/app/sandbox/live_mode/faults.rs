@@ -2,6 +2,7 @@
 //! capped), step its wall clock, drop its link, delay its next write, revoke the lease,
 //! crash A. Each button hands the fault to the running [`super::driver::LiveRun`].
 
+use crate::lesson::sentences;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -9,7 +10,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use yew::prelude::*;
 
 use super::{LiveAction, LiveHandle, LiveState};
-use crate::lab::live::words::{self, fill};
+use crate::lesson::content::LIVE;
 use crate::model::SimDuration;
 
 /// The longest freeze: three leases of up to three seconds, short enough to wait out.
@@ -41,12 +42,7 @@ fn read_ms(text: &str, min: i64, max: i64) -> Result<i64, String> {
         .parse::<i64>()
         .ok()
         .filter(|ms| (min..=max).contains(ms) && *ms != 0)
-        .ok_or_else(|| {
-            fill(
-                words::FAULTS_BAD_NUMBER,
-                &[("min", min.to_string()), ("max", max.to_string())],
-            )
-        })
+        .ok_or_else(|| sentences::live::faults::BadNumber { min, max }.to_string())
 }
 
 fn ms(n: i64) -> SimDuration {
@@ -73,7 +69,7 @@ fn field(
         <div class="live-fault">
             <label for={id}>{label}</label>
             <input {id} type="number" inputmode="numeric" value={(**value).clone()} {oninput} />
-            <span class="unit">{words::FAULTS_MILLISECONDS}</span>
+            <span class="unit">{LIVE.faults.milliseconds}</span>
             <button type="button" class="button small" disabled={!enabled} {onclick}>{button}</button>
         </div>
     }
@@ -111,7 +107,7 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
                     let over_cap = text.trim().parse::<i64>().is_ok_and(|n| n > FREEZE_CAP_MS);
                     let why = if over_cap {
                         let cap = ms(FREEZE_CAP_MS).to_string();
-                        fill(words::FAULTS_FREEZE_CAP, &[("cap", cap)])
+                        sentences::live::faults::FreezeCap { cap }.to_string()
                     } else {
                         why
                     };
@@ -120,15 +116,12 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
                 }
             };
             let write_path = *in_write_path;
-            let template = if write_path {
-                words::FAULTS_FREEZE_ARMED
+            let notice = if write_path {
+                sentences::live::faults::FreezeArmed { asked }.to_string()
             } else {
-                words::FAULTS_FREEZE_NOTICE
+                sentences::live::faults::FreezeNotice { asked }.to_string()
             };
-            notices.dispatch(LiveAction::Notice(fill(
-                template,
-                &[("asked", asked.to_string())],
-            )));
+            notices.dispatch(LiveAction::Notice(notice));
             // Let the notice paint: the freeze starts after the second animation frame.
             let (live, inner_frames, notices) = (live.clone(), frames.clone(), notices.clone());
             let first = request_animation_frame(move |_| {
@@ -137,7 +130,7 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
                         if !write_path {
                             run.freeze_now(asked);
                         } else if !run.freeze_at_next_write(asked) {
-                            let why = words::FAULTS_FREEZE_NO_WRITE.to_owned();
+                            let why = LIVE.faults.freeze_no_write.to_owned();
                             notices.dispatch(LiveAction::Notice(why));
                         }
                     }
@@ -182,19 +175,19 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
     let enabled = props.enabled;
     html! {
         <fieldset class="live-faults">
-            <legend>{words::FAULTS_HEADING}</legend>
-            { field("live-freeze", words::FAULTS_FREEZE, &freeze, words::FAULTS_FREEZE_BUTTON, enabled, on_freeze) }
+            <legend>{LIVE.faults.heading}</legend>
+            { field("live-freeze", LIVE.faults.freeze, &freeze, LIVE.faults.freeze_button, enabled, on_freeze) }
             <label class="live-check-option">
                 <input type="checkbox" checked={*in_write_path} onchange={on_write_path} />
-                {words::FAULTS_FREEZE_WRITE}
+                {LIVE.faults.freeze_write}
             </label>
-            { field("live-step", words::FAULTS_STEP, &step, words::FAULTS_STEP_BUTTON, enabled, on_step) }
-            <p class="muted hint">{words::FAULTS_STEP_HINT}</p>
-            { field("live-drop", words::FAULTS_DROP, &drop_for, words::FAULTS_DROP_BUTTON, enabled, on_drop) }
-            { field("live-delay", words::FAULTS_DELAY, &delay, words::FAULTS_DELAY_BUTTON, enabled, on_delay) }
+            { field("live-step", LIVE.faults.step, &step, LIVE.faults.step_button, enabled, on_step) }
+            <p class="muted hint">{LIVE.faults.step_hint}</p>
+            { field("live-drop", LIVE.faults.drop, &drop_for, LIVE.faults.drop_button, enabled, on_drop) }
+            { field("live-delay", LIVE.faults.delay, &delay, LIVE.faults.delay_button, enabled, on_delay) }
             <div class="live-fault buttons">
-                <button type="button" class="button small" disabled={!enabled} onclick={on_revoke}>{words::FAULTS_REVOKE}</button>
-                <button type="button" class="button small" disabled={!enabled} onclick={on_crash}>{words::FAULTS_CRASH}</button>
+                <button type="button" class="button small" disabled={!enabled} onclick={on_revoke}>{LIVE.faults.revoke}</button>
+                <button type="button" class="button small" disabled={!enabled} onclick={on_crash}>{LIVE.faults.crash}</button>
             </div>
         </fieldset>
     }

@@ -9,6 +9,7 @@ mod compare;
 mod driver;
 mod faults;
 
+use crate::lesson::sentences;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -25,8 +26,8 @@ use super::RunProps;
 use crate::lab::describe;
 use crate::lab::live::session::{LiveAction, LiveState, Phase};
 use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
-use crate::lab::live::words::{self, fill};
 use crate::lab::live::{shown_length, shown_time};
+use crate::lesson::content::LIVE;
 use crate::model::{Run, Scenario, SimTime};
 use driver::{LiveRun, LiveUpdate};
 
@@ -80,7 +81,7 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
         use_effect_with((), move |_| {
             move || {
                 let run = live.borrow_mut().take();
-                let stopped = run.and_then(|run| run.stop_because(words::LIVE_LEFT));
+                let stopped = run.and_then(|run| run.stop_because(LIVE.live.left));
                 let keep = stopped
                     .map(|(trace, why)| (trace, Some(why)))
                     .or_else(|| shown.borrow_mut().take());
@@ -94,7 +95,7 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
         use_effect_with(props.scenario.clone(), move |_| {
             let run = live.borrow_mut().take();
             if let Some((trace, why)) =
-                run.and_then(|run| run.stop_because(words::LIVE_SCENARIO_CHANGED))
+                run.and_then(|run| run.stop_because(LIVE.live.scenario_changed))
             {
                 dispatcher.dispatch(LiveAction::Update(LiveUpdate::Stopped {
                     trace,
@@ -128,37 +129,31 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
     };
     let status = match &state.phase {
         Phase::Idle => None,
-        Phase::Starting => Some(words::LIVE_STARTING.to_owned()),
-        Phase::Running { now, .. } => Some(fill(
-            words::LIVE_RUNNING,
-            &[
-                (
-                    "elapsed",
-                    SimTime::from_millis(now.as_micros() / 1_000).to_string(),
-                ),
-                (
-                    "limit",
-                    props.scenario.duration.min(driver::LIVE_LIMIT).to_string(),
-                ),
-            ],
-        )),
+        Phase::Starting => Some(LIVE.live.starting.to_owned()),
+        Phase::Running { now, .. } => Some(
+            sentences::live::live::Running {
+                elapsed: SimTime::from_millis(now.as_micros() / 1_000),
+                limit: props.scenario.duration.min(driver::LIVE_LIMIT),
+            }
+            .to_string(),
+        ),
         Phase::Stopped { trace, why, .. } => Some(why.clone().unwrap_or_else(|| {
-            fill(
-                words::LIVE_STOPPED,
-                &[("elapsed", shown_time(trace.end).to_string())],
-            )
+            sentences::live::live::Stopped {
+                elapsed: shown_time(trace.end),
+            }
+            .to_string()
         })),
         Phase::Failed(why) => Some(why.clone()),
     };
     html! {
         <section class="live-lab" aria-labelledby="live-run-title">
-            <h4 id="live-run-title">{words::LIVE_HEADING}</h4>
-            <p class="muted">{words::LIVE_INTRO}</p>
+            <h4 id="live-run-title">{LIVE.live.heading}</h4>
+            <p class="muted">{LIVE.live.intro}</p>
             <div class="live-controls">
                 if running {
-                    <button type="button" class="button primary" onclick={on_stop}>{words::LIVE_STOP}</button>
+                    <button type="button" class="button primary" onclick={on_stop}>{LIVE.live.stop}</button>
                 } else {
-                    <button type="button" class="button primary" onclick={on_start}>{words::LIVE_START}</button>
+                    <button type="button" class="button primary" onclick={on_start}>{LIVE.live.start}</button>
                 }
             </div>
             if let Some(status) = status {
@@ -178,7 +173,7 @@ fn body(state: &UseReducerHandle<LiveState>) -> Html {
     match &state.phase {
         Phase::Running { run, now } => html! {
             <div class="live-views">
-                { views(&ShownRun::new(run.clone()), *now, None, words::VIEWS_TIMELINE_RUNNING) }
+                { views(&ShownRun::new(run.clone()), *now, None, LIVE.views.timeline_running) }
             </div>
         },
         Phase::Stopped {
@@ -226,12 +221,8 @@ fn freezes(freezes: &[Freeze]) -> Html {
         return Html::default();
     }
     html! {
-        <ul class="live-freezes" aria-label={words::RECORD_FREEZES}>
-            { for freezes.iter().map(|f| html! { <li>{fill(words::RECORD_FREEZE_LINE, &[
-                ("at", shown_time(f.at).to_string()),
-                ("measured", shown_length(f.measured).to_string()),
-                ("asked", shown_length(f.asked).to_string()),
-            ])}</li> }) }
+        <ul class="live-freezes" aria-label={LIVE.record.freezes}>
+            { for freezes.iter().map(|f| html! { <li>{sentences::live::record::FreezeLine { at: shown_time(f.at), measured: shown_length(f.measured), asked: shown_length(f.asked) }.to_string()}</li> }) }
         </ul>
     }
 }
@@ -270,16 +261,17 @@ fn recorded(
                     ..Default::default()
                 })
             });
-            html! { <crate::app::share::CopyField label={words::RECORD_LINK}
-            field_label={words::RECORD_LINK_FIELD} {text} /> }
+            html! { <crate::app::share::CopyField label={LIVE.record.link}
+            field_label={LIVE.record.link_field} {text} /> }
         }
-        Err(_) => html! { <p class="status-warn">{fill(words::RECORD_TOO_BIG,
-        &[("events", trace.events.len().to_string())])}</p> },
+        Err(_) => {
+            html! { <p class="status-warn">{sentences::live::record::TooBig { events: trace.events.len() }.to_string()}</p> }
+        }
     };
     let on_export = {
         let (run, hash) = (run.clone(), hash.clone());
         Callback::from(move |_| {
-            let mut text = fill(words::RECORD_EXPORT_HEADING, &[("hash", hash.to_string())]);
+            let mut text = sentences::live::record::ExportHeading { hash: &hash }.to_string();
             text.push('\n');
             for (e, found) in run.events().iter().zip(run.found()) {
                 text.push_str(&format!("{} {}\n", e.at, describe::event(e, *found)));
@@ -289,21 +281,20 @@ fn recorded(
     };
     html! {
         <div class="live-views recorded">
-            <h4>{words::LIVE_RECORDED}</h4>
+            <h4>{LIVE.live.recorded}</h4>
             <label class="live-scrub">
-                <span>{words::VIEWS_CURSOR}</span>
+                <span>{LIVE.views.cursor}</span>
                 <input type="range" min="0" max={end.as_micros().div_ceil(1_000).to_string()}
                     step="1" value={(t.as_micros() / 1_000).to_string()} oninput={on_seek} />
             </label>
             { freezes(&state.freezes) }
-            { views(shown, t, Some(seek), words::VIEWS_TIMELINE_RECORDED) }
+            { views(shown, t, Some(seek), LIVE.views.timeline_recorded) }
             <EventLog run={shown.clone()} at={t} />
-            <section class="live-record" aria-label={words::RECORD_HEADING}>
-                <h4>{words::RECORD_HEADING}</h4>
-                <p class="trace-id live-trace-id">{fill(words::RECORD_TRACE_HASH,
-                    &[("hash", hash), ("events", run.events().len().to_string())])}</p>
+            <section class="live-record" aria-label={LIVE.record.heading}>
+                <h4>{LIVE.record.heading}</h4>
+                <p class="trace-id live-trace-id">{sentences::live::record::TraceHash { hash, events: run.events().len() }.to_string()}</p>
                 { link }
-                <button type="button" class="button" onclick={on_export}>{words::RECORD_EXPORT}</button>
+                <button type="button" class="button" onclick={on_export}>{LIVE.record.export}</button>
             </section>
             <compare::Comparison trace={trace.clone()} live={run.clone()} shown={shown.clone()} />
         </div>

@@ -12,8 +12,8 @@ use web_sys::{MessageEvent, Worker};
 use yew::Callback;
 
 use super::{Finding, Phase};
-use crate::lab::search::words;
 use crate::lab::search::{next_block, shrunk_holds, Reply, Request, Schedule};
+use crate::lesson::content::SEARCH;
 use crate::model::search::{Counterexample, SearchSpec};
 use crate::model::Scenario;
 use crate::worker_messages::{post_request, read_reply};
@@ -91,7 +91,7 @@ impl Pool {
                     handle(&on_message, index, read_reply(&data));
                 }),
                 EventListener::new(worker, "error", move |_| {
-                    fail(&on_error, words::SEARCH_WORKER_START)
+                    fail(&on_error, SEARCH.search.worker_start)
                 }),
             ]
         });
@@ -129,7 +129,7 @@ impl Inner {
         let worker = self
             .workers
             .get(index)
-            .ok_or(words::SEARCH_WORKER_MESSAGE)?
+            .ok_or(SEARCH.search.worker_message)?
             .clone();
         if let Some(request) = self.schedule.next_request() {
             if let Some(handed) = self.handed_ms.get_mut(index) {
@@ -169,9 +169,9 @@ impl Inner {
     fn take(&mut self, index: usize, reply: Option<Reply>) -> Result<Option<Phase>, &'static str> {
         let ready = self.ready.get(index).copied().unwrap_or(true);
         let unreadable = if ready {
-            words::SEARCH_WORKER_MESSAGE
+            SEARCH.search.worker_message
         } else {
-            words::SEARCH_WORKER_START
+            SEARCH.search.worker_start
         };
         match reply.ok_or(unreadable)? {
             Reply::Ready => {
@@ -188,7 +188,7 @@ impl Inner {
             } => {
                 self.schedule
                     .record(from, to, tried, found)
-                    .map_err(|_| words::SEARCH_WORKER_WRONG)?;
+                    .map_err(|_| SEARCH.search.worker_wrong)?;
                 let now = now_ms();
                 if let Some(&handed) = self.handed_ms.get(index) {
                     let took_ms = (now - handed).max(0.0) as u64;
@@ -202,10 +202,10 @@ impl Inner {
                 Ok(Some(self.running(now)))
             }
             Reply::Shrunk { shrunk } => {
-                let original = self.shrinking.take().ok_or(words::SEARCH_WORKER_MESSAGE)?;
+                let original = self.shrinking.take().ok_or(SEARCH.search.worker_message)?;
                 let base = self.schedule.base().clone();
                 if !shrunk_holds(&base, &original, &shrunk) {
-                    return Err(words::SEARCH_WORKER_WRONG);
+                    return Err(SEARCH.search.worker_wrong);
                 }
                 self.stop();
                 let spec = self.schedule.spec().clone();
@@ -216,7 +216,7 @@ impl Inner {
                     shrunk,
                 }))))
             }
-            Reply::Refused => Err(words::SEARCH_WORKER_MESSAGE),
+            Reply::Refused => Err(SEARCH.search.worker_message),
         }
     }
 }
@@ -224,7 +224,7 @@ impl Inner {
 fn post(worker: &Worker, request: &Request) -> Result<(), &'static str> {
     post_request(worker, request)
         .then_some(())
-        .ok_or(words::SEARCH_WORKER_MESSAGE)
+        .ok_or(SEARCH.search.worker_message)
 }
 
 /// Takes one reply; the phase is reported after the borrow ends, since a report re-renders.

@@ -1,12 +1,14 @@
 //! The search region's parts: the settings form, the progress bar with Cancel, and the
 //! result (the shrunk counterexample's story, "Load into the lab" and its link).
 
+use crate::lesson::sentences;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::{Finding, Phase, Settings};
 use crate::app::share::{address_of, CopyField};
-use crate::lab::search::words::{self, fill, kind_label};
+use crate::lab::search::words::{self, kind_label};
+use crate::lesson::content::SEARCH;
 use crate::model::search::{with_plan, Counterexample, FaultKind, MAX_PLAN_FAULTS};
 use crate::model::{Scenario, Simulation};
 use crate::share::search::counterexample_link;
@@ -54,7 +56,7 @@ pub fn SearchForm(props: &FormProps) -> Html {
     html! {
         <div class="search-form">
             <fieldset>
-                <legend>{words::SEARCH_KINDS}</legend>
+                <legend>{SEARCH.search.kinds}</legend>
                 { for FaultKind::ALL.into_iter().map(|kind| html! {
                     <label class="check-option">
                         <input type="checkbox" checked={s.kinds.contains(&kind)} onchange={toggle(kind)} />
@@ -62,19 +64,19 @@ pub fn SearchForm(props: &FormProps) -> Html {
                     </label>
                 }) }
             </fieldset>
-            <label>{words::SEARCH_MAX_FAULTS}
+            <label>{SEARCH.search.max_faults}
                 <input type="number" min="1" max={MAX_PLAN_FAULTS.to_string()} value={s.max_faults.clone()}
                     onchange={field(s, &props.on_change, |s, v| s.max_faults = v)} />
             </label>
-            <label>{words::SEARCH_BUDGET}
+            <label>{SEARCH.search.budget}
                 <input type="number" min="1" step="1000" value={s.budget.clone()}
                     onchange={field(s, &props.on_change, |s, v| s.budget = v)} />
             </label>
-            <label>{words::SEARCH_SEED}
+            <label>{SEARCH.search.seed}
                 <input type="text" inputmode="numeric" value={s.seed.clone()}
                     onchange={field(s, &props.on_change, |s, v| s.seed = v)} />
             </label>
-            <button type="button" class="button" disabled={props.busy} {onclick}>{words::SEARCH_START}</button>
+            <button type="button" class="button" disabled={props.busy} {onclick}>{SEARCH.search.start}</button>
         </div>
     }
 }
@@ -102,36 +104,31 @@ pub fn SearchProgress(props: &ProgressProps) -> Html {
     };
     let elapsed = elapsed_ms.max(0.0) as u64;
     let rate = (tried * 1_000).checked_div(elapsed).unwrap_or(0);
-    let stats = fill(
-        words::SEARCH_STATS,
-        &[
-            ("tried", &tried.to_string()),
-            ("budget", &budget.to_string()),
-            ("rate", &rate.to_string()),
-            (
-                "elapsed",
-                &format!("{}.{}", elapsed / 1_000, elapsed % 1_000 / 100),
-            ),
-            ("workers", &workers.to_string()),
-        ],
-    );
+    let stats = sentences::search::search::Stats {
+        tried,
+        budget,
+        rate,
+        elapsed: &format!("{}.{}", elapsed / 1_000, elapsed % 1_000 / 100),
+        workers,
+    }
+    .to_string();
     let left = crate::lab::search::secs_left(tried, budget, elapsed)
         .filter(|_| matches!(props.phase, Phase::Running { .. }))
         .map(|secs| {
-            fill(
-                words::SEARCH_TIME_LEFT,
-                &[("time", &words::rough_time(secs))],
-            )
+            sentences::search::search::TimeLeft {
+                time: &words::rough_time(secs),
+            }
+            .to_string()
         });
     let onclick = props.on_cancel.reform(|_: MouseEvent| ());
     html! {
         <div class="search-progress">
-            <progress aria-label={words::SEARCH_PROGRESS} max={budget.to_string()} value={tried.to_string()} />
+            <progress aria-label={SEARCH.search.progress} max={budget.to_string()} value={tried.to_string()} />
             <p aria-live="polite">{stats}{ for left.map(|left| format!(" {left}")) }</p>
             if let Phase::Shrinking { found, .. } = &props.phase {
-                <p role="status">{fill(words::SEARCH_SHRINKING, &[("plan", &(found.index + 1).to_string())])}</p>
+                <p role="status">{sentences::search::search::Shrinking { plan: &(found.index + 1).to_string() }.to_string()}</p>
             }
-            <button type="button" class="button" {onclick}>{words::SEARCH_CANCEL}</button>
+            <button type="button" class="button" {onclick}>{SEARCH.search.cancel}</button>
         </div>
     }
 }
@@ -151,30 +148,26 @@ pub fn SearchResult(props: &ResultProps) -> Html {
     match &props.phase {
         Phase::Problem(why) => sentence(why.clone()),
         Phase::TooLong { secs, plans } => {
-            let warning = fill(
-                words::SEARCH_TOO_LONG,
-                &[
-                    ("time", &words::rough_time(*secs)),
-                    ("plans", &plans.to_string()),
-                ],
-            );
+            let warning = sentences::search::search::TooLong {
+                time: &words::rough_time(*secs),
+                plans,
+            }
+            .to_string();
             let onclick = props.on_start_anyway.reform(|_: MouseEvent| ());
             html! {
                 <div class="search-too-long status-warn">
                     <p role="alert">{warning}</p>
-                    <button type="button" class="button" {onclick}>{words::SEARCH_START_ANYWAY}</button>
+                    <button type="button" class="button" {onclick}>{SEARCH.search.start_anyway}</button>
                 </div>
             }
         }
-        Phase::NoneFound { plans, seed } => sentence(fill(
-            words::SEARCH_NONE,
-            &[("plans", &plans.to_string()), ("seed", &seed.to_string())],
-        )),
-        Phase::Cancelled { tried, seed } => sentence(fill(
-            words::SEARCH_CANCELLED,
-            &[("tried", &tried.to_string()), ("seed", &seed.to_string())],
-        )),
-        Phase::Failed(why) => sentence(fill(words::SEARCH_WORKER_FAILED, &[("why", why)])),
+        Phase::NoneFound { plans, seed } => {
+            sentence(sentences::search::search::None { plans, seed }.to_string())
+        }
+        Phase::Cancelled { tried, seed } => {
+            sentence(sentences::search::search::Cancelled { tried, seed }.to_string())
+        }
+        Phase::Failed(why) => sentence(sentences::search::search::WorkerFailed { why }.to_string()),
         Phase::Found(finding) => {
             let Finding {
                 base,
@@ -182,15 +175,13 @@ pub fn SearchResult(props: &ResultProps) -> Html {
                 original,
                 shrunk,
             } = &**finding;
-            let summary = fill(
-                words::SEARCH_FOUND,
-                &[
-                    ("plan", &(original.index + 1).to_string()),
-                    ("seed", &spec.seed.to_string()),
-                    ("before", &original.plan.0.len().to_string()),
-                    ("after", &shrunk.plan.0.len().to_string()),
-                ],
-            );
+            let summary = sentences::search::search::Found {
+                plan: &(original.index + 1).to_string(),
+                seed: spec.seed,
+                before: original.plan.0.len(),
+                after: shrunk.plan.0.len(),
+            }
+            .to_string();
             let run = Simulation::run(&with_plan(base, shrunk.plan.clone()));
             let story = crate::lab::story::story(&run, shrunk.check);
             let load = (base.clone(), shrunk.clone());
@@ -199,10 +190,10 @@ pub fn SearchResult(props: &ResultProps) -> Html {
             html! {
                 <div class="search-found">
                     {sentence(summary)}
-                    <h5>{words::STORY_HEADING}</h5>
+                    <h5>{SEARCH.story.heading}</h5>
                     <ol class="search-story">{ for story.into_iter().map(|line| html! { <li>{line}</li> }) }</ol>
-                    <button type="button" class="button" {onclick}>{words::SEARCH_LOAD}</button>
-                    <CopyField label={words::SEARCH_COPY} field_label={words::SEARCH_LINK}
+                    <button type="button" class="button" {onclick}>{SEARCH.search.load}</button>
+                    <CopyField label={SEARCH.search.copy} field_label={SEARCH.search.link}
                         text={Callback::from(move |()| link.clone())} />
                 </div>
             }
