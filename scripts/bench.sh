@@ -43,7 +43,7 @@ echo "== summary (best of 3; wasm is the release build that ships, opt-level z)"
 echo "$native_line"
 echo "$wasm_line"
 awk -v n="$best_native" -v w="$best_wasm" 'BEGIN {
-  printf "checked 60-s scenarios/s (wall clock): native %d (goal >= 100000), wasm (the page's opt-level z build) %d; native/wasm = %.2fx (reported; the 1.5x goal is the search worker's, below)\n", n, w, n / w
+  printf "checked 60-s scenarios/s (wall clock): native %d (goal >= 100000), wasm (the opt-level z build the page ships) %d; native/wasm = %.2fx (reported; the 1.5x goal is for the search worker, below)\n", n, w, n / w
 }'
 
 # The counterexample search, side by side: native on one core, then the speed-built worker

@@ -55,6 +55,8 @@ async function longTasksWhilePlaying(plans) {
   await playback.getByRole('button', { name: 'Play', exact: true }).click();
   const before = await page.evaluate(() => window.longTasks.length);
   await region.getByRole('button', { name: 'Start' }).click();
+  // A search this long is estimated first; the learner's "Start anyway" is what starts it.
+  await region.getByRole('button', { name: 'Start anyway' }).click();
   await region.getByText(/^No counterexample in/).waitFor({ timeout: 600_000 });
   const tasks = await page.evaluate((n) => window.longTasks.slice(n), before);
   await page.close();
