@@ -257,11 +257,11 @@ fn verdict_view(spec: &'static Spec, checked: &Checked) -> Html {
         }
         Checked::Graded(verdict, attempt) => (verdict, attempt),
     };
-    let trace = sentences::challenges::words::Trace {
-        hash: format!("{:016x}", verdict.trace_hash),
-        runs: verdict.runs,
-    }
-    .to_string();
+    let hash = format!("{:016x}", verdict.trace_hash);
+    let trace = match verdict.runs {
+        1 => sentences::challenges::words::TraceOneRun { hash }.to_string(),
+        runs => sentences::challenges::words::Trace { hash, runs }.to_string(),
+    };
     let link = {
         let state = link_of(spec, attempt);
         Callback::from(move |()| address_of(&state))
