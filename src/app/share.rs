@@ -15,7 +15,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::address::{current_link, embed_address, in_frame, page_address, History};
-use super::snippets::{SnippetLanguage, SnippetPanels};
+use super::snippets::SnippetLanguage;
 use crate::lab::{Lab, LabAction};
 use crate::lesson::LESSON;
 use crate::share::embed::{self, EmbedOptions};
@@ -162,8 +162,9 @@ pub fn initial_lab() -> Lab {
     .unwrap_or_default()
 }
 
-/// Snippet code the link carried (shown, never run unasked).
-fn initial_snippets() -> SnippetCode {
+/// The learner's client code the link carried (shown, never run unasked), and whether it
+/// asks for "Your client".
+pub fn initial_snippets() -> SnippetCode {
     LINK.with(|link| link.borrow().snippets.clone())
 }
 
@@ -228,8 +229,8 @@ fn now_ms() -> f64 {
     gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
 
-/// Records edited snippet code (or `None` for the original) and updates the address.
-fn record_snippet(language: SnippetLanguage, code: Option<String>) {
+/// Records edited client code (or `None` for the starter) and updates the address.
+pub fn record_snippet(language: SnippetLanguage, code: Option<String>) {
     LINK.with(|link| {
         let mut link = link.borrow_mut();
         match language {
@@ -240,15 +241,16 @@ fn record_snippet(language: SnippetLanguage, code: Option<String>) {
     write_address(History::Replace);
 }
 
-/// The runnable snippets, starting from the link's code and writing edits into the link.
-/// Code from a link is shown, and runs only when the learner presses Run.
-#[component]
-pub fn LinkedSnippets() -> Html {
-    let code = use_memo((), |_| initial_snippets());
-    let on_code_change = Callback::from(|(language, code)| record_snippet(language, code));
-    html! {
-        <SnippetPanels python={code.python.clone()} typescript={code.typescript.clone()}
-            {on_code_change} />
+/// Records that the laboratory shows "Your client" in `language` (or not), for the link.
+pub fn record_client(language: Option<SnippetLanguage>) {
+    let changed = LINK.with(|link| {
+        let mut link = link.borrow_mut();
+        let changed = link.snippets.client != language;
+        link.snippets.client = language;
+        changed
+    });
+    if changed {
+        write_address(History::Replace);
     }
 }
 

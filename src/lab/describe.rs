@@ -242,6 +242,19 @@ pub fn message_name(m: &Message) -> &'static str {
     }
 }
 
+/// The name of the answer a learner's `reply` handler was given.
+pub fn answer_kind(kind: crate::lab::own_client::AnswerKind) -> &'static str {
+    use crate::lab::own_client::AnswerKind;
+    let words = &SANDBOX.messages;
+    match kind {
+        AnswerKind::Granted => words.granted,
+        AnswerKind::Busy => words.busy,
+        AnswerKind::Renewed => words.renew_ok,
+        AnswerKind::NotOwner => words.not_owner,
+        AnswerKind::Released => words.release_reply,
+    }
+}
+
 /// A message by its name, with the token it carries.
 fn message(m: &Message) -> String {
     match m.token() {

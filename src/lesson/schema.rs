@@ -158,7 +158,16 @@ records! {
         run_sequence: RunSequenceWords, lab: LabWords, timeline: TimelineWords,
         storage: StorageWords, event_log: EventLogWords, progress: ProgressWords,
         client_states: ClientStateWords, event_lines: EventLineWords, messages: MessageWords,
-        nodes: NodeWords, fault_lines: FaultLineWords,
+        nodes: NodeWords, fault_lines: FaultLineWords, own_client: OwnClientWords,
+    }
+    /// "Your client": the learner's own lease client in the laboratory.
+    OwnClientWords {
+        mode: Text, heading: Text, intro: Text, language: Text, run_heading: Text,
+        cursor: Text, timeline: Text, link: Text, link_field: Text, printed: Text,
+        compare: Text, compare_heading: Text, compare_intro: Text, yours: Text, builtin: Text,
+        yours_timeline: Text, builtin_timeline: Text, checks_hold: Text, unreadable: Text,
+        start: Text, out_of_range: Text, search_heading: Text, search_intro: Text,
+        search_forged: Text, load: Text,
     }
     /// The nodes of the simulation inside a sentence.
     NodeWords {
@@ -265,7 +274,7 @@ records! {
         python_heading: Text, python_intro: Text, typescript_heading: Text,
         typescript_intro: Text, from_link: Text, run: Text, stop: Text,
         reset: Text, time_limit: Text, output: Text, errors: Text,
-        not_run: Text,
+        not_run: Text, rule: Text, solution: Text, reported: Text,
         stopped: Text,
         crashed: Text,
         unknown_error: Text,

@@ -133,6 +133,8 @@ pub struct SnippetCode {
     pub python: Option<String>,
     /// TypeScript.
     pub typescript: Option<String>,
+    /// The laboratory shows "Your client" in this language (`client=`).
+    pub client: Option<crate::lab::own_client::Language>,
 }
 
 /// What [`decode`] read, and a sentence for each thing it could not.
@@ -281,6 +283,9 @@ pub fn lab_fields(state: &LinkState) -> String {
     if let Some(challenge) = &state.challenge {
         pairs.push(("challenge", challenge.clone()));
     }
+    if let Some(language) = state.snippets.client {
+        pairs.push(("client", language.slug().to_owned()));
+    }
     for (keys, code) in [
         (("py", "pyz"), &state.snippets.python),
         (("ts", "tsz"), &state.snippets.typescript),
@@ -420,8 +425,9 @@ fn base_name(preset: Option<&str>) -> String {
 }
 
 /// Keys this version knows besides the scenario fields and switch slugs.
-const LINK_KEYS: [&str; 16] = [
+const LINK_KEYS: [&str; 17] = [
     "v",
+    "client",
     "preset",
     "t",
     "compare",
@@ -601,7 +607,15 @@ impl Fields {
         self.singles.iter().any(|(k, _)| {
             !matches!(
                 k.as_str(),
-                "v" | "sel" | "py" | "ts" | "pyz" | "tsz" | "search" | "live" | "challenge"
+                "v" | "sel"
+                    | "py"
+                    | "ts"
+                    | "pyz"
+                    | "tsz"
+                    | "search"
+                    | "live"
+                    | "challenge"
+                    | "client"
             )
         }) || self.clear_faults
             || self.clear_links
@@ -670,6 +684,17 @@ fn read_search(text: &str, problems: &mut Problems) -> Option<SearchSpec> {
 
 /// Edited snippet code, plain or deflated (see [`code`]).
 fn read_snippets(fields: &Fields, snippets: &mut SnippetCode, problems: &mut Problems) {
+    if let Some(slug) = fields.single("client") {
+        snippets.client = crate::lab::own_client::Language::from_slug(slug);
+        if snippets.client.is_none() {
+            problems.push(
+                sentences::lesson::link_problems::ClientUnknown {
+                    language: &slug.chars().take(20).collect::<String>(),
+                }
+                .to_string(),
+            );
+        }
+    }
     for ((plain, packed), language, slot) in [
         (("py", "pyz"), "Python", &mut snippets.python),
         (("ts", "tsz"), "TypeScript", &mut snippets.typescript),

@@ -10,12 +10,13 @@ mod controls;
 mod driver;
 mod faults;
 mod live;
-mod live_mode;
-mod log;
+pub(crate) mod live_mode;
+pub(crate) mod log;
+mod own_client;
 mod pitfall;
 mod progress;
 pub mod reading;
-mod search;
+pub(crate) mod search;
 mod storage;
 mod timeline;
 
@@ -170,7 +171,6 @@ pub fn SandboxSections() -> Html {
             if painted {
                 <challenges::Challenges />
                 <pitfall::PitfallExercise />
-                <crate::app::share::LinkedSnippets />
             }
         </>
     }
@@ -235,15 +235,11 @@ pub fn Laboratory() -> Html {
     let shown_step = use_mut_ref(driver::ShownStep::default);
     let onkeydown = lab_keys(dispatch);
     let lab = &store.0;
-    let live_mode = use_state(|| {
-        LIVE_MODE
-            .get()
-            .unwrap_or_else(|| crate::app::share::initial_live().is_some())
-    });
-    let body = if *live_mode {
-        live_view(&store)
-    } else {
-        match lab.simulating() {
+    let mode = use_state(initial_mode);
+    let body = match *mode {
+        Mode::Live => live_view(&store),
+        Mode::OwnClient => own_client_view(&store),
+        Mode::Simulated => match lab.simulating() {
             Some(progress) => simulating_view(&store, progress),
             None => {
                 let latest_event = lab
@@ -254,42 +250,87 @@ pub fn Laboratory() -> Html {
                 let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
                 lab_view(&store, at, painted)
             }
-        }
+        },
     };
     html! {
         <section class="lab" aria-labelledby="lab-title" {onkeydown}>
             <h3 id="lab-title">{SANDBOX.lab.heading}</h3>
-            { mode_switch(&live_mode) }
+            { mode_switch(&mode) }
             { body }
         </section>
     }
 }
 
-thread_local! {
-    /// The mode the learner last chose, so coming back to the Sandbox tab keeps it.
-    static LIVE_MODE: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+/// What the laboratory runs: the model's own clients, live mode, or the learner's client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Simulated,
+    Live,
+    OwnClient,
 }
 
-/// The switch between the simulated run and live mode.
-fn mode_switch(live_mode: &UseStateHandle<bool>) -> Html {
+thread_local! {
+    /// The mode the learner last chose, so coming back to the Sandbox tab keeps it.
+    static MODE: std::cell::Cell<Option<Mode>> = const { std::cell::Cell::new(None) };
+}
+
+/// The link's "Your client" wins (a followed link shows what it says); otherwise the mode
+/// last chosen, or live mode for a link with a recorded live run.
+fn initial_mode() -> Mode {
+    if crate::app::share::initial_snippets().client.is_some() {
+        return Mode::OwnClient;
+    }
+    match MODE.get() {
+        Some(mode) if mode != Mode::OwnClient => mode,
+        _ if crate::app::share::initial_live().is_some() => Mode::Live,
+        _ => Mode::Simulated,
+    }
+}
+
+/// The switch between the simulated run, live mode and "Your client".
+fn mode_switch(mode: &UseStateHandle<Mode>) -> Html {
     use crate::lesson::content::LIVE;
-    let choose = |live: bool| {
-        let live_mode = live_mode.clone();
+    let choose = |chosen: Mode| {
+        let mode = mode.clone();
         Callback::from(move |_: MouseEvent| {
-            LIVE_MODE.set(Some(live));
-            live_mode.set(live)
+            MODE.set(Some(chosen));
+            if chosen != Mode::OwnClient {
+                crate::app::share::record_client(None);
+            }
+            mode.set(chosen)
         })
     };
+    let pressed = |m: Mode| (**mode == m).to_string();
     html! {
         <div class="lab-mode" role="group" aria-label={LIVE.mode.label}>
-            <button type="button" class="button" aria-pressed={(!**live_mode).to_string()} onclick={choose(false)}>
+            <button type="button" class="button" aria-pressed={pressed(Mode::Simulated)} onclick={choose(Mode::Simulated)}>
                 {LIVE.mode.simulated}
             </button>
-            <button type="button" class="button" aria-pressed={live_mode.to_string()} onclick={choose(true)}>
+            <button type="button" class="button" aria-pressed={pressed(Mode::Live)} onclick={choose(Mode::Live)}>
                 {LIVE.mode.live}
+            </button>
+            <button type="button" class="button" aria-pressed={pressed(Mode::OwnClient)} onclick={choose(Mode::OwnClient)}>
+                {SANDBOX.own_client.mode}
             </button>
             <span class="muted hint">{LIVE.mode.switch_hint}</span>
         </div>
+    }
+}
+
+/// "Your client": the learner's code and its runs, then the settings it runs with.
+fn own_client_view(store: &UseReducerHandle<LabStore>) -> Html {
+    let setup = SetupProps {
+        lab: store.clone(),
+        setup: SetupKey::of(&store.0),
+    };
+    html! {
+        <>
+            <own_client::OwnClientLab scenario={store.0.scenario().clone()} />
+            <div class="lab-settings">
+                <controls::PolicyPanel ..setup.clone() />
+                <controls::ParametersPanel ..setup />
+            </div>
+        </>
     }
 }
 

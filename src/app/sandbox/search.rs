@@ -3,7 +3,7 @@
 //! and told as a story ([`view`]), ready to load into the lab or share.
 
 mod pool;
-mod view;
+pub(crate) mod view;
 
 use crate::lesson::sentences;
 use yew::prelude::*;
@@ -69,7 +69,7 @@ pub struct Settings {
 }
 
 impl Settings {
-    fn of(spec: &SearchSpec) -> Settings {
+    pub(crate) fn of(spec: &SearchSpec) -> Settings {
         Settings {
             kinds: spec.kinds.clone(),
             max_faults: spec.max_faults.to_string(),
@@ -79,7 +79,7 @@ impl Settings {
     }
 
     /// The search these settings ask for, or why they cannot run.
-    fn spec(&self) -> Result<SearchSpec, String> {
+    pub(crate) fn spec(&self) -> Result<SearchSpec, String> {
         use crate::model::search::{MAX_BUDGET, MAX_PLAN_FAULTS};
         let bad = |field: &str| sentences::search::search::BadSettings { why: field }.to_string();
         let mut kinds = self.kinds.clone();

@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
+use super::state::Task;
 use super::SnippetLanguage;
 use crate::lesson::content::SANDBOX;
 
@@ -36,11 +37,11 @@ extern "C" {
         on_change: &Function,
     ) -> Result<JsValue, JsValue>;
 
-    #[wasm_bindgen(js_name = startRun, catch)]
-    async fn start_run_js(request: JsValue, on_event: &Function) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_name = startLab, catch)]
+    async fn start_lab_js(request: JsValue, on_event: &Function) -> Result<(), JsValue>;
 
-    #[wasm_bindgen(js_name = stopRun, catch)]
-    async fn stop_run_js(language: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_name = stopLab, catch)]
+    async fn stop_lab_js(language: &str) -> Result<(), JsValue>;
 }
 
 /// Caps on what one run may print, applied inside the sandbox's worker where the output is
@@ -63,12 +64,17 @@ pub const OUTPUT_LIMITS: OutputLimits = OutputLimits {
     lines: 10_000,
 };
 
-/// One run, as `startRun` in `www/snippets/sandbox/runner.js` takes it.
+/// One task, as `startLab` in `www/snippets/sandbox/runner.js` takes it: the scenario (and
+/// the search's spec) packed as text the sandbox hands, unread, to the client engine.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct RunRequest<'a> {
+struct LabRequest<'a> {
     language: SnippetLanguage,
     code: &'a str,
+    link: String,
+    task: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<String>,
     time_limit_ms: u32,
     output_limits: OutputLimits,
 }
@@ -111,6 +117,11 @@ pub enum RunProgress {
         stream: Stream,
         text: String,
     },
+    /// A search has tried this many plans.
+    #[serde(rename = "progress")]
+    Searched { ran: f64 },
+    /// The task's report, packed (`crate::lab::own_client::report`): the run's ending.
+    Result { json: String },
 }
 
 /// How a run ended; the runner sends exactly one of these per run.
@@ -136,6 +147,9 @@ pub enum RunEnding {
     /// The sandbox stopped answering (its process died, most often out of memory) and was
     /// replaced.
     SandboxCrashed,
+    /// The task's report arrived (set by the panel, never sent by the runner).
+    #[serde(skip)]
+    Reported,
 }
 
 /// One event from the runner.
@@ -175,16 +189,22 @@ pub async fn create_editor(
     Ok(handle.await?.unchecked_into())
 }
 
-/// Starts a run; `on_event` receives each well-formed event until the run's ending.
-pub async fn start_run(
+/// Starts `task` with the learner's `code`; `on_event` receives each well-formed event until
+/// the run's ending.
+pub async fn start_lab(
     language: SnippetLanguage,
-    code: &str,
+    task: &Task,
     time_limit_secs: u32,
     on_event: impl Fn(RunEvent) + 'static,
 ) -> Result<(), String> {
-    let request = RunRequest {
+    use crate::lab::own_client::report::pack;
+    let unknown = || SANDBOX.snippets.unknown_error.to_owned();
+    let request = LabRequest {
         language,
-        code,
+        code: &task.code,
+        link: pack(&*task.scenario).ok_or_else(unknown)?,
+        task: if task.search.is_some() { "search" } else { "run" },
+        search: task.search.as_ref().and_then(pack),
         time_limit_ms: time_limit_secs.saturating_mul(1000),
         output_limits: OUTPUT_LIMITS,
     };
@@ -195,7 +215,7 @@ pub async fn start_run(
         }
     })
     .into_js_value();
-    start_run_js(request, on_event.unchecked_ref())
+    start_lab_js(request, on_event.unchecked_ref())
         .await
         .map_err(|error| {
             error
@@ -206,7 +226,7 @@ pub async fn start_run(
 }
 
 /// Stops the current run of `language`, if there is one.
-pub async fn stop_run(language: SnippetLanguage) {
+pub async fn stop_lab(language: SnippetLanguage) {
     // Nothing to report: without the runner there is no run to stop.
-    let _ = stop_run_js(language.id()).await;
+    let _ = stop_lab_js(language.slug()).await;
 }

@@ -1,4 +1,5 @@
-//! A snippet's run controls: Run, Stop, Reset to original, and the time limit.
+//! The client's run controls: Run in the lab, Stop, Reset, Show a solution, and the time
+//! limit.
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -15,6 +16,9 @@ pub struct RunControlsProps {
     pub on_run: Callback<()>,
     pub on_stop: Callback<()>,
     pub on_reset: Callback<()>,
+    /// Whether the code is the reference solution already.
+    pub solved: bool,
+    pub on_solution: Callback<()>,
     /// Called with a new time limit in seconds, already checked to be in range.
     pub on_limit: Callback<u32>,
 }
@@ -48,6 +52,10 @@ pub fn RunControls(props: &RunControlsProps) -> Html {
             <button type="button" class="button" onclick={click(&props.on_reset)}
                 disabled={!props.edited}>
                 {words.reset}
+            </button>
+            <button type="button" class="button" onclick={click(&props.on_solution)}
+                disabled={props.solved}>
+                {words.solution}
             </button>
             <label class="snippet-limit">
                 {words.time_limit}

@@ -4,7 +4,7 @@
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-use super::bridge::{start_run, stop_run};
+use super::bridge::{start_lab, stop_lab};
 use super::state::{Panel, PanelAction};
 use super::SnippetLanguage;
 
@@ -41,21 +41,22 @@ pub fn use_reported_edits(
 #[hook]
 pub fn use_runner(language: SnippetLanguage, panel: &UseReducerHandle<Panel>) {
     let dispatcher = panel.dispatcher();
-    let code = panel.code.clone();
     let limit_secs = panel.limit_secs;
+    let task = panel.task.clone();
     use_effect_with(panel.run_id, move |&run_id| {
-        if run_id > 0 {
+        if let (true, Some(task)) = (run_id > 0, task) {
             spawn_local(async move {
                 let report = dispatcher.clone();
                 let on_event = move |event| report.dispatch(PanelAction::Report { run_id, event });
-                if let Err(reason) = start_run(language, &code, limit_secs, on_event).await {
+                if let Err(reason) = start_lab(language, &task, limit_secs, on_event).await
+                {
                     dispatcher.dispatch(PanelAction::NotStarted { run_id, reason });
                 }
             });
         }
         move || {
             if run_id > 0 {
-                spawn_local(stop_run(language));
+                spawn_local(stop_lab(language));
             }
         }
     });

@@ -8,6 +8,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::bridge::{RunEnding, RunEvent, RunProgress, Stream};
+use crate::model::search::SearchSpec;
+use crate::model::Scenario;
 
 pub const DEFAULT_LIMIT_SECS: u32 = 5;
 pub const MAX_LIMIT_SECS: u32 = 60;
@@ -51,6 +53,17 @@ impl OutputText {
     }
 }
 
+/// What a run asks of the lab: run the scenario, or search fault plans over it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    /// The code, as it was when the button was pressed.
+    pub code: Rc<str>,
+    /// The scenario, as the lab had it when the button was pressed.
+    pub scenario: Rc<Scenario>,
+    /// The search, if this is one.
+    pub search: Option<SearchSpec>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Panel {
     pub code: String,
@@ -62,6 +75,12 @@ pub struct Panel {
     pub phase: RunPhase,
     pub stdout: OutputText,
     pub stderr: OutputText,
+    /// What the latest run asked.
+    pub task: Option<Task>,
+    /// The sandbox's report of the latest run, unread (the lab reads and re-checks it).
+    pub report: Option<Rc<str>>,
+    /// Plans a search has tried so far.
+    pub ran: u64,
 }
 
 impl Panel {
@@ -74,6 +93,9 @@ impl Panel {
             phase: RunPhase::NotRun,
             stdout: OutputText::default(),
             stderr: OutputText::default(),
+            task: None,
+            report: None,
+            ran: 0,
         }
     }
 }
@@ -81,8 +103,8 @@ impl Panel {
 pub enum PanelAction {
     Edit(String),
     SetLimit(u32),
-    /// Starts a new run, unless one is going.
-    Start,
+    /// Starts a new run of this task, unless one is going.
+    Start(Task),
     /// News of run `run_id`.
     Report {
         run_id: u32,
@@ -108,11 +130,14 @@ impl Reducible for Panel {
             PanelAction::SetLimit(secs) if (1..=MAX_LIMIT_SECS).contains(&secs) => {
                 next.limit_secs = secs;
             }
-            PanelAction::Start if !self.phase.is_busy() => {
+            PanelAction::Start(task) if !self.phase.is_busy() => {
                 next.run_id += 1;
                 next.phase = RunPhase::Preparing { download: None };
                 next.stdout = OutputText::default();
                 next.stderr = OutputText::default();
+                next.task = Some(task);
+                next.report = None;
+                next.ran = 0;
             }
             PanelAction::Report { run_id, event } if run_id == self.run_id => {
                 if !next.take(event) {
@@ -168,6 +193,13 @@ impl Panel {
                     Stream::Stdout => self.stdout.push(text),
                     Stream::Stderr => self.stderr.push(text),
                 }
+            }
+            (RunPhase::Running, RunEvent::Progress(RunProgress::Searched { ran })) => {
+                self.ran = ran.clamp(0.0, 1e12) as u64;
+            }
+            (RunPhase::Running, RunEvent::Progress(RunProgress::Result { json })) => {
+                self.report = Some(Rc::from(json));
+                self.phase = RunPhase::Ended(RunEnding::Reported);
             }
             (phase, RunEvent::Ended(ending)) if phase.is_busy() => {
                 self.phase = RunPhase::Ended(ending);

@@ -80,6 +80,7 @@ fn ending_text(words: &SnippetWords, name: &str, ending: RunEnding, limit_secs: 
         }
         .to_string(),
         RunEnding::SandboxCrashed => words.crashed.to_owned(),
+        RunEnding::Reported => words.reported.to_owned(),
     }
 }
 

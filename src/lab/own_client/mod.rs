@@ -19,3 +19,31 @@ pub use machine::{ClientStop, During, Handlers, OwnClient, Refusal, Stop};
 pub use protocol::{Action, Answer, AnswerKind, Handled, Input, InputKind, LossReason, Settings};
 pub use report::{Report, RunReport};
 pub use runner::{own_scenario, OwnRun, OwnSearch, Printed, RunStop};
+
+/// The language a learner's client is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// Python, run by CPython (Pyodide).
+    Python,
+    /// TypeScript, with its types stripped (sucrase).
+    TypeScript,
+}
+
+impl Language {
+    /// Both, in the order offered.
+    pub const ALL: [Language; 2] = [Language::Python, Language::TypeScript];
+
+    /// The name in links and in the sandbox's protocol.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::TypeScript => "typescript",
+        }
+    }
+
+    /// The language a slug names.
+    pub fn from_slug(slug: &str) -> Option<Language> {
+        Language::ALL.into_iter().find(|l| l.slug() == slug)
+    }
+}

@@ -226,3 +226,20 @@ pub fn search(
     }
     OwnSearch::Held { ran: spec.budget }
 }
+
+/// The search "Your client" offers first: pauses (in and out of the write path) and clock
+/// steps, at most two faults, 2,000 plans, seed 1. Against the reference with fencing on it
+/// finds nothing; against the starter it finds a counterexample at once.
+pub fn default_search() -> SearchSpec {
+    use crate::model::search::FaultKind;
+    SearchSpec {
+        seed: 1,
+        kinds: vec![
+            FaultKind::Pause,
+            FaultKind::PauseInWritePath,
+            FaultKind::ClockStep,
+        ],
+        max_faults: 2,
+        budget: 2_000,
+    }
+}

@@ -91,7 +91,7 @@ fn differences(trace: &LiveTrace, live: &Run, simulated: &Run) -> Vec<String> {
 }
 
 /// A whole run's timeline, with no cursor to move.
-fn whole_timeline(run: &ShownRun, label: &'static str) -> Html {
+pub(in crate::app::sandbox) fn whole_timeline(run: &ShownRun, label: &'static str) -> Html {
     let end = run.end();
     let lanes = RunProps {
         run: run.clone(),

@@ -5,7 +5,7 @@
 //! After it stops, the recorded run is scrubbed like a simulated one, exported, shared as a
 //! link, and set beside the simulation of the same plan ([`compare`]).
 
-mod compare;
+pub(super) mod compare;
 mod driver;
 mod faults;
 
@@ -191,7 +191,7 @@ fn body(state: &UseReducerHandle<LiveState>) -> Html {
 /// the latest event at or before it, as in the simulated run): lifecycle badges, timeline,
 /// the diagrams with the messages in flight and each client on its lifecycle state, storage
 /// table, checks and counts.
-fn views(
+pub(in crate::app::sandbox) fn views(
     run: &ShownRun,
     t: SimTime,
     on_seek: Option<Callback<SimTime>>,

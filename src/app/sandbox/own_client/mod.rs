@@ -1,0 +1,140 @@
+//! "Your client" in the laboratory: the learner's lease client in Python or TypeScript, run
+//! in the snippet sandbox as every client of the lab's scenario, its run drawn by the
+//! laboratory's own views from the trace the sandbox reports ([`run`]), and the
+//! counterexample search against it ([`search`]). The page never takes a verdict from the
+//! sandbox: it replays every reported trace through its own checkers.
+
+mod run;
+mod search;
+
+use std::rc::Rc;
+
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+use crate::app::share::{initial_snippets, record_client, record_snippet};
+use crate::app::snippets::{
+    use_code_from_link, use_reported_edits, use_runner, EditorHost, EngineStatus, OutputConsole,
+    Panel, PanelAction, RunControls, SnippetLanguage, Task, TooLongForLink,
+};
+use crate::lesson::content::SANDBOX;
+use crate::model::Scenario;
+
+thread_local! {
+    /// The language last chosen, so coming back keeps it.
+    static LANGUAGE: std::cell::Cell<Option<SnippetLanguage>> =
+        const { std::cell::Cell::new(None) };
+}
+
+#[derive(Properties, PartialEq)]
+pub struct OwnClientProps {
+    /// The lab's scenario: what the next run and search use.
+    pub scenario: Scenario,
+}
+
+/// The language choice, then the workbench of the chosen language.
+#[component]
+pub fn OwnClientLab(props: &OwnClientProps) -> Html {
+    let language = use_state(|| {
+        initial_snippets()
+            .client
+            .or_else(|| LANGUAGE.get())
+            .unwrap_or(SnippetLanguage::TypeScript)
+    });
+    use_effect_with(*language, |language| {
+        LANGUAGE.set(Some(*language));
+        record_client(Some(*language));
+    });
+    let code = initial_snippets();
+    let initial = match *language {
+        SnippetLanguage::Python => code.python,
+        SnippetLanguage::TypeScript => code.typescript,
+    };
+    let words = &SANDBOX.own_client;
+    let choice = |l: SnippetLanguage| {
+        let language = language.clone();
+        let onclick = Callback::from(move |_: MouseEvent| language.set(l));
+        html! {
+            <button type="button" class="button" aria-pressed={(*language == l).to_string()} {onclick}>
+                {l.name()}
+            </button>
+        }
+    };
+    html! {
+        <section class="own-client" aria-labelledby="own-client-title">
+            <h4 id="own-client-title">{words.heading}</h4>
+            <p class="muted">{words.intro}</p>
+            <p class="muted">{SANDBOX.snippets.rule}</p>
+            <div class="lab-mode" role="group" aria-label={words.language}>
+                { for SnippetLanguage::ALL.into_iter().map(choice) }
+            </div>
+            <Workbench key={language.slug()} language={*language} {initial}
+                scenario={props.scenario.clone()} />
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct WorkbenchProps {
+    language: SnippetLanguage,
+    /// Code from the link (or edited before), shown and never run unasked.
+    initial: Option<String>,
+    scenario: Scenario,
+}
+
+/// One language's editor, controls, status, printed output, run and search.
+#[component]
+fn Workbench(props: &WorkbenchProps) -> Html {
+    let language = props.language;
+    let original = language.original_code();
+    let solution = language.solution_code();
+    let panel =
+        use_reducer(|| Panel::new(props.initial.clone().unwrap_or_else(|| original.into())));
+    use_code_from_link(props.initial.clone(), &panel);
+    use_reported_edits(language, &panel, Callback::from(|(l, c)| record_snippet(l, c)));
+    use_runner(language, &panel);
+
+    let actions = panel.dispatcher().to_callback();
+    let scenario = Rc::new(props.scenario.clone());
+    let code: Rc<str> = Rc::from(panel.code.as_str());
+    let task = move |search| Task {
+        code: code.clone(),
+        scenario: scenario.clone(),
+        search,
+    };
+    let on_run = {
+        let task = task.clone();
+        actions.reform(move |()| PanelAction::Start(task(None)))
+    };
+    let on_search = actions.reform(move |spec| PanelAction::Start(task(Some(spec))));
+    let on_reset = actions.reform(move |()| PanelAction::Edit(original.to_owned()));
+    let on_solution = actions.reform(move |()| PanelAction::Edit(solution.to_owned()));
+    let on_edit = actions.reform(PanelAction::Edit);
+    let on_limit = actions.reform(PanelAction::SetLimit);
+    let on_stop = Callback::from(move |()| spawn_local(crate::app::snippets::stop(language)));
+    let came_from_link = props
+        .initial
+        .as_deref()
+        .is_some_and(|code| code != original && code != solution);
+    let busy = panel.phase.is_busy();
+    let searching = busy && panel.task.as_ref().is_some_and(|t| t.search.is_some());
+    html! {
+        <section class="snippet own-client-code" aria-label={language.heading()}>
+            <h5>{language.heading()}</h5>
+            <p>{language.intro()}</p>
+            if came_from_link {
+                <p class="snippet-note">{SANDBOX.snippets.from_link}</p>
+            }
+            <EditorHost {language} code={panel.code.clone()} {on_edit} />
+            <TooLongForLink {language} code={panel.code.clone()} />
+            <RunControls {busy} edited={panel.code != original} solved={panel.code == solution}
+                limit_secs={panel.limit_secs} {on_run} {on_stop} {on_reset} {on_solution} {on_limit} />
+            <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} />
+            <OutputConsole {language} stdout={panel.stdout.clone()} stderr={panel.stderr.clone()} />
+            <search::ClientSearch {busy} {searching} ran={panel.ran} on_start={on_search} />
+            if let (Some(task), Some(report)) = (&panel.task, &panel.report) {
+                <run::Reported task={task.clone()} report={report.clone()} {language} />
+            }
+        </section>
+    }
+}

@@ -1,0 +1,149 @@
+//! "Attack your client": the counterexample search against the learner's code, run plan
+//! after plan in the sandbox, and its outcome: the shrunk plan's story and run (re-checked
+//! here: a counterexample that does not break its check on the page is not shown), "no
+//! counterexample in N plans (seed S)", or the plan under which the code itself stopped.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::run::ClientRun;
+use crate::app::sandbox::search::view::SearchForm;
+use crate::app::sandbox::search::Settings;
+use crate::app::snippets::{SnippetLanguage, Task};
+use crate::lab::own_client::{OwnSearch, RunReport};
+use crate::lesson::content::SANDBOX;
+use crate::lesson::sentences;
+use crate::lab::own_client::runner::default_search;
+use crate::model::search::{with_plan, SearchSpec};
+use crate::model::{CheckStatus, Scenario};
+
+#[derive(Properties, PartialEq)]
+pub struct ClientSearchProps {
+    /// A run or search is going.
+    pub busy: bool,
+    /// The one going is a search.
+    pub searching: bool,
+    /// Plans it has tried.
+    pub ran: u64,
+    pub on_start: Callback<SearchSpec>,
+}
+
+/// The search form against the learner's client, and its progress.
+#[component]
+pub fn ClientSearch(props: &ClientSearchProps) -> Html {
+    let settings = use_state(|| Settings::of(&default_search()));
+    let problem = use_state(|| None::<String>);
+    let budget = (*settings).spec().map_or(0, |s| s.budget);
+    let on_change = {
+        let settings = settings.clone();
+        Callback::from(move |next| settings.set(next))
+    };
+    let on_start = {
+        let (settings, problem, start) = (settings.clone(), problem.clone(), props.on_start.clone());
+        Callback::from(move |()| match settings.spec() {
+            Ok(spec) => {
+                problem.set(None);
+                start.emit(spec)
+            }
+            Err(why) => problem.set(Some(why)),
+        })
+    };
+    let words = &SANDBOX.own_client;
+    html! {
+        <section class="search own-client-search" aria-labelledby="own-client-search-title">
+            <h5 id="own-client-search-title">{words.search_heading}</h5>
+            <p class="muted">{words.search_intro}</p>
+            <SearchForm settings={(*settings).clone()} {on_change} {on_start} busy={props.busy} />
+            if let Some(why) = &*problem {
+                <p class="search-outcome" role="status">{why.clone()}</p>
+            }
+            if props.searching {
+                <div class="search-progress">
+                    <progress aria-label={crate::lesson::content::SEARCH.search.progress}
+                        max={budget.to_string()} value={props.ran.to_string()} />
+                    <p aria-live="polite">{sentences::sandbox::own_client::Searching { ran: props.ran, budget }.to_string()}</p>
+                </div>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SearchOutcomeProps {
+    /// The scenario the plans replaced the faults of.
+    pub base: Scenario,
+    pub outcome: OwnSearch,
+    pub run: Option<Rc<RunReport>>,
+    pub task: Task,
+    pub language: SnippetLanguage,
+}
+
+/// How the search ended, re-checked on the page.
+#[component]
+pub fn SearchOutcome(props: &SearchOutcomeProps) -> Html {
+    let sentence = |text: String| html! { <p class="search-outcome" role="status">{text}</p> };
+    let Some(spec) = props.task.search.clone() else {
+        return Html::default();
+    };
+    let plan_run = |plan: crate::model::FaultPlan| match &props.run {
+        Some(run) => html! {
+            <ClientRun scenario={with_plan(&props.base, plan)} run={run.clone()}
+                task={props.task.clone()} language={props.language} />
+        },
+        None => html! { <p class="status-warn" role="alert">{SANDBOX.own_client.unreadable}</p> },
+    };
+    match &props.outcome {
+        OwnSearch::Held { ran } => sentence(
+            sentences::search::search::None {
+                plans: ran,
+                seed: spec.seed,
+            }
+            .to_string(),
+        ),
+        OwnSearch::Stopped { index, plan, .. } => html! {
+            <>
+                {sentence(sentences::sandbox::own_client::SearchStopped { plan: index + 1 }.to_string())}
+                {plan_run(plan.clone())}
+            </>
+        },
+        OwnSearch::Broke { first, found, .. } => {
+            let scenario = with_plan(&props.base, found.plan.clone());
+            let holds = props
+                .run
+                .as_ref()
+                .and_then(|run| run.replay(&scenario))
+                .is_some_and(|run| matches!(run.check(found.check), CheckStatus::Broken { .. }));
+            if !holds {
+                return sentence(SANDBOX.own_client.search_forged.to_owned());
+            }
+            let run = props.run.as_ref().and_then(|r| r.replay(&scenario));
+            let story = run
+                .map(|run| crate::lab::story::story(&run, found.check))
+                .unwrap_or_default();
+            let summary = sentences::search::search::Found {
+                plan: &(first.index + 1).to_string(),
+                seed: spec.seed,
+                before: first.plan.0.len(),
+                after: found.plan.0.len(),
+            }
+            .to_string();
+            let onclick = {
+                let scenario = scenario.clone();
+                let at = found.at;
+                Callback::from(move |_: MouseEvent| {
+                    crate::app::sandbox::go_to(scenario.clone(), at)
+                })
+            };
+            html! {
+                <div class="search-found">
+                    {sentence(summary)}
+                    <h6>{crate::lesson::content::SEARCH.story.heading}</h6>
+                    <ol class="search-story">{ for story.into_iter().map(|line| html! { <li>{line}</li> }) }</ol>
+                    <button type="button" class="button" {onclick}>{SANDBOX.own_client.load}</button>
+                    {plan_run(found.plan.clone())}
+                </div>
+            }
+        }
+    }
+}
