@@ -3,11 +3,12 @@
 //! the built-in Prefer client's checks and outcome on every preset (differential testing);
 //! the lesson's mistakes must break checks; runs are deterministic; bad API use is refused.
 
-use lease_lab::lab::own_client::runner::{run, search, MakeClient, OwnSearch};
+use lease_lab::lab::own_client::runner::{own_scenario, run, search, MakeClient, OwnSearch};
 use lease_lab::lab::own_client::{
     Action, AnswerKind, Handled, Handlers, Input, InputKind, LossReason, Refusal, RunStop,
     Settings, Stop,
 };
+use lease_lab::model::check::Judging;
 use lease_lab::model::search::{FaultKind, SearchSpec};
 use lease_lab::model::{
     presets, trace_hash, CheckId, CheckStatus, ClientConfig, ClientId, Run, Scenario, Simulation,
@@ -193,7 +194,19 @@ fn reference() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
 fn checked(s: &Scenario, make: &mut MakeClient<'_>) -> (Run, Option<RunStop>) {
     let own = run(s, make);
     let stop = own.stop.clone();
-    (Run::from_trace(s.clone(), own.end, own.events), stop)
+    let s = own_scenario(s);
+    (Run::judged(s, own.end, own.events, Judging::Learner), stop)
+}
+
+/// The built-in client's run of `s`, judged as a learner's client is.
+fn builtin(s: &Scenario) -> Run {
+    let run = Simulation::run(s);
+    Run::judged(
+        s.clone(),
+        run.end(),
+        run.events().to_vec(),
+        Judging::Learner,
+    )
 }
 
 fn statuses(run: &Run) -> Vec<(CheckId, bool)> {
@@ -211,7 +224,7 @@ fn the_reference_client_gives_the_built_in_clients_checks_and_outcome_on_every_p
         if !s.policy.client_follows_prefer() {
             continue;
         }
-        let builtin = Simulation::run(s);
+        let builtin = builtin(s);
         let (own, stop) = checked(s, &mut reference());
         assert_eq!(stop, None, "preset {}", preset.id);
         assert_eq!(statuses(&own), statuses(&builtin), "preset {}", preset.id);
@@ -311,8 +324,7 @@ fn the_starters_mistakes_break_checks_that_the_reference_keeps() {
     let (starter_run, _) = checked(&s, &mut starter());
     assert!(statuses(&starter_run).iter().any(|(_, broken)| *broken));
     let (reference_run, _) = checked(&s, &mut reference());
-    let builtin = Simulation::run(&s);
-    assert_eq!(statuses(&reference_run), statuses(&builtin));
+    assert_eq!(statuses(&reference_run), statuses(&builtin(&s)));
 }
 
 #[test]
@@ -453,4 +465,21 @@ fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_refer
         search(&fenced, &spec, &mut reference(), |_| {}),
         OwnSearch::Held { ran: 100 }
     );
+}
+
+#[test]
+fn the_starter_writes_on_as_a_zombie_on_the_ntp_step_and_the_write_path_pause() {
+    // The scenarios the starter's comment names: the built-in Prefer client keeps every
+    // check there, the starter breaks "no write after lost" (it never notices the loss).
+    for id in ["2", "6"] {
+        let s = &presets::preset(id).unwrap().scenario;
+        let (own, _) = checked(s, &mut starter());
+        let broken: Vec<CheckId> = statuses(&own)
+            .into_iter()
+            .filter(|(_, b)| *b)
+            .map(|(c, _)| c)
+            .collect();
+        assert_eq!(broken, [CheckId::NoWriteAfterLost], "preset {id}");
+        assert!(statuses(&builtin(s)).iter().all(|(_, b)| !b), "preset {id}");
+    }
 }

@@ -73,6 +73,9 @@ pub trait RunReading {
                 *remaining = self.shown_length(*remaining)
             }
             ViolationDetail::WriteAfterLost { lost_at, .. } => *lost_at = self.shown_time(*lost_at),
+            ViolationDetail::WriteAfterLeaseEnded { ended_at, .. } => {
+                *ended_at = self.shown_time(*ended_at)
+            }
             ViolationDetail::StaleAccepted { .. } => {}
         }
         shown

@@ -101,7 +101,12 @@ fn line(
             .to_string(),
         ),
         EventKind::WriteIssued { token, .. }
-            if at == v.at && matches!(v.detail, ViolationDetail::WriteAfterLost { .. }) =>
+            if at == v.at
+                && matches!(
+                    v.detail,
+                    ViolationDetail::WriteAfterLost { .. }
+                        | ViolationDetail::WriteAfterLeaseEnded { .. }
+                ) =>
         {
             let client = client_of(node)?;
             Some(said::Issued { at, client, token }.to_string())

@@ -101,6 +101,17 @@ impl ViolationWords for Violation {
                 lost_at,
             }
             .to_string(),
+            ViolationDetail::WriteAfterLeaseEnded {
+                client,
+                token,
+                ended_at,
+            } => no_write_after_lost::LeaseEnded {
+                at,
+                client,
+                token,
+                ended_at,
+            }
+            .to_string(),
         }
     }
     fn prevention(&self) -> &'static str {

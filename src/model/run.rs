@@ -2,8 +2,8 @@
 //! t?" cheaply (binary searches over time-sorted vectors; no re-simulation needed).
 
 use super::check::{
-    CheckId, CheckReport, CheckStatus, Checkers, Failover, Found, Metrics, Observations, Records,
-    RenewRecord,
+    CheckId, CheckReport, CheckStatus, Checkers, Failover, Found, Judging, Metrics, Observations,
+    Records, RenewRecord,
 };
 use super::client::Lifecycle;
 use super::faults::Fault;
@@ -209,7 +209,13 @@ impl Run {
     /// The run whose trace is `events` (in time order) of `scenario`, ending at `end`: the
     /// checkers read every event, as they read a simulation's while it runs.
     pub fn from_trace(scenario: Scenario, end: SimTime, events: Vec<Event>) -> Run {
-        let mut checkers = Checkers::new(&scenario, Records::Keep);
+        Run::judged(scenario, end, events, Judging::BuiltIn)
+    }
+
+    /// [`Run::from_trace`], with the clients judged as `judging` says (a learner's client is
+    /// held to stopping once the service ended its lease).
+    pub fn judged(scenario: Scenario, end: SimTime, events: Vec<Event>, judging: Judging) -> Run {
+        let mut checkers = Checkers::judging(&scenario, Records::Keep, judging);
         let mut index = RunIndex::new(scenario.clients as usize);
         let mut found = Vec::with_capacity(events.len());
         for e in &events {

@@ -119,9 +119,13 @@ pub enum RunProgress {
     },
     /// A search has tried this many plans.
     #[serde(rename = "progress")]
-    Searched { ran: f64 },
+    Searched {
+        ran: f64,
+    },
     /// The task's report, packed (`crate::lab::own_client::report`): the run's ending.
-    Result { json: String },
+    Result {
+        json: String,
+    },
 }
 
 /// How a run ended; the runner sends exactly one of these per run.
@@ -203,7 +207,11 @@ pub async fn start_lab(
         language,
         code: &task.code,
         link: pack(&*task.scenario).ok_or_else(unknown)?,
-        task: if task.search.is_some() { "search" } else { "run" },
+        task: if task.search.is_some() {
+            "search"
+        } else {
+            "run"
+        },
         search: task.search.as_ref().and_then(pack),
         time_limit_ms: time_limit_secs.saturating_mul(1000),
         output_limits: OUTPUT_LIMITS,

@@ -48,8 +48,7 @@ pub fn use_runner(language: SnippetLanguage, panel: &UseReducerHandle<Panel>) {
             spawn_local(async move {
                 let report = dispatcher.clone();
                 let on_event = move |event| report.dispatch(PanelAction::Report { run_id, event });
-                if let Err(reason) = start_lab(language, &task, limit_secs, on_event).await
-                {
+                if let Err(reason) = start_lab(language, &task, limit_secs, on_event).await {
                     dispatcher.dispatch(PanelAction::NotStarted { run_id, reason });
                 }
             });

@@ -56,6 +56,12 @@ pub enum Refusal {
     OutOfRange,
     /// A renew, release or write with a token the service never granted this client.
     TokenNeverGranted(u64),
+    /// An acquire for another TTL than the scenario's (the lab's checkers judge leases of
+    /// the scenario's T).
+    TtlNotScenarios {
+        /// The TTL asked for (µs).
+        asked: u64,
+    },
 }
 
 /// Why a client's run ended early.
@@ -96,6 +102,7 @@ enum Asked {
 /// A learner's client on one node.
 pub struct OwnClient {
     handlers: Box<dyn Handlers>,
+    ttl: SimDuration,
     start_at: Option<LocalTime>,
     timers: Vec<Timer>,
     armed: u64,
@@ -118,6 +125,7 @@ impl OwnClient {
     pub fn new(cfg: &ClientConfig, handlers: Box<dyn Handlers>) -> OwnClient {
         OwnClient {
             handlers,
+            ttl: cfg.ttl,
             start_at: Some(cfg.start_at),
             timers: Vec::new(),
             armed: 0,
@@ -185,8 +193,8 @@ impl OwnClient {
     fn act(&mut self, action: &Action, now: LocalNow) -> Result<(), Refusal> {
         match *action {
             Action::Acquire { ttl } => {
-                if ttl == 0 || ttl > MAX_DELAY.as_micros() {
-                    return Err(Refusal::OutOfRange);
+                if ttl != self.ttl.as_micros() {
+                    return Err(Refusal::TtlNotScenarios { asked: ttl });
                 }
                 let req = self.ask(Asked::Acquire);
                 self.send(Message::Acquire {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::runner::{OwnRun, OwnSearch, Printed, RunStop};
 use crate::lab::live::trace::LiveTrace;
+use crate::model::check::Judging;
 use crate::model::{Event, Run, Scenario, SimTime};
 
 /// Longest report text the page reads, in characters.
@@ -95,6 +96,13 @@ impl RunReport {
         let fits = trace.fits(MAX_EVENTS)
             && self.printed.len() <= super::machine::MAX_OUTPUT_LINES * 8
             && self.printed.iter().all(|p| p.at <= self.end);
-        fits.then(|| Run::from_trace(scenario.clone(), self.end, self.events.clone()))
+        fits.then(|| {
+            Run::judged(
+                scenario.clone(),
+                self.end,
+                self.events.clone(),
+                Judging::Learner,
+            )
+        })
     }
 }

@@ -5,7 +5,7 @@
 //! (too many steps at one instant, or in all).
 
 use super::machine::{ClientStop, Handlers, OwnClient};
-use crate::model::check::{Checkers, Records};
+use crate::model::check::{Checkers, Judging, Records};
 use crate::model::search::{random_plan_into, shrink_by, Counterexample, SearchSpec};
 use crate::model::{
     CheckId, ClientConfig, ClientId, Event, FaultPlan, Output, Policy, Scenario, SimTime, World,
@@ -150,7 +150,11 @@ enum Judged {
 }
 
 fn judge(s: &Scenario, make: &mut MakeClient<'_>) -> Judged {
-    let mut world = world(s, Checkers::new(s, Records::Skip), make);
+    let mut world = world(
+        s,
+        Checkers::judging(s, Records::Skip, Judging::Learner),
+        make,
+    );
     if drive(&mut world, s.clients, |_| {}).is_some() {
         return Judged::Stopped;
     }

@@ -71,20 +71,42 @@ pub struct Checkers {
     latest_failover: Option<Failover>,
 }
 
+/// Whose clients a run has, which says how a loss is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Judging {
+    /// The model's own client: its lost flag is what it says (its policy says whether it
+    /// promises to stop there).
+    BuiltIn,
+    /// A learner's client: held to stopping once it said it lost the lease or once the lock
+    /// service ended the lease, whichever comes first, whatever its code.
+    Learner,
+}
+
 impl Checkers {
-    /// The checkers of a run of `s` (its TTL, clients and policy say what applies).
+    /// The checkers of a run of `s` with the model's own clients (its TTL, clients and policy
+    /// say what applies).
     pub fn new(s: &Scenario, records: Records) -> Checkers {
+        Checkers::judging(s, records, Judging::BuiltIn)
+    }
+
+    /// The checkers of a run of `s` whose clients are judged as `judging` says.
+    pub fn judging(s: &Scenario, records: Records, judging: Judging) -> Checkers {
         let clients = usize::from(s.clients);
+        let learner = judging == Judging::Learner;
         Checkers {
             single_holder: SingleHolder::new(s.ttl),
             no_stale_accepted: StaleWrites::default(),
-            no_write_after_lost: NoWriteAfterLost::new(clients),
+            no_write_after_lost: if learner {
+                NoWriteAfterLost::judging_leases(clients)
+            } else {
+                NoWriteAfterLost::new(clients)
+            },
             ordered_by_token: StaleWrites::default(),
             measures: Measures::new(clients, records == Records::Keep),
             applicable: [
                 true,
                 s.policy.fencing,
-                s.policy.client_follows_prefer(),
+                learner || s.policy.client_follows_prefer(),
                 true,
             ],
             first: [None; 4],
@@ -101,6 +123,7 @@ impl Checkers {
         let mut found = Found::default();
         match e.kind {
             EventKind::Service(_) => {
+                self.no_write_after_lost.observe_service(e);
                 if let Some(detail) = self.single_holder.observe(e) {
                     self.violation(&mut found, CheckId::SingleHolder, e.at, detail);
                 }

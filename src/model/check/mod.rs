@@ -11,7 +11,7 @@ mod measures;
 #[cfg(test)]
 mod mutations;
 
-pub use checkers::{Checkers, Found, Records};
+pub use checkers::{Checkers, Found, Judging, Records};
 pub(crate) use measures::Observations;
 
 use super::ids::{ClientId, FencingToken, RequestId};
@@ -80,6 +80,16 @@ pub enum ViolationDetail {
         token: FencingToken,
         /// When its lost flag was set.
         lost_at: SimTime,
+    },
+    /// A learner's client issued a write with a token whose lease the lock service had ended
+    /// at `ended_at` (expired, released or revoked), without having said it lost it.
+    WriteAfterLeaseEnded {
+        /// The writer.
+        client: ClientId,
+        /// Its token.
+        token: FencingToken,
+        /// When the service ended that lease.
+        ended_at: SimTime,
     },
 }
 

@@ -52,10 +52,11 @@ pub fn OwnClientLab(props: &OwnClientProps) -> Html {
     };
     let words = &SANDBOX.own_client;
     let choice = |l: SnippetLanguage| {
+        let pressed = (*language == l).to_string();
         let language = language.clone();
         let onclick = Callback::from(move |_: MouseEvent| language.set(l));
         html! {
-            <button type="button" class="button" aria-pressed={(*language == l).to_string()} {onclick}>
+            <button type="button" class="button" aria-pressed={pressed} {onclick}>
                 {l.name()}
             </button>
         }
@@ -91,7 +92,11 @@ fn Workbench(props: &WorkbenchProps) -> Html {
     let panel =
         use_reducer(|| Panel::new(props.initial.clone().unwrap_or_else(|| original.into())));
     use_code_from_link(props.initial.clone(), &panel);
-    use_reported_edits(language, &panel, Callback::from(|(l, c)| record_snippet(l, c)));
+    use_reported_edits(
+        language,
+        &panel,
+        Callback::from(|(l, c)| record_snippet(l, c)),
+    );
     use_runner(language, &panel);
 
     let actions = panel.dispatcher().to_callback();

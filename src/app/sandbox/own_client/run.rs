@@ -35,7 +35,8 @@ pub struct ReportedProps {
 #[component]
 pub fn Reported(props: &ReportedProps) -> Html {
     let report = use_memo(props.report.clone(), |text| unpack::<Report>(text));
-    let unreadable = html! { <p class="status-warn" role="alert">{SANDBOX.own_client.unreadable}</p> };
+    let unreadable =
+        html! { <p class="status-warn" role="alert">{SANDBOX.own_client.unreadable}</p> };
     let base = own_scenario(&props.task.scenario);
     match &*report {
         None => unreadable,
@@ -187,9 +188,7 @@ fn during_text(during: &During) -> String {
 }
 
 fn client_stop_text(client: ClientId, at: SimTime, stop: &ClientStop) -> String {
-    use crate::lab::own_client::machine::{
-        MAX_ACTIONS_PER_CALL, MAX_TIMERS, MAX_TIMER_NAME,
-    };
+    use crate::lab::own_client::machine::{MAX_ACTIONS_PER_CALL, MAX_TIMERS, MAX_TIMER_NAME};
     let during = &during_text(&stop.during);
     let client = client.letter();
     match &stop.stop {
@@ -224,6 +223,10 @@ fn client_stop_text(client: ClientId, at: SimTime, stop: &ClientStop) -> String 
                 Refusal::TokenNeverGranted(token) => {
                     says::TokenNeverGranted { token: *token }.to_string()
                 }
+                Refusal::TtlNotScenarios { asked } => says::TtlNotScenarios {
+                    asked: crate::model::SimDuration(*asked),
+                }
+                .to_string(),
             };
             says::Refused {
                 client,

@@ -11,10 +11,10 @@ use super::run::ClientRun;
 use crate::app::sandbox::search::view::SearchForm;
 use crate::app::sandbox::search::Settings;
 use crate::app::snippets::{SnippetLanguage, Task};
+use crate::lab::own_client::runner::default_search;
 use crate::lab::own_client::{OwnSearch, RunReport};
 use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences;
-use crate::lab::own_client::runner::default_search;
 use crate::model::search::{with_plan, SearchSpec};
 use crate::model::{CheckStatus, Scenario};
 
@@ -40,7 +40,8 @@ pub fn ClientSearch(props: &ClientSearchProps) -> Html {
         Callback::from(move |next| settings.set(next))
     };
     let on_start = {
-        let (settings, problem, start) = (settings.clone(), problem.clone(), props.on_start.clone());
+        let (settings, problem, start) =
+            (settings.clone(), problem.clone(), props.on_start.clone());
         Callback::from(move |()| match settings.spec() {
             Ok(spec) => {
                 problem.set(None);
