@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use lease_lab::lab::own_client::Language;
 use lease_lab::lab::PolicySwitch;
 use lease_lab::lesson::content::{ArchEdge, ArchNode, LeaseState};
 use lease_lab::lesson::diagram::{ArchSelection, LifecycleSelection};
@@ -281,16 +282,19 @@ fn link_state() -> impl Strategy<Value = LinkState> {
         0..Tab::ALL.len(),
         lab,
         proptest::option::of(proptest::sample::select(diagram_parts())),
-        code(),
-        code(),
+        (code(), code(), proptest::option::of(0..Language::ALL.len())),
         proptest::option::of(search()),
     )
         .prop_map(
-            |(tab, lab, selection, python, typescript, search)| LinkState {
+            |(tab, lab, selection, (python, typescript, client), search)| LinkState {
                 tab: Tab::ALL[tab],
                 lab,
                 selection,
-                snippets: SnippetCode { python, typescript },
+                snippets: SnippetCode {
+                    python,
+                    typescript,
+                    client: client.map(|i| Language::ALL[i]),
+                },
                 search,
                 live: None,
                 challenge: None,

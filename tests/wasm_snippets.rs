@@ -1,20 +1,21 @@
-//! Component tests for the runnable snippets, run in headless Chromium by wasm-bindgen-test.
-//! The editor bundle is not served here, so the panels keep their plain textarea.
+//! Component tests for "Your client"'s code panel, run in headless Chromium by
+//! wasm-bindgen-test. The editor bundle is not served here, so the panel keeps its plain
+//! textarea.
 #![cfg(target_arch = "wasm32")]
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
+use lease_lab::app::sandbox::own_client::{OwnClientLab, OwnClientProps};
 use lease_lab::app::snippets::{
     OutputLimit, Panel, PanelAction, RunEnding, RunEvent, RunPhase, RunProgress, SnippetLanguage,
-    SnippetPanels, SnippetPanelsProps, Stream,
+    Stream, Task,
 };
+use lease_lab::model::presets;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlTextAreaElement};
 use yew::functional::Reducible;
-use yew::Callback;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -50,81 +51,71 @@ fn text_of(host: &web_sys::Element, selector: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Opens `link` as the page would, then mounts "Your client" on the healthy holder.
+async fn mount(link: &str, host: &web_sys::Element) -> yew::AppHandle<OwnClientLab> {
+    lease_lab::app::share::connect_shell(link, Box::new(|_, _| {}));
+    let props = OwnClientProps {
+        scenario: presets::preset("1").unwrap().scenario.clone(),
+    };
+    let app = yew::Renderer::<OwnClientLab>::with_root_and_props(host.clone(), props).render();
+    settle().await;
+    app
+}
+
+fn button(host: &web_sys::Element, text: &str) -> HtmlElement {
+    let buttons = host.query_selector_all("button").unwrap();
+    (0..buttons.length())
+        .filter_map(|i| buttons.item(i))
+        .find(|b| b.text_content().unwrap_or_default().trim() == text)
+        .unwrap_or_else(|| panic!("a {text} button"))
+        .unchecked_into()
+}
+
 #[wasm_bindgen_test]
 async fn code_from_a_link_is_shown_but_never_run_unasked() {
-    let shared = "print('this came with a link')\n";
     let host = fresh_host();
-    let props = SnippetPanelsProps {
-        python: Some(shared.to_owned()),
-        typescript: None,
-        on_code_change: Callback::noop(),
-    };
-    let panels = yew::Renderer::<SnippetPanels>::with_root_and_props(host.clone(), props).render();
-    settle().await;
-
-    assert_eq!(python_code(&host).value(), shared);
-    let python_panel = text_of(&host, "[aria-labelledby=snippet-python-heading]");
-    assert!(python_panel.contains("This code came with the link you opened"));
-    assert!(python_panel.contains("Not run yet: nothing runs until you press Run."));
-    // The TypeScript panel shows the original snippet, with no link notice.
-    let typescript: HtmlTextAreaElement = host
-        .query_selector("#snippet-typescript-code")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let app = mount(
+        "#/sandbox?v=1&client=python&py=print(%27this%20came%20with%20a%20link%27)",
+        &host,
+    )
+    .await;
+    assert_eq!(python_code(&host).value(), "print('this came with a link')");
+    let panel = host.text_content().unwrap_or_default();
+    assert!(panel.contains("This code came with the link you opened"));
+    assert!(panel.contains("Not run yet: nothing runs until you press Run in the lab."));
     assert_eq!(
-        typescript.value(),
-        SnippetLanguage::TypeScript.original_code()
+        button(&host, "Python")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
     );
-    assert!(!text_of(&host, "[aria-labelledby=snippet-typescript-heading]").contains("link"));
-    // Nothing ran: the sandbox iframe is made only by the first Run.
+    // Nothing ran: the sandbox iframe is made only by the first run.
     assert!(gloo::utils::document()
         .query_selector("iframe[sandbox]")
         .unwrap()
         .is_none());
-    panels.destroy();
+    app.destroy();
     host.remove();
 }
 
 #[wasm_bindgen_test]
-async fn edits_are_reported_and_reset_brings_back_the_original() {
+async fn reset_brings_back_the_starter_and_the_solution_is_one_click_away() {
     let host = fresh_host();
-    let changes = Rc::new(RefCell::new(Vec::new()));
-    let props = SnippetPanelsProps {
-        python: None,
-        typescript: None,
-        on_code_change: {
-            let changes = changes.clone();
-            Callback::from(move |change| changes.borrow_mut().push(change))
-        },
-    };
-    let panels = yew::Renderer::<SnippetPanels>::with_root_and_props(host.clone(), props).render();
-    settle().await;
-
+    let app = mount("#/sandbox?v=1&client=python", &host).await;
     let code = python_code(&host);
     assert_eq!(code.value(), SnippetLanguage::Python.original_code());
-    let reset: HtmlElement = host
-        .query_selector(
-            "[aria-labelledby=snippet-python-heading] .snippet-controls button:nth-child(3)",
-        )
-        .unwrap()
-        .expect("the Python panel has its Reset button")
-        .unchecked_into();
-    assert_eq!(reset.text_content().unwrap(), "Reset to original");
+    let reset = button(&host, "Reset");
     assert!(reset.has_attribute("disabled"));
 
     code.set_value("print('edited')\n");
     code.dispatch_event(&web_sys::InputEvent::new("input").unwrap())
         .unwrap();
     yew::scheduler::flush().await;
-    assert_eq!(
-        changes.borrow().as_slice(),
-        [(
-            SnippetLanguage::Python,
-            Some(String::from("print('edited')\n"))
-        )]
-    );
     assert!(!reset.has_attribute("disabled"));
+    assert_eq!(
+        lease_lab::app::share::initial_snippets().python.as_deref(),
+        Some("print('edited')\n")
+    );
 
     reset.click();
     yew::scheduler::flush().await;
@@ -132,11 +123,16 @@ async fn edits_are_reported_and_reset_brings_back_the_original() {
         python_code(&host).value(),
         SnippetLanguage::Python.original_code()
     );
+    assert_eq!(lease_lab::app::share::initial_snippets().python, None);
+
+    button(&host, "Show a solution").click();
+    yew::scheduler::flush().await;
     assert_eq!(
-        changes.borrow().last(),
-        Some(&(SnippetLanguage::Python, None))
+        python_code(&host).value(),
+        SnippetLanguage::Python.solution_code()
     );
-    panels.destroy();
+    assert!(button(&host, "Show a solution").has_attribute("disabled"));
+    app.destroy();
     host.remove();
 }
 
@@ -162,6 +158,9 @@ fn malformed_runner_events_are_dropped_never_trusted() {
         "{\"kind\":\"outputLimitReached\",\"limit\":\"kilobytes\"}",
         "{\"kind\":\"downloading\",\"receivedBytes\":\"lots\",\"totalBytes\":null}",
         "{\"kind\":\"end\",\"outcome\":\"finished\"}",
+        "{\"kind\":\"result\",\"json\":7}",
+        "{\"kind\":\"progress\",\"ran\":\"many\"}",
+        "{\"kind\":\"reported\"}",
     ] {
         assert_eq!(event(bad), None, "{bad} must not parse");
     }
@@ -189,6 +188,14 @@ fn malformed_runner_events_are_dropped_never_trusted() {
     );
 }
 
+fn task() -> Task {
+    Task {
+        code: Rc::from("print(1)"),
+        scenario: Rc::new(presets::preset("1").unwrap().scenario.clone()),
+        search: None,
+    }
+}
+
 fn reduce(panel: Rc<Panel>, run_id: u32, json: &str) -> Rc<Panel> {
     let event = event(json).expect("a well-formed event");
     panel.reduce(PanelAction::Report { run_id, event })
@@ -201,10 +208,10 @@ fn a_run_takes_its_news_in_order_and_ends_once() {
     let panel = reduce(panel, 1, "{\"kind\":\"running\"}");
     assert_eq!(panel.phase, RunPhase::NotRun);
 
-    let panel = panel.reduce(PanelAction::Start);
+    let panel = panel.reduce(PanelAction::Start(task()));
     assert_eq!(panel.run_id, 1);
     // A second Start while the run goes is ignored.
-    let panel = panel.reduce(PanelAction::Start);
+    let panel = panel.reduce(PanelAction::Start(task()));
     assert_eq!(panel.run_id, 1);
     let panel = reduce(panel, 1, "{\"kind\":\"running\"}");
     let panel = reduce(
@@ -248,30 +255,32 @@ fn a_run_takes_its_news_in_order_and_ends_once() {
         .collect();
     assert_eq!(printed, ["a\n"]);
 
+    // A report is the run's ending, taken once; later ones are ignored.
+    let panel = panel.reduce(PanelAction::Start(task()));
+    let panel = reduce(panel, 2, "{\"kind\":\"running\"}");
+    let panel = reduce(panel, 2, "{\"kind\":\"progress\",\"ran\":40}");
+    assert_eq!(panel.ran, 40);
+    let panel = reduce(panel, 2, "{\"kind\":\"result\",\"json\":\"abc\"}");
+    assert_eq!(panel.phase, RunPhase::Ended(RunEnding::Reported));
+    assert_eq!(panel.report.as_deref(), Some("abc"));
+    let panel = reduce(panel, 2, "{\"kind\":\"result\",\"json\":\"forged\"}");
+    assert_eq!(panel.report.as_deref(), Some("abc"));
+
     // The next run starts with empty output.
-    let panel = panel.reduce(PanelAction::Start);
-    assert_eq!(panel.run_id, 2);
+    let panel = panel.reduce(PanelAction::Start(task()));
+    assert_eq!(panel.run_id, 3);
     assert_eq!(panel.stdout.pieces().count(), 0);
+    assert_eq!(panel.report, None);
 }
 
 #[wasm_bindgen_test]
 async fn output_is_shown_as_text_never_as_html() {
     let host = fresh_host();
-    let props = SnippetPanelsProps {
-        python: None,
-        typescript: None,
-        on_code_change: Callback::noop(),
-    };
-    let panels = yew::Renderer::<SnippetPanels>::with_root_and_props(host.clone(), props).render();
-    settle().await;
+    let app = mount("#/sandbox?v=1&client=typescript", &host).await;
     // The status line and output areas exist; nothing ran, so they are empty of output.
-    assert!(text_of(
-        &host,
-        "[aria-labelledby=snippet-python-heading] [role=status]"
-    )
-    .starts_with("Not run yet"));
+    assert!(text_of(&host, ".snippet-status").starts_with("Not run yet"));
     assert_eq!(text_of(&host, ".snippet-stdout"), "");
     assert!(host.query_selector(".snippet-stdout *").unwrap().is_none());
-    panels.destroy();
+    app.destroy();
     host.remove();
 }

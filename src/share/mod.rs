@@ -689,7 +689,7 @@ fn read_snippets(fields: &Fields, snippets: &mut SnippetCode, problems: &mut Pro
         if snippets.client.is_none() {
             problems.push(
                 sentences::lesson::link_problems::ClientUnknown {
-                    language: &slug.chars().take(20).collect::<String>(),
+                    language: quote(slug),
                 }
                 .to_string(),
             );

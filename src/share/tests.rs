@@ -257,6 +257,7 @@ fn snippets_and_selection_are_carried_as_text() {
         snippets: SnippetCode {
             python: Some(code.to_owned()),
             typescript: None,
+            client: Some(crate::lab::own_client::Language::Python),
         },
         search: None,
         live: None,
@@ -274,6 +275,7 @@ fn snippets_and_selection_are_carried_as_text() {
     assert!(only_selection_problem("v=1&sel=%3Cimg%20src%3Dx%3E")
         .contains("\u{201c}<img src=x>\u{201d}"));
     assert!(only_problem("#/sandbox?v=1&py=%%%").contains("Python code could not be decoded"));
+    assert!(only_problem("#/sandbox?v=1&client=cobol").contains("\u{201c}cobol\u{201d}"));
     let huge = base64url(&vec![b'#'; MAX_SNIPPET_BYTES + 1]);
     assert!(only_problem(&format!("#/sandbox?v=1&ts={huge}")).contains("code is too long to read"));
     // Longer code than a plain field holds travels deflated, and comes back whole.
@@ -281,6 +283,7 @@ fn snippets_and_selection_are_carried_as_text() {
         snippets: SnippetCode {
             python: Some("print('still holding')\n".repeat(700)),
             typescript: None,
+            client: None,
         },
         ..LinkState::default()
     };
@@ -302,6 +305,7 @@ fn snippets_and_selection_are_carried_as_text() {
         snippets: SnippetCode {
             python: Some(noise),
             typescript: None,
+            client: None,
         },
         ..LinkState::default()
     };

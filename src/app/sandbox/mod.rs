@@ -12,7 +12,7 @@ mod faults;
 mod live;
 pub(crate) mod live_mode;
 pub(crate) mod log;
-mod own_client;
+pub mod own_client;
 mod pitfall;
 mod progress;
 pub mod reading;
