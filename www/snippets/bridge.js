@@ -1,6 +1,6 @@
-// The snippet panels' only statically loaded JavaScript. It stays tiny: the editor and the
+// "Your client"'s only statically loaded JavaScript. It stays tiny: the editor and the
 // sandbox runner come in by dynamic import() when first needed, from the app's own origin.
-// Runs take and report plain objects (see startRun in sandbox/runner.js); the app checks
+// Tasks take and report plain objects (see startLab in sandbox/runner.js); the app checks
 // every event it receives.
 const load = (path) => import(new URL(path, document.baseURI).href);
 
@@ -9,12 +9,12 @@ export async function createEditor(host, language, doc, label, tabMoves, tabInde
   return editor.createEditor(host, language, doc, label, { moves: tabMoves, indents: tabIndents }, onChange);
 }
 
-export async function startRun(request, onEvent) {
+export async function startLab(request, onEvent) {
   const runner = await load("sandbox/runner.js");
-  await runner.startRun(request, onEvent);
+  await runner.startLab(request, onEvent);
 }
 
-export async function stopRun(language) {
+export async function stopLab(language) {
   const runner = await load("sandbox/runner.js");
-  runner.stopRun(language);
+  runner.stopLab(language);
 }
