@@ -89,6 +89,7 @@ const LATER = [
   ['lab', 'the laboratory module (when the Sandbox opens, a link points into it, or at idle)', /^lab[-_.]/],
   ['search', 'the search worker (on the first search)', /^search_worker/],
   ['live', 'the live-mode worker (when live mode starts)', /^live_worker/],
+  ['client', "Your client's engine (handed into the snippet sandbox on the first run)", /^client_worker/],
   ['course', 'the course bridge (only in a course package, launched by a learning platform)', /^course\//],
   ['later', 'the rest, fetched on demand (snippet engines and runner)', /./],
 ];
