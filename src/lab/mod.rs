@@ -10,6 +10,7 @@ pub mod challenge;
 pub mod describe;
 pub mod fault_form;
 pub mod live;
+pub mod own_client;
 pub mod pitfall;
 mod playback;
 pub mod reading;

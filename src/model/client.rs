@@ -155,6 +155,51 @@ pub struct Transmit {
     pub msg: Message,
 }
 
+/// The client's side of the sans-IO contract, as the world drives it: the model's own
+/// [`LeaseClient`], or a learner's client run by the laboratory (`crate::lab::own`). The world
+/// calls nothing else, so every client is checked and drawn by the same code.
+pub trait ClientMachine {
+    /// Fires the earliest timer due at `now`, if any; true if one fired.
+    fn handle_timeout(&mut self, now: LocalNow) -> bool;
+    /// Handles a reply from the lock service.
+    fn handle_message(&mut self, now: LocalNow, msg: Message);
+    /// The earliest timer, as a reading of the monotonic clock.
+    fn poll_timeout(&self, now: LocalNow) -> Option<LocalTime>;
+    /// The next packet to send.
+    fn poll_transmit(&mut self) -> Option<Transmit>;
+    /// The next event for the trace.
+    fn poll_event(&mut self) -> Option<ClientEvent>;
+    /// The current lifecycle state.
+    fn lifecycle(&self) -> Lifecycle;
+}
+
+impl ClientMachine for LeaseClient {
+    #[inline]
+    fn handle_timeout(&mut self, now: LocalNow) -> bool {
+        LeaseClient::handle_timeout(self, now)
+    }
+    #[inline]
+    fn handle_message(&mut self, now: LocalNow, msg: Message) {
+        LeaseClient::handle_message(self, now, msg)
+    }
+    #[inline]
+    fn poll_timeout(&self, now: LocalNow) -> Option<LocalTime> {
+        LeaseClient::poll_timeout(self, now)
+    }
+    #[inline]
+    fn poll_transmit(&mut self) -> Option<Transmit> {
+        LeaseClient::poll_transmit(self)
+    }
+    #[inline]
+    fn poll_event(&mut self) -> Option<ClientEvent> {
+        LeaseClient::poll_event(self)
+    }
+    #[inline]
+    fn lifecycle(&self) -> Lifecycle {
+        LeaseClient::lifecycle(self)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Attempt {
     req: RequestId,

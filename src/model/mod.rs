@@ -55,7 +55,8 @@ pub use check::{
 };
 pub use checked::{CheckedWorld, Outcome};
 pub use client::{
-    ClientConfig, ClientEvent, Deadline, LeaseClient, Lifecycle, LostReason, TimerKind, Transmit,
+    ClientConfig, ClientEvent, ClientMachine, Deadline, LeaseClient, Lifecycle, LostReason,
+    TimerKind, Transmit,
 };
 pub use faults::{Fault, FaultKind, FaultPlan, RandomFaults, TimedFault};
 pub use ids::{ClientId, FencingToken, MsgId, NodeId, RequestId};

@@ -211,6 +211,16 @@ const SHRINK_ROUNDS: usize = 6;
 /// then shortest lengths and smallest clock changes, then earliest times, each rounded to
 /// readable steps. Every candidate is re-run; the result depends only on the inputs.
 pub fn shrink(base: &Scenario, found: &Counterexample) -> Counterexample {
+    shrink_by(base, found, first_broken)
+}
+
+/// [`shrink`] with another judge of a scenario's first broken check: how the laboratory
+/// shrinks against a learner's own client.
+pub fn shrink_by(
+    base: &Scenario,
+    found: &Counterexample,
+    mut first_broken: impl FnMut(&Scenario) -> Option<(CheckId, SimTime)>,
+) -> Counterexample {
     let target = found.check;
     let mut best = found.clone();
     let mut attempt = |plan: &[TimedFault]| -> Option<SimTime> {

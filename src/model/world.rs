@@ -4,7 +4,7 @@
 //! them, or the checkers, which read them at once ([`super::checked`]); it checks nothing
 //! itself. Deterministic: the same scenario gives the same trace, byte for byte.
 
-use super::client::{ClientEvent, LeaseClient};
+use super::client::{ClientEvent, ClientMachine, LeaseClient};
 use super::faults::{Fault, TimedFault};
 use super::ids::{ClientId, FencingToken, NodeId};
 use super::msg::Message;
@@ -18,8 +18,8 @@ use super::trace::{Event, EventKind};
 use std::collections::VecDeque;
 
 #[derive(Clone, Debug)]
-struct Slot {
-    client: LeaseClient,
+struct Slot<C> {
+    client: C,
     /// Cached real time of the client's next timer (valid unless `dirty`).
     next_timer: Option<SimTime>,
     dirty: bool,
@@ -68,7 +68,7 @@ impl Output for Vec<Event> {
 /// A running simulation of one scenario. Drive it with [`World::step`] or
 /// [`World::run_until`]; inspect it with the getters; take its events as they come.
 #[derive(Clone, Debug)]
-pub struct World<O = Vec<Event>> {
+pub struct World<O = Vec<Event>, C = LeaseClient> {
     now: SimTime,
     end: SimTime,
     clocks: Vec<NodeClock>,
@@ -76,7 +76,7 @@ pub struct World<O = Vec<Event>> {
     service_next: Option<SimTime>,
     service_dirty: bool,
     storage: Storage,
-    slots: Vec<Slot>,
+    slots: Vec<Slot<C>>,
     net: Network,
     faults: Vec<TimedFault>,
     next_fault: usize,
@@ -116,25 +116,34 @@ impl<O: Output> World<O> {
     /// Builds the world for `s`, telling `out` of what happens (as much as `detail` says).
     /// The scenario should have passed [`Scenario::validate`].
     pub fn with_output(s: &Scenario, detail: Detail, out: O) -> Self {
-        let n = s.clients as usize;
-        let slots = (0..n)
-            .map(|i| {
-                let cfg = s.client_config(i);
-                let client = LeaseClient::new(ClientId(i as u8), cfg);
-                Slot {
-                    client: match detail {
-                        Detail::Trace => client,
-                        Detail::ChecksOnly => client.quiet(),
-                    },
-                    next_timer: None,
-                    dirty: true,
-                    paused_until: None,
-                    crashed: false,
-                    write_pause: None,
-                    held_write: None,
-                    inbox: VecDeque::new(),
-                    lost_at: None,
-                }
+        let clients = (0..s.clients as usize).map(|i| {
+            let client = LeaseClient::new(ClientId(i as u8), s.client_config(i));
+            match detail {
+                Detail::Trace => client,
+                Detail::ChecksOnly => client.quiet(),
+            }
+        });
+        World::with_clients(s, out, clients)
+    }
+}
+
+impl<O: Output, C: ClientMachine> World<O, C> {
+    /// Builds the world for `s` with `clients` (A, B, … in order, one per client of the
+    /// scenario) on the clients' nodes, telling `out` of what happens.
+    pub fn with_clients(s: &Scenario, out: O, clients: impl IntoIterator<Item = C>) -> Self {
+        let slots: Vec<Slot<C>> = clients
+            .into_iter()
+            .take(s.clients as usize)
+            .map(|client| Slot {
+                client,
+                next_timer: None,
+                dirty: true,
+                paused_until: None,
+                crashed: false,
+                write_pause: None,
+                held_write: None,
+                inbox: VecDeque::new(),
+                lost_at: None,
             })
             .collect();
         let mut faults = s.faults.0.clone();
@@ -146,7 +155,7 @@ impl<O: Output> World<O> {
         World {
             now: SimTime::ZERO,
             end: SimTime::ZERO + s.duration,
-            clocks: vec![NodeClock::new(); 2 + n],
+            clocks: vec![NodeClock::new(); 2 + slots.len()],
             service: LockService::new(s.service_config()),
             service_next: None,
             service_dirty: true,
@@ -169,7 +178,7 @@ impl<O: Output> World<O> {
         self.end
     }
     /// The client `c`.
-    pub fn client(&self, c: ClientId) -> &LeaseClient {
+    pub fn client(&self, c: ClientId) -> &C {
         &self.slots[c.index()].client
     }
     /// When client `c` went Lost, if it did.
@@ -199,6 +208,10 @@ impl<O: Output> World<O> {
     /// How many steps the world has taken.
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+    /// Client `c`, to take what it keeps for the laboratory (a learner's printed lines).
+    pub fn client_mut(&mut self, c: ClientId) -> &mut C {
+        &mut self.slots[c.index()].client
     }
     /// Where its events went.
     pub fn output(&self) -> &O {

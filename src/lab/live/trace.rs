@@ -87,16 +87,23 @@ impl LiveTrace {
 
     /// Everything the replay indexes by must exist: clients, packet numbers, times in order.
     fn check(&self) -> Result<(), TraceRefusal> {
+        self.fits(MAX_EVENTS)
+            .then_some(())
+            .ok_or(TraceRefusal::Inconsistent)
+    }
+
+    /// True if the run holds at most `max_events` events and everything the replay indexes by
+    /// exists (how a learner's run from the sandbox is read too).
+    pub(crate) fn fits(&self, max_events: usize) -> bool {
         let s = &self.scenario;
-        let fits = s.validate().is_ok()
-            && self.events.len() <= MAX_EVENTS
+        s.validate().is_ok()
+            && self.events.len() <= max_events
             && self.end <= SimTime::ZERO + s.duration
             && self.events.windows(2).all(|w| w[0].at <= w[1].at)
             && self
                 .events
                 .iter()
-                .all(|e| e.at <= self.end && self.names_known(e));
-        fits.then_some(()).ok_or(TraceRefusal::Inconsistent)
+                .all(|e| e.at <= self.end && self.names_known(e))
     }
 
     fn names_known(&self, e: &Event) -> bool {

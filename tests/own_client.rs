@@ -1,0 +1,456 @@
+//! "Your client" natively: the laboratory's runner with learner clients written in Rust
+//! against the same protocol the sandbox's runtime speaks. A reference heartbeat must give
+//! the built-in Prefer client's checks and outcome on every preset (differential testing);
+//! the lesson's mistakes must break checks; runs are deterministic; bad API use is refused.
+
+use lease_lab::lab::own_client::runner::{run, search, MakeClient, OwnSearch};
+use lease_lab::lab::own_client::{
+    Action, AnswerKind, Handled, Handlers, Input, InputKind, LossReason, Refusal, RunStop,
+    Settings, Stop,
+};
+use lease_lab::model::search::{FaultKind, SearchSpec};
+use lease_lab::model::{
+    presets, trace_hash, CheckId, CheckStatus, ClientConfig, ClientId, Run, Scenario, Simulation,
+};
+
+/// The lesson's heartbeat, as the reference solutions write it.
+struct Reference {
+    s: Settings,
+    token: Option<u64>,
+    deadline: i64,
+    /// The outstanding request: id, send time, and whether it is a renew.
+    asked: Option<(u32, i64, Asked)>,
+    next_req: u32,
+    done: bool,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Asked {
+    Acquire,
+    Renew,
+    Release,
+}
+
+impl Reference {
+    fn new(s: Settings) -> Reference {
+        Reference {
+            s,
+            token: None,
+            deadline: 0,
+            asked: None,
+            next_req: 0,
+            done: false,
+        }
+    }
+    fn after(out: &mut Vec<Action>, name: &str, delay: i64) {
+        out.push(Action::After {
+            name: name.into(),
+            delay: delay.max(0) as u64,
+        });
+    }
+    fn ask(&mut self, out: &mut Vec<Action>, now: i64, what: Asked, action: Action) {
+        self.next_req += 1;
+        self.asked = Some((self.next_req, now, what));
+        out.push(action);
+        Self::after(out, "timeout", self.s.request_timeout as i64);
+    }
+    fn lose(&mut self, out: &mut Vec<Action>, reason: LossReason) {
+        for t in ["acquire", "timeout", "renew", "deadline", "work", "release"] {
+            out.push(Action::Cancel { name: t.into() });
+        }
+        out.push(Action::Lost { reason });
+        let token = self.token.expect("holding");
+        self.next_req += 1;
+        self.asked = None;
+        self.done = true;
+        out.push(Action::Release { token });
+    }
+    fn step(&mut self, input: &Input<'_>) -> Vec<Action> {
+        let now = input.mono;
+        let mut out = Vec::new();
+        if self.done {
+            return out;
+        }
+        match input.kind {
+            InputKind::Start => self.ask(
+                &mut out,
+                now,
+                Asked::Acquire,
+                Action::Acquire { ttl: self.s.ttl },
+            ),
+            InputKind::Reply => self.reply(&mut out, now, input),
+            InputKind::Timer => self.timer(&mut out, now, input.timer.unwrap_or_default()),
+        }
+        out
+    }
+    fn reply(&mut self, out: &mut Vec<Action>, now: i64, input: &Input<'_>) {
+        let answer = input.answer.expect("an answer");
+        let Some((req, sent, what)) = self.asked else {
+            return;
+        };
+        if answer.request != req {
+            return;
+        }
+        out.push(Action::Cancel {
+            name: "timeout".into(),
+        });
+        self.asked = None;
+        let valid_until = sent + self.s.ttl as i64 - self.s.drift_margin as i64;
+        match (what, answer.kind) {
+            (Asked::Acquire, AnswerKind::Granted) => {
+                self.token = answer.token;
+                self.deadline = valid_until;
+                Self::after(out, "renew", sent + self.s.renew_every as i64 - now);
+                Self::after(out, "deadline", self.deadline - now);
+                Self::after(out, "work", 0);
+                if let Some(r) = self.s.release_after {
+                    Self::after(out, "release", r as i64);
+                }
+            }
+            (Asked::Acquire, _) => {
+                Self::after(out, "acquire", sent + self.s.acquire_retry as i64 - now)
+            }
+            (Asked::Renew, AnswerKind::Renewed) => {
+                self.deadline = valid_until;
+                Self::after(out, "renew", sent + self.s.renew_every as i64 - now);
+                Self::after(out, "deadline", self.deadline - now);
+            }
+            (Asked::Renew, _) => self.lose(out, LossReason::NotOwner),
+            (Asked::Release, _) => self.done = true,
+        }
+    }
+    fn timer(&mut self, out: &mut Vec<Action>, now: i64, name: &str) {
+        let holding = self.token.is_some();
+        match name {
+            "acquire" => self.ask(
+                out,
+                now,
+                Asked::Acquire,
+                Action::Acquire { ttl: self.s.ttl },
+            ),
+            "timeout" => match self.asked.take() {
+                Some((_, sent, Asked::Acquire)) => {
+                    Self::after(out, "acquire", sent + self.s.acquire_retry as i64 - now)
+                }
+                Some((_, sent, Asked::Renew)) => {
+                    Self::after(out, "renew", sent + self.s.retry_every as i64 - now)
+                }
+                Some((_, _, Asked::Release)) | None => self.done = true,
+            },
+            "renew" if holding => {
+                if now >= self.deadline {
+                    self.lose(out, LossReason::Deadline);
+                } else {
+                    let token = self.token.unwrap_or_default();
+                    self.ask(out, now, Asked::Renew, Action::Renew { token });
+                }
+            }
+            "deadline" if holding => self.lose(out, LossReason::Deadline),
+            "work" if holding => {
+                if now >= self.deadline {
+                    self.lose(out, LossReason::Deadline);
+                } else {
+                    out.push(Action::Write {
+                        token: self.token.unwrap_or_default(),
+                    });
+                    Self::after(out, "work", self.s.work_every as i64);
+                }
+            }
+            "release" if holding => {
+                for t in ["acquire", "timeout", "renew", "deadline", "work"] {
+                    out.push(Action::Cancel { name: t.into() });
+                }
+                let token = self.token.unwrap_or_default();
+                self.ask(out, now, Asked::Release, Action::Release { token });
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Handlers for Reference {
+    fn handle(&mut self, input: &Input<'_>) -> Option<Handled> {
+        Some(Handled::Returned {
+            actions: self.step(input),
+            output: Vec::new(),
+        })
+    }
+}
+
+/// A client built from a closure over its settings and each call.
+struct Scripted<F>(Settings, F);
+
+impl<F: FnMut(&Settings, &Input<'_>) -> Handled> Handlers for Scripted<F> {
+    fn handle(&mut self, input: &Input<'_>) -> Option<Handled> {
+        Some((self.1)(&self.0, input))
+    }
+}
+
+fn reference() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
+    |_, cfg| Box::new(Reference::new(Settings::of(cfg)))
+}
+
+fn checked(s: &Scenario, make: &mut MakeClient<'_>) -> (Run, Option<RunStop>) {
+    let own = run(s, make);
+    let stop = own.stop.clone();
+    (Run::from_trace(s.clone(), own.end, own.events), stop)
+}
+
+fn statuses(run: &Run) -> Vec<(CheckId, bool)> {
+    CheckId::ALL
+        .iter()
+        .map(|&id| (id, matches!(run.check(id), CheckStatus::Broken { .. })))
+        .collect()
+}
+
+#[test]
+fn the_reference_client_gives_the_built_in_clients_checks_and_outcome_on_every_preset() {
+    let mut compared = 0;
+    for preset in presets::presets() {
+        let s = &preset.scenario;
+        if !s.policy.client_follows_prefer() {
+            continue;
+        }
+        let builtin = Simulation::run(s);
+        let (own, stop) = checked(s, &mut reference());
+        assert_eq!(stop, None, "preset {}", preset.id);
+        assert_eq!(statuses(&own), statuses(&builtin), "preset {}", preset.id);
+        let (a, b) = (own.metrics(), builtin.metrics());
+        assert_eq!(
+            (
+                a.grants,
+                a.losses,
+                a.writes_accepted,
+                a.writes_rejected,
+                a.stale_accepted
+            ),
+            (
+                b.grants,
+                b.losses,
+                b.writes_accepted,
+                b.writes_rejected,
+                b.stale_accepted
+            ),
+            "preset {}",
+            preset.id
+        );
+        assert_eq!(a.renews_sent, b.renews_sent, "preset {}", preset.id);
+        compared += 1;
+    }
+    assert!(compared >= 8, "only {compared} presets compared");
+}
+
+/// The starter's mistakes: renew on the wall clock, write without checking the deadline.
+fn starter() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
+    |_, cfg| {
+        let mut token = None;
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |s: &Settings, input: &Input<'_>| {
+                let mut actions = Vec::new();
+                match (input.kind, input.timer) {
+                    (InputKind::Start, _) | (InputKind::Timer, Some("acquire")) => {
+                        actions.push(Action::Acquire { ttl: s.ttl })
+                    }
+                    (InputKind::Reply, _) => {
+                        let a = input.answer.unwrap();
+                        if a.kind == AnswerKind::Busy {
+                            actions.push(Action::After {
+                                name: "acquire".into(),
+                                delay: s.acquire_retry,
+                            });
+                        }
+                        if a.kind == AnswerKind::Granted {
+                            token = a.token;
+                            actions.push(Action::AtWall {
+                                name: "renew".into(),
+                                at: input.wall + s.renew_every as i64,
+                            });
+                            actions.push(Action::After {
+                                name: "work".into(),
+                                delay: 0,
+                            });
+                        }
+                    }
+                    (InputKind::Timer, Some("renew")) => {
+                        actions.push(Action::Renew {
+                            token: token.unwrap(),
+                        });
+                        actions.push(Action::AtWall {
+                            name: "renew".into(),
+                            at: input.wall + s.renew_every as i64,
+                        });
+                    }
+                    (InputKind::Timer, _) => {
+                        actions.push(Action::Write {
+                            token: token.unwrap(),
+                        });
+                        actions.push(Action::After {
+                            name: "work".into(),
+                            delay: s.work_every,
+                        });
+                    }
+                }
+                Handled::Returned {
+                    actions,
+                    output: Vec::new(),
+                }
+            },
+        ))
+    }
+}
+
+fn scenario(link_fields: &str) -> Scenario {
+    lease_lab::share::scenario_of(link_fields).expect("a readable scenario")
+}
+
+#[test]
+fn the_starters_mistakes_break_checks_that_the_reference_keeps() {
+    // Fencing off, B contending, and a write-path pause longer than the lease.
+    let s = scenario("clients=2&ttl=2s&dur=20s&fencing=off&fault=pause-write:A@3s+5s");
+    let (starter_run, _) = checked(&s, &mut starter());
+    assert!(statuses(&starter_run).iter().any(|(_, broken)| *broken));
+    let (reference_run, _) = checked(&s, &mut reference());
+    let builtin = Simulation::run(&s);
+    assert_eq!(statuses(&reference_run), statuses(&builtin));
+}
+
+#[test]
+fn a_run_is_deterministic() {
+    let s = &presets::presets()[3].scenario;
+    let a = run(s, &mut reference());
+    let b = run(s, &mut reference());
+    assert_eq!(trace_hash(&a.events), trace_hash(&b.events));
+    assert!(a.events.len() > 10);
+}
+
+fn stop_of(
+    s: &Scenario,
+    f: impl FnMut(&Settings, &Input<'_>) -> Handled + Clone + 'static,
+) -> RunStop {
+    let mut make = move |_: ClientId, cfg: &ClientConfig| -> Box<dyn Handlers> {
+        Box::new(Scripted(Settings::of(cfg), f.clone()))
+    };
+    run(s, &mut make).stop.expect("the run stops")
+}
+
+fn returned(actions: Vec<Action>) -> Handled {
+    Handled::Returned {
+        actions,
+        output: Vec::new(),
+    }
+}
+
+#[test]
+fn bad_api_use_is_refused_in_the_learners_terms_never_a_panic() {
+    let s = scenario("clients=2&ttl=2s&dur=10s");
+    let refused = |stop: RunStop| match stop {
+        RunStop::Client { stop, .. } => match stop.stop {
+            Stop::Refused(r) => r,
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    let forged = stop_of(&s, |_, _| returned(vec![Action::Write { token: 999 }]));
+    assert_eq!(refused(forged), Refusal::TokenNeverGranted(999));
+    let flood = stop_of(&s, |_, _| {
+        returned(vec![Action::Acquire { ttl: 1_000_000 }; 1_001])
+    });
+    assert_eq!(refused(flood), Refusal::TooManyActions);
+    let timers = stop_of(&s, |_, _| {
+        returned(
+            (0..40)
+                .map(|i| Action::After {
+                    name: format!("t{i}"),
+                    delay: 1_000,
+                })
+                .collect(),
+        )
+    });
+    assert_eq!(refused(timers), Refusal::TooManyTimers);
+    let nameless = stop_of(&s, |_, _| {
+        returned(vec![Action::After {
+            name: String::new(),
+            delay: 1,
+        }])
+    });
+    assert_eq!(refused(nameless), Refusal::BadTimerName);
+    // A timer re-armed at zero delay forever spins at one instant.
+    let spin = stop_of(&s, |_, _| {
+        returned(vec![Action::After {
+            name: "again".into(),
+            delay: 0,
+        }])
+    });
+    assert!(matches!(spin, RunStop::Spin { .. }), "{spin:?}");
+    let threw = stop_of(&s, |_, input| match input.kind {
+        InputKind::Start => returned(vec![Action::After {
+            name: "boom".into(),
+            delay: 1_500_000,
+        }]),
+        _ => Handled::Threw {
+            error: lease_lab::lab::own_client::protocol::Thrown {
+                text: "ValueError: no".into(),
+                line: 7,
+            },
+        },
+    });
+    let RunStop::Client { at, stop, .. } = threw else {
+        panic!("{threw:?}")
+    };
+    assert_eq!(at.as_micros(), 1_500_000);
+    assert!(matches!(stop.stop, Stop::Threw(ref t) if t.line == 7));
+}
+
+#[test]
+fn a_pause_freezes_the_learners_client() {
+    // A 3 s pause of A at 1 s: no call of A's code between 1 s and 4 s.
+    let s = scenario("clients=2&ttl=10s&dur=8s&fault=pause:A@1s+3s");
+    let calls = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let seen = calls.clone();
+    let mut make = move |c: ClientId, cfg: &ClientConfig| -> Box<dyn Handlers> {
+        let seen = seen.clone();
+        let mut inner = Reference::new(Settings::of(cfg));
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |_: &Settings, input: &Input<'_>| {
+                if c == ClientId::A {
+                    seen.borrow_mut().push(input.mono);
+                }
+                returned(inner.step(input))
+            },
+        ))
+    };
+    let own = run(&s, &mut make);
+    assert_eq!(own.stop, None);
+    let calls = calls.borrow();
+    assert!(
+        calls.iter().all(|&t| !(1_000_001..4_000_000).contains(&t)),
+        "{calls:?}"
+    );
+    assert!(calls.iter().any(|&t| t >= 4_000_000));
+}
+
+#[test]
+fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_reference() {
+    let base = scenario("clients=2&ttl=2s&dur=20s&fencing=off");
+    let spec = SearchSpec {
+        seed: 7,
+        kinds: vec![FaultKind::Pause, FaultKind::PauseInWritePath],
+        max_faults: 3,
+        budget: 300,
+    };
+    match search(&base, &spec, &mut starter(), |_| {}) {
+        OwnSearch::Broke { found, .. } => assert!(found.plan.0.len() <= 2, "{found:?}"),
+        other => panic!("{other:?}"),
+    }
+    let fenced = scenario("clients=2&ttl=2s&dur=20s");
+    let spec = SearchSpec {
+        budget: 100,
+        ..spec
+    };
+    assert_eq!(
+        search(&fenced, &spec, &mut reference(), |_| {}),
+        OwnSearch::Held { ran: 100 }
+    );
+}
