@@ -391,6 +391,7 @@ _MAX_LINES = ${MAX_OUTPUT_LINES}
 _MAX_LINE_CHARS = ${MAX_OUTPUT_LINE_CHARS}
 _MAX_NAME = ${MAX_NAME_CHARS}
 _MAX_US = ${MAX_US}
+_MAX_MS = _MAX_US / 1000
 _CAPPED = ${JSON.stringify(CAPPED)}
 _clock = [0, 0]   # the handled node's monotonic and wall clocks, µs
 _dumps = _json.dumps
@@ -402,18 +403,24 @@ _next = [0]       # instance keys, never reused
 _out = []         # what print wrote since the last handler call ended
 _run = [0, False] # lines this run, capped
 
-def _name_json(name):
-    if '"' in name or "\\" in name or not name.isprintable():
-        return _dumps(name)
-    return '"' + name + '"'
+class _Names(dict):
+    """Timer names as JSON text, for names that are valid (1 to 40 characters); else None."""
+    def __missing__(self, name):
+        if not 0 < len(name) <= _MAX_NAME:
+            return None
+        quoted = _dumps(name) if '"' in name or "\\" in name or not name.isprintable() else '"' + name + '"'
+        if len(self) < 10000:
+            self[name] = quoted
+        return quoted
+
+_names = _Names()
 
 def _ms(call, arg, value):
     t = type(value)
     if (t is int or t is float) and value >= 0 and (t is int or _isfinite(value)):
-        us = _floor(value * 1000 + 0.5)
-        if us > _MAX_US:
+        if value >= _MAX_MS:
             raise ValueError(f"node.{call}: {arg} is too large, got {value!r}")
-        return us
+        return value
     raise ValueError(f"node.{call}: {arg} must be a finite number of milliseconds ≥ 0, got {value!r}")
 
 def _token(call, value):
@@ -423,7 +430,7 @@ def _token(call, value):
 
 def _name(call, value):
     if type(value) is str and 0 < len(value) <= _MAX_NAME:
-        return _name_json(value)
+        return value
     raise ValueError(f"node.{call}: name must be a timer name of 1 to {_MAX_NAME} characters, got {value!r}"[:300])
 
 class _Overflow(RuntimeError):
@@ -449,53 +456,92 @@ class Answer:
         return f"Answer(kind={self.kind!r}, request={self.request!r}, token={self.token!r}, deleted={self.deleted!r})"
 
 class Node:
-    """The client's node: what it can do and read. Every call is one action."""
+    """The client's node: what it can do and read. Every call is one action.
+
+    Each method has a fast path for well-formed arguments; anything else goes to _check,
+    which raises the plain error naming the call (the learner's code is called about
+    fifty thousand times a second in a search, so the common case stays short)."""
     __slots__ = ("name", "settings", "_acts", "_requests", "_writes", "_over")
 
-    def _act(self, call, text):
+    def _check(self, call, **args):
         acts = self._acts
+        for arg, value in args.items():
+            if arg == "token":
+                _token(call, value)
+            elif arg == "name":
+                _name(call, value)
+            else:
+                _ms(call, arg, value)
         if acts is None:
             raise RuntimeError(f"node.{call}: call it inside start, reply or timer, while the lab runs them")
-        if len(acts) >= _MAX_ACTIONS:
-            self._over = f"node.{call}: one handler call asked for more than {_MAX_ACTIONS:,} actions; a handler should do a few things and return"
-            raise _Overflow(self._over)
-        acts.append(text)
+        if len(acts) < _MAX_ACTIONS:
+            return
+        self._over = f"node.{call}: one handler call asked for more than {_MAX_ACTIONS:,} actions; a handler should do a few things and return"
+        raise _Overflow(self._over)
 
     def acquire(self, ttl_ms):
-        self._act("acquire(ttl_ms)", '{"do":"acquire","ttl":%d}' % _ms("acquire(ttl_ms)", "ttl_ms", ttl_ms))
+        acts = self._acts
+        t = type(ttl_ms)
+        if not ((t is int or t is float) and 0 <= ttl_ms < _MAX_MS and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("acquire(ttl_ms)", ttl_ms=ttl_ms)
+        acts.append('{"do":"acquire","ttl":%d}' % _floor(ttl_ms * 1000 + 0.5))
         self._requests += 1
         return self._requests
 
     def renew(self, token):
-        self._act("renew(token)", '{"do":"renew","token":%d}' % _token("renew(token)", token))
+        acts = self._acts
+        if not (type(token) is int and 0 <= token <= _MAX_US and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("renew(token)", token=token)
+        acts.append('{"do":"renew","token":%d}' % token)
         self._requests += 1
         return self._requests
 
     def release(self, token):
-        self._act("release(token)", '{"do":"release","token":%d}' % _token("release(token)", token))
+        acts = self._acts
+        if not (type(token) is int and 0 <= token <= _MAX_US and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("release(token)", token=token)
+        acts.append('{"do":"release","token":%d}' % token)
         self._requests += 1
         return self._requests
 
     def write(self, token):
-        self._act("write(token)", '{"do":"write","token":%d}' % _token("write(token)", token))
+        acts = self._acts
+        if not (type(token) is int and 0 <= token <= _MAX_US and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("write(token)", token=token)
+        acts.append('{"do":"write","token":%d}' % token)
         self._writes += 1
         return self._writes
 
     def after(self, ms, name):
-        delay = _ms("after(ms, name)", "ms", ms)
-        self._act("after(ms, name)", '{"do":"after","name":%s,"delay":%d}' % (_name("after(ms, name)", name), delay))
+        acts = self._acts
+        t = type(ms)
+        quoted = _names[name] if type(name) is str else None
+        if quoted is None or not ((t is int or t is float) and 0 <= ms < _MAX_MS and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("after(ms, name)", ms=ms, name=name)
+        acts.append('{"do":"after","name":%s,"delay":%d}' % (quoted, _floor(ms * 1000 + 0.5)))
 
     def at_wall(self, wall_ms, name):
-        at = _ms("at_wall(wall_ms, name)", "wall_ms", wall_ms)
-        self._act("at_wall(wall_ms, name)", '{"do":"at_wall","name":%s,"at":%d}' % (_name("at_wall(wall_ms, name)", name), at))
+        acts = self._acts
+        t = type(wall_ms)
+        quoted = _names[name] if type(name) is str else None
+        if quoted is None or not ((t is int or t is float) and 0 <= wall_ms < _MAX_MS and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("at_wall(wall_ms, name)", wall_ms=wall_ms, name=name)
+        acts.append('{"do":"at_wall","name":%s,"at":%d}' % (quoted, _floor(wall_ms * 1000 + 0.5)))
 
     def cancel(self, name):
-        self._act("cancel(name)", '{"do":"cancel","name":%s}' % _name("cancel(name)", name))
+        acts = self._acts
+        quoted = _names[name] if type(name) is str else None
+        if quoted is None or acts is None or len(acts) >= _MAX_ACTIONS:
+            self._check("cancel(name)", name=name)
+        acts.append('{"do":"cancel","name":%s}' % quoted)
 
     def lost(self, reason="deadline"):
-        if reason != "deadline" and reason != "not_owner" or type(reason) is not str:
+        if type(reason) is not str or reason != "deadline" and reason != "not_owner":
             raise ValueError(f'node.lost(reason): reason must be "not_owner" or "deadline", got {reason!r}'[:300])
-        self._act("lost(reason)", '{"do":"lost","reason":"%s"}' % reason)
+        acts = self._acts
+        if acts is None or len(acts) >= _MAX_ACTIONS:
+            self._check("lost(reason)")
+        acts.append('{"do":"lost","reason":"%s"}' % reason)
 
     def monotonic(self):
         return _clock[0] / 1000
@@ -621,6 +667,7 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
         exec(_code, namespace)
     except BaseException as error:
         failure = _dumps({"error": _describe(error)})
+        _out.clear()
     handlers = tuple(namespace.get(name) for name in ("start", "reply", "timer"))
     handlers = tuple(h if callable(h) else None for h in handlers)
     key = _next[0]
