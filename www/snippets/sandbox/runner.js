@@ -1,5 +1,10 @@
 // The page side of the snippet sandbox. Loaded lazily on the first Run.
 //
+// Two kinds of task run here: a snippet (startRun: the learner's code runs once and prints)
+// and a lab task (startLab, issue 21: the learner's lease client runs inside the lab's own
+// wasm, client_worker, and the task ends with that wasm's report, relayed unread). A task
+// of one kind stops a task of the other in the same language: they share its lane.
+//
 // User code never runs in the page. Each language has its own hidden
 // <iframe sandbox="allow-scripts"> (an opaque origin) holding a tiny bootstrap and a policy
 // that allows no network at all. For each run the bootstrap makes a fresh classic worker
@@ -69,6 +74,15 @@ const ENGINES = {
   ],
   typescript: ["sucrase.js"],
 };
+// What a lab task needs besides the language's engine, from the app's root (worker.js's
+// neighbour first, then the lab's wasm that Trunk builds beside index.html).
+const LAB_FILES = ["sandbox/client-runtime.js", "client_worker.js", "client_worker_bg.wasm"];
+// A lab worker prints nothing through the snippet output path; these only size its buffer.
+const LAB_LIMITS = { totalBytes: 1024, bytesPerSecond: 1024, lines: 16 };
+// A lab's report may be 4 MB of text; quoted into a JSON message it may grow up to six
+// times (an escaped control character), plus the search's progress messages.
+const LAB_REPORT_CHARS = 4_000_000;
+const LAB_RELAY_CHARS = 6 * LAB_REPORT_CHARS + 1_000_000;
 const OUTPUT_FLUSH_MS = 50;
 const OUTPUT_CAPS = ["totalBytes", "bytesPerSecond", "lines"];
 // The heartbeat: a sandbox that leaves this many pings in a row unanswered is taken for
@@ -84,7 +98,8 @@ const ENGINE_START_MS = 90_000;
 const lanes = Object.fromEntries(
   Object.keys(ENGINES).map((language) => [language, { language, sandbox: null, run: null, warm: null }]),
 );
-const engineFiles = {};
+// Fetched bytes by URL, fetched once per page and kept, since each task needs a fresh worker.
+const fileBytes = new Map();
 let workerSource;
 let nextWorkerId = 1;
 let listening = false;
@@ -191,6 +206,7 @@ function parseMessage(text) {
 function onWorkerMessage(lane, worker, data) {
   const run = worker.run;
   const running = worker.phase === "running";
+  if (run?.lab) return onLabMessage(worker, run, data);
   switch (data.type) {
     case "loaded":
       if (worker.phase !== "loading") return;
@@ -218,9 +234,46 @@ function onWorkerMessage(lane, worker, data) {
       if (worker.phase === "ended") return;
       if (!run) return discardWarm(lane, worker);
       write(run, "stderr", String(data.text ?? ""));
-      endRun(run, { kind: "failed", line: Number.isInteger(data.line) && data.line > 0 && data.line < 2 ** 31 ? data.line : null });
+      endRun(run, { kind: "failed", line: lineOf(data.line) });
       return;
   }
+}
+
+// A lab task's messages: the same phases; then "progress" while running, and one ending,
+// "result" (the report, a string relayed unread: the app parses and re-checks it) or "failed".
+function onLabMessage(worker, run, data) {
+  const running = worker.phase === "running";
+  switch (data.type) {
+    case "loaded":
+      if (worker.phase !== "loading") return;
+      worker.phase = "loaded";
+      clearTimeout(worker.timer);
+      return;
+    case "started":
+      if (worker.phase !== "loaded") return;
+      worker.phase = "running";
+      run.timer = setTimeout(() => endRun(run, { kind: "timedOut" }), run.request.timeLimitMs);
+      emit(run, { kind: "running" });
+      return;
+    case "progress":
+      if (running && Number.isSafeInteger(data.ran) && data.ran >= 0) emit(run, { kind: "progress", ran: data.ran });
+      return;
+    case "result":
+      if (running && typeof data.json === "string") endRun(run, { kind: "result", json: data.json });
+      return;
+    case "limit":
+      // The relay budget ran out (the iframe already ended the worker).
+      if (running) endRun(run, { kind: "failed", line: null }, "The lab's report was larger than the sandbox passes on (4 MB).\n");
+      return;
+    case "failed":
+      if (worker.phase === "ended") return;
+      endRun(run, { kind: "failed", text: String(data.text ?? ""), line: lineOf(data.line) });
+      return;
+  }
+}
+
+function lineOf(line) {
+  return Number.isInteger(line) && line > 0 && line < 2 ** 31 ? line : null;
 }
 
 function elapsedMs(run) {
@@ -233,6 +286,7 @@ function emit(run, event) {
 
 // The page keeps at most the output cap per run, whatever arrives.
 function write(run, stream, text) {
+  if (run.lab) return;
   const room = run.request.outputLimits.totalBytes - run.outputChars;
   const chunk = text.length > room ? text.slice(0, room) : text;
   run.outputChars += chunk.length;
@@ -300,39 +354,59 @@ async function fetchBytes(url, onChunk = () => {}) {
   return new Blob(chunks).arrayBuffer();
 }
 
-// Engine bytes are fetched once per page and kept, since each run needs a fresh worker.
-function loadEngine(language) {
-  engineFiles[language] ??= downloadEngine(language).catch((error) => {
-    delete engineFiles[language];
-    throw error;
-  });
-  return engineFiles[language];
+/** The files a worker of `profile` needs in `language`: [name, URL] pairs. */
+function filesFor(language, profile) {
+  const paths = [...ENGINES[language].map((file) => `vendor/${file}`), ...(profile.lab ? LAB_FILES : [])];
+  return paths.map((path) => [path.split("/").pop(), appUrl(path)]);
 }
 
-async function downloadEngine(language) {
-  const files = ENGINES[language];
+/**
+ * The bytes of `entries` by name, each URL fetched once per page (a failed fetch is tried
+ * again next time). Progress goes to the lane's current task, summed over the files.
+ */
+async function loadFiles(lane, entries) {
   const totals = new Map();
   let received = 0;
   let reported = -1;
-  const progress = (file) => (bytes, length) => {
-    totals.set(file, length);
-    received += bytes;
+  const report = () => {
     const total = [...totals.values()].reduce((sum, n) => sum + n, 0);
     // A server that compresses on the fly reports compressed lengths; then the total is unknown.
-    const known = totals.size === files.length && total > 0 && received <= total;
+    const known = totals.size === entries.length && total > 0 && received <= total;
     const step = Math.floor(received / 100_000);
-    const run = lanes[language].run;
+    const run = lane.run;
     // One update per tenth of a megabyte at most, so the page does not re-render per chunk.
     if (run && step !== reported) {
       emit(run, { kind: "downloading", receivedBytes: received, totalBytes: known ? total : null });
     }
     reported = step;
   };
-  const bodies = await Promise.all(files.map((file) => fetchBytes(appUrl(`vendor/${file}`), progress(file))));
-  return Object.fromEntries(files.map((file, i) => [file.split("/").pop(), bodies[i]]));
+  const bodies = await Promise.all(
+    entries.map(([, url]) => {
+      const cached = fileBytes.get(url);
+      if (cached) {
+        // Already here (or on its way for another task): counted whole once it is.
+        return cached.then((bytes) => {
+          totals.set(url, bytes.byteLength);
+          received += bytes.byteLength;
+          report();
+          return bytes;
+        });
+      }
+      const fetching = fetchBytes(url, (bytes, length) => {
+        totals.set(url, length);
+        received += bytes;
+        report();
+      });
+      fileBytes.set(url, fetching);
+      fetching.catch(() => fileBytes.delete(url));
+      return fetching;
+    }),
+  );
+  return Object.fromEntries(entries.map(([name], i) => [name, bodies[i]]));
 }
 
-function spawnWorker(lane, source, files, limits) {
+function spawnWorker(lane, source, files, profile) {
+  const limits = profile.limits;
   const sandbox = lane.sandbox;
   const worker = { id: nextWorkerId++, sandbox, phase: "loading", run: null };
   worker.timer = setTimeout(() => {
@@ -341,42 +415,47 @@ function spawnWorker(lane, source, files, limits) {
   }, ENGINE_START_MS);
   sandbox.workers.set(worker.id, worker);
   // The relay budget only bounds a misbehaving worker: JSON may spell one byte as six characters.
-  const relayChars = 6 * limits.totalBytes + 200_000;
+  const relayChars = profile.lab ? LAB_RELAY_CHARS : 6 * limits.totalBytes + 200_000;
   // Copies, handed over rather than cloned, keep the iframe's thread free to answer the heartbeat.
   const copies = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, bytes.slice(0)]));
-  const init = { type: "init", language: lane.language, files: copies, limits };
+  const init = { type: "init", language: lane.language, files: copies, limits, lab: profile.lab };
   post(sandbox, { type: "spawn", id: worker.id, source, init, relayChars }, Object.values(copies));
   return worker;
 }
 
-async function prepareWorker(lane, limits) {
+// A worker's profile: a lab worker or a snippet worker, with its output caps.
+// `warming`: a worker made ahead of time, not wanted once a task has come meanwhile (two
+// workers starting at once, one of them killed while it loads, can cost the iframe).
+async function prepareWorker(lane, profile, warming = false) {
   const sandbox = await quietSandbox(lane);
-  const [source, files] = await Promise.all([loadWorkerSource(), loadEngine(lane.language), sandbox.ready]);
+  const [source, files] = await Promise.all([loadWorkerSource(), loadFiles(lane, filesFor(lane.language, profile)), sandbox.ready]);
   if (lane.sandbox !== sandbox) throw new Error("the sandbox was restarted");
+  if (warming && (lane.run || lane.warm)) throw new Error("no longer wanted");
   const warm = lane.warm;
   lane.warm = null;
-  if (warm && warm.phase !== "ended" && sameLimits(warm.limits, limits)) return warm;
+  if (warm && warm.phase !== "ended" && sameProfile(warm.profile, profile)) return warm;
   if (warm) {
     kill(lane, warm);
-    return prepareWorker(lane, limits);
+    return prepareWorker(lane, profile, warming);
   }
-  const worker = spawnWorker(lane, source, files, limits);
-  worker.limits = limits;
+  const worker = spawnWorker(lane, source, files, profile);
+  worker.profile = profile;
   return worker;
 }
 
-function sameLimits(a, b) {
-  return a.totalBytes === b.totalBytes && a.bytesPerSecond === b.bytesPerSecond && a.lines === b.lines;
+function sameProfile({ lab, limits: a }, { lab: otherLab, limits: b }) {
+  return lab === otherLab && a.totalBytes === b.totalBytes && a.bytesPerSecond === b.bytesPerSecond && a.lines === b.lines;
 }
 
-// A worker is warmed after each run, so the next run skips most of the engine start-up.
-function warmLater(lane, limits = lane.lastLimits) {
-  if (!limits) return;
+// A worker is warmed after each task, like the last one, so the next task skips most of the
+// engine start-up.
+function warmLater(lane, profile = lane.lastProfile) {
+  if (!profile) return;
   setTimeout(async () => {
     if (lane.warm || lane.run || lane.warming) return;
     lane.warming = true;
     try {
-      const worker = await prepareWorker(lane, limits);
+      const worker = await prepareWorker(lane, profile, true);
       if (lane.warm || lane.run) kill(lane, worker);
       else lane.warm = worker;
     } catch {
@@ -389,9 +468,14 @@ function warmLater(lane, limits = lane.lastLimits) {
 
 function endRun(run, ending, errorText = "") {
   if (run.ended) return;
-  // The page's own few words, past the output cap if need be.
-  run.pending.stderr += errorText;
-  flushOutput(run);
+  if (run.lab) {
+    // A lab task has no output stream: a failure says what went wrong in its ending.
+    if (ending.kind === "failed") ending = { kind: "failed", text: (ending.text ?? "") + errorText, line: ending.line ?? null };
+  } else {
+    // The page's own few words, past the output cap if need be.
+    run.pending.stderr += errorText;
+    flushOutput(run);
+  }
   clearTimeout(run.timer);
   run.onEvent(ending);
   run.ended = true;
@@ -413,26 +497,62 @@ function endRun(run, ending, errorText = "") {
 export async function startRun(request, onEvent) {
   const lane = lanes[request?.language];
   if (!lane) throw new Error(`no engine for ${request?.language}`);
-  if (lane.run) endRun(lane.run, { kind: "stopped" });
-  const run = { request, onEvent, ended: false, worker: null, timer: 0, startedAt: 0 };
+  const run = { request, onEvent, ended: false, worker: null, timer: 0, startedAt: 0, lab: false };
   Object.assign(run, { pending: { stdout: "", stderr: "" }, outputChars: 0, flushTimer: 0 });
+  await startTask(lane, run, { lab: false, limits: request.outputLimits }, { type: "run", code: request.code });
+}
+
+/** Starts `run` in a worker of `profile`, stopping whatever task the lane had. */
+async function startTask(lane, run, profile, message) {
+  if (lane.run) endRun(lane.run, { kind: "stopped" });
   lane.run = run;
-  lane.lastLimits = request.outputLimits;
+  lane.lastProfile = profile;
   emit(run, { kind: "starting" });
   try {
-    const worker = await prepareWorker(lane, request.outputLimits);
+    const worker = await prepareWorker(lane, profile);
     if (run.ended) return kill(lane, worker);
     worker.run = run;
     run.worker = worker;
     if (worker.phase === "loading") emit(run, { kind: "starting" });
-    post(worker.sandbox, { type: "send", id: worker.id, message: { type: "run", code: request.code } });
+    post(worker.sandbox, { type: "send", id: worker.id, message });
   } catch (error) {
     endRun(run, { kind: "failed", line: null }, `The sandbox could not start: ${error.message}\n`);
   }
 }
 
-/** Stops the current run of `language` at once, if there is one. */
+/** Stops the current snippet run of `language` at once, if there is one. */
 export function stopRun(language) {
   const run = lanes[language]?.run;
-  if (run) endRun(run, { kind: "stopped" });
+  if (run && !run.lab) endRun(run, { kind: "stopped" });
+}
+
+/**
+ * Runs the learner's lease client (`request.code`) in the lab's own wasm, in a fresh
+ * sandboxed worker (/work/shared-spec/client-api.md). `request` is { language, code, link,
+ * task: "run" | "search", search?, timeLimitMs }: `link` and `search` go to the wasm as they
+ * are. `onEvent(event)` receives "downloading" { receivedBytes, totalBytes | null },
+ * "starting", "running", "progress" { ran }, then exactly one ending: "result" { json }
+ * (the wasm's report, unread), "failed" { text, line | null }, "timedOut", "stopped" or
+ * "sandboxCrashed"; after the ending it is never called again. The time limit runs from
+ * "running", when the learner's code is about to be compiled.
+ */
+export async function startLab(request, onEvent) {
+  const lane = lanes[request?.language];
+  if (!lane) throw new Error(`no engine for ${request?.language}`);
+  const run = { request, onEvent, ended: false, worker: null, timer: 0, startedAt: 0, lab: true };
+  Object.assign(run, { pending: { stdout: "", stderr: "" }, outputChars: 0, flushTimer: 0 });
+  const message = {
+    type: "lab",
+    code: String(request.code ?? ""),
+    link: String(request.link ?? ""),
+    task: request.task === "search" ? "search" : "run",
+    search: String(request.search ?? ""),
+  };
+  await startTask(lane, run, { lab: true, limits: LAB_LIMITS }, message);
+}
+
+/** Stops the current lab task of `language` at once, if there is one. */
+export function stopLab(language) {
+  const run = lanes[language]?.run;
+  if (run?.lab) endRun(run, { kind: "stopped" });
 }

@@ -1,21 +1,30 @@
-"use strict";
-// One snippet run, inside a fresh classic worker that the sandbox iframe makes from a blob:
-// URL. It loads the engine from bytes the page handed in, runs the learner's code once, and
-// is then terminated by the page: a worker is never reused for a second run.
+// One snippet run or one lab task, inside a fresh classic worker that the sandbox iframe
+// makes from a blob: URL. It loads the engine from bytes the page handed in, runs the
+// learner's code once, and is then terminated by the page: a worker is never reused.
 //
 // Every message is one JSON string: the iframe relays strings only, within a byte budget.
 // Control messages: "loaded" (engine up), "started" (user code begins), "output",
-// "limit" (an output cap was reached), "finished" and "failed". Before user code runs,
-// postMessage is taken away from it, and the page still trusts each control message only
-// once and only in its phase.
+// "limit" (an output cap was reached), "finished" and "failed"; a lab task ("lab", issue 21)
+// posts "progress" during a search and ends with "result" or "failed". Before user code
+// runs, postMessage is taken away from it, and the page still trusts each control message
+// only once and only in its phase.
+//
+// Everything is inside one function, so that no name here (post, send, fail...) is a global
+// that user code could call: top-level declarations of a classic script are.
+(() => {
+"use strict";
 
 const SNIPPET_FILE = { python: "snippet.py", typescript: "snippet.ts" };
 // Lines go out one by one at first, then in timed batches, so a print loop cannot flood the page.
 const UNBATCHED_POSTS = 300;
 const BATCH_MS = 40;
 
+// The runtime's own references, taken before any user code runs: user code may replace the
+// globals (and a lab's runtime shadows the clocks), never these.
 const post = self.postMessage.bind(self);
-const send = (message) => post(JSON.stringify(message));
+const stringify = JSON.stringify;
+const realNow = performance.now.bind(performance);
+const send = (message) => post(stringify(message));
 
 // Output is capped here, where it is produced, in UTF-8 bytes and lines; the caps come
 // from the page with "init". Past a cap nothing more is kept and the page stops the run.
@@ -110,7 +119,7 @@ function blobUrl(bytes, type) {
 
 // Pyodide fetches its wasm and stdlib by URL; in this opaque origin every fetch is
 // cross-origin and blocked, so a shim answers those two names from the handed-in bytes.
-async function loadPython(files) {
+async function loadPython(files, lab) {
   const { loadPyodide } = await import(blobUrl(files["pyodide.mjs"], "text/javascript"));
   const asm = await import(blobUrl(files["pyodide.asm.mjs"], "text/javascript"));
   const base = "https://engine.invalid/";
@@ -132,6 +141,8 @@ async function loadPython(files) {
       createPyodideModule: asm.default,
       lockFileContents: new TextDecoder().decode(files["pyodide-lock.json"]),
       stdLibURL: base + "python_stdlib.zip",
+      // A lab run must give the same result every time, sets of strings included.
+      ...(lab ? { env: { PYTHONHASHSEED: "0" } } : {}),
     });
   } finally {
     self.fetch = networkFetch;
@@ -152,13 +163,18 @@ async function loadPython(files) {
   // Pyodide would ask the page, which a worker cannot, and fail with an I/O error).
   pyodide.setStdin({ stdin: () => null });
   pyodide.runPython(NO_INPUT);
-  return async (code) => {
-    try {
-      await pyodide.runPythonAsync(code, { filename: SNIPPET_FILE.python });
-      return null;
-    } catch (error) {
-      return describePythonError(String(error.message ?? error));
-    }
+  return {
+    async run(code) {
+      try {
+        await pyodide.runPythonAsync(code, { filename: SNIPPET_FILE.python });
+        return null;
+      } catch (error) {
+        return describePythonError(String(error.message ?? error));
+      }
+    },
+    // Compiles the client once (a syntax error comes back as {error}); instances come later.
+    prepareLab: async (runtime, code) => runtime.pythonClient(pyodide, code),
+    shadow: (runtime) => runtime.installJsShadows(self, { blockCrypto: false }),
   };
 }
 
@@ -223,7 +239,7 @@ async function loadTypeScript(files) {
     warn: print("stderr"),
     error: print("stderr"),
   });
-  return async (code) => {
+  const run = async (code) => {
     let js;
     try {
       // Sucrase keeps line numbers, so runtime errors point at the learner's lines.
@@ -253,6 +269,71 @@ async function loadTypeScript(files) {
       return { text: stack + "\n", line: at ? Number(at[1]) : 0 };
     }
   };
+  // The client's code becomes one module, imported once, whose default export makes a fresh
+  // instance per call (see wrapTypeScript in client-runtime.js). Importing it runs none of it.
+  const prepareLab = async (runtime, code) => {
+    const prepared = runtime.prepareTypeScript(self.sucrase, code);
+    if (prepared.error) return prepared;
+    const url = blobUrl(prepared.text, "text/javascript");
+    try {
+      const module = await import(url);
+      return { make: runtime.typeScriptClient(module.default, url) };
+    } catch (error) {
+      // What sucrase lets through and the engine refuses (an await outside async, say).
+      return { error: { text: `${show(error)}\n`, line: 0 } };
+    }
+  };
+  return { run, prepareLab, shadow: (runtime) => runtime.installJsShadows(self) };
+}
+
+// A lab worker also loads the client runtime and the lab's own wasm (client_worker, built by
+// Trunk for the web target), both from bytes the page handed in.
+async function loadLab(files) {
+  importScripts(blobUrl(files["client-runtime.js"], "text/javascript"));
+  const runtime = self.LeaseLabClientRuntime;
+  delete self.LeaseLabClientRuntime;
+  const engine = await import(blobUrl(files["client_worker.js"], "text/javascript"));
+  await engine.default({ module_or_path: files["client_worker_bg.wasm"] });
+  return { runtime, engine };
+}
+
+// Learner code shares this realm with the lab's wasm, whose report comes back as a string
+// through wasm-bindgen's glue (a TextDecoder over a Uint8Array of the wasm's memory). What
+// that path uses is frozen before user code runs, so code cannot rewrite the report on its
+// way out; the report's JSON quoting uses `stringify`, taken earlier. The page re-checks
+// every run anyway.
+function harden() {
+  const typedArray = Object.getPrototypeOf(Uint8Array.prototype);
+  for (const object of [TextDecoder.prototype, TextEncoder.prototype, typedArray, Uint8Array.prototype, WebAssembly.Memory.prototype, ArrayBuffer.prototype]) {
+    Object.freeze(object);
+  }
+  for (const name of ["TextDecoder", "TextEncoder", "Uint8Array", "WebAssembly"]) {
+    Object.defineProperty(self, name, { writable: false, configurable: false });
+  }
+}
+
+/** Runs one lab task and posts its report, unread, or why there is none. */
+async function runLab(ready, lab, task) {
+  const prepared = await ready.prepareLab(lab.runtime, task.code);
+  if (prepared.error) return fail(prepared.error.text, prepared.error.line);
+  ready.shadow(lab.runtime);
+  let last = -Infinity;
+  const progress = (ran) => {
+    const now = realNow();
+    if (now - last < PROGRESS_MS) return;
+    last = now;
+    post(`{"type":"progress","ran":${typeof ran === "number" && ran >= 0 ? Math.floor(ran) : 0}}`);
+  };
+  let report;
+  try {
+    report =
+      task.task === "search"
+        ? lab.engine.search_client(task.link, task.search ?? "", prepared.make, progress)
+        : lab.engine.run_client(task.link, prepared.make);
+  } catch (error) {
+    return fail(`The lab stopped on an error of its own: ${show(error)}\n`, 0);
+  }
+  post(`{"type":"result","json":${stringify(typeof report === "string" ? report : "")}}`);
 }
 
 // Errors thrown later, in a timer or a promise the code did not await, still reach the console.
@@ -275,21 +356,27 @@ function takePostMessageAway() {
 }
 
 const loaders = { python: loadPython, typescript: loadTypeScript };
+// A search's progress goes out at most this often (timed by the real clock).
+const PROGRESS_MS = 250;
 let engine;
+let lab = null;
 let started = false;
 
 self.onmessage = ({ data }) => {
   if (data.type === "init" && !engine) {
     output.limits = data.limits;
     output.scratch = new Uint8Array(data.limits.totalBytes);
-    engine = loaders[data.language](data.files);
-    engine.then(
+    const loading = loaders[data.language](data.files, data.lab === true);
+    // A lab worker is "loaded" once the engine, the runtime and the lab's wasm all are.
+    if (data.lab === true) lab = loading.then(() => loadLab(data.files));
+    engine = loading;
+    Promise.all([loading, lab]).then(
       () => send({ type: "loaded" }),
       (error) => fail(`The engine did not load: ${show(error)}\n`, 0),
     );
-  } else if (data.type === "run" && engine && !started) {
+  } else if (data.type === "run" && engine && !lab && !started) {
     started = true;
-    engine.then(async (run) => {
+    engine.then(async ({ run }) => {
       takePostMessageAway();
       send({ type: "started" });
       const failure = await run(data.code);
@@ -298,5 +385,14 @@ self.onmessage = ({ data }) => {
       if (failure) fail(failure.text, failure.line);
       else send({ type: "finished" });
     });
+  } else if (data.type === "lab" && lab && !started) {
+    started = true;
+    Promise.all([engine, lab]).then(async ([ready, loaded]) => {
+      takePostMessageAway();
+      harden();
+      send({ type: "started" });
+      await runLab(ready, loaded, data);
+    });
   }
 };
+})();

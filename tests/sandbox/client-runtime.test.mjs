@@ -1,0 +1,306 @@
+// The learner's own client runtime (www/snippets/sandbox/client-runtime.js) in Node, without
+// the sandbox: the node API, the TypeScript wrapper and the Python prelude, driven the way
+// the lab's wasm drives them (make(letter, settings), then handle(input)). The browser path
+// (runner.js, worker.js, the wasm) is tried end to end in tests/e2e.
+//
+//   node --test tests/sandbox/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL, fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const runtimeSource = readFileSync(join(ROOT, "www/snippets/sandbox/client-runtime.js"), "utf8");
+// In this realm (results compare as plain objects), with `self` as the worker's scope.
+const scope = {};
+vm.runInThisContext(`(function (self) {\n${runtimeSource}\n})`)(scope);
+const runtime = scope.LeaseLabClientRuntime;
+
+// sucrase as the worker has it (www/vendor is made by tools/vendor.mjs), else from npm.
+let sucrase;
+try {
+  const box = {};
+  vm.runInNewContext(`${readFileSync(join(ROOT, "www/vendor/sucrase.js"), "utf8")}; this.sucrase = sucrase;`, box);
+  sucrase = box.sucrase;
+} catch {
+  sucrase = (await import("sucrase")).default ?? (await import("sucrase"));
+}
+
+const SETTINGS = {
+  ttl: 10_000_000,
+  renewEvery: 3_000_000,
+  retryEvery: 1_000_000,
+  acquireRetry: 2_000_000,
+  requestTimeout: 1_000_000,
+  workEvery: 500_000,
+  driftMargin: 500_000,
+  releaseAfter: null,
+};
+
+const dir = mkdtempSync(join(tmpdir(), "client-runtime-"));
+let modules = 0;
+
+/** The worker's steps for TypeScript: sucrase, wrap, import once; the factory's make. */
+async function typeScript(code) {
+  const prepared = runtime.prepareTypeScript(sucrase, code);
+  if (prepared.error) return prepared;
+  const file = join(dir, `client${(modules += 1)}.mjs`);
+  writeFileSync(file, prepared.text);
+  const url = pathToFileURL(file).href;
+  const module = await import(url);
+  return { make: runtime.typeScriptClient(module.default, url) };
+}
+
+const start = (mono = 0, wall = 1_700_000_000_000_000) => ({ kind: "start", mono, wall });
+
+/** Runs `fn` with the worker's shadows installed on this process's globals, then undoes them. */
+function withShadows(fn) {
+  const saved = {
+    Date: globalThis.Date,
+    random: Math.random,
+    setTimeout: globalThis.setTimeout,
+    setInterval: globalThis.setInterval,
+    fetch: globalThis.fetch,
+    console: { ...console },
+  };
+  try {
+    runtime.installJsShadows(globalThis);
+    return fn();
+  } finally {
+    globalThis.Date = saved.Date;
+    Math.random = saved.random;
+    globalThis.setTimeout = saved.setTimeout;
+    globalThis.setInterval = saved.setInterval;
+    globalThis.fetch = saved.fetch;
+    Object.assign(console, saved.console);
+    delete performance.now;
+    delete crypto.getRandomValues;
+    delete crypto.randomUUID;
+  }
+}
+
+test("TypeScript: the wrapper keeps line 1 on line 1 and drops a top-level export", () => {
+  const { text } = runtime.wrapTypeScript("export function start(node) {\n  node.acquire(1);\n}\nexport const x = 1;");
+  const lines = text.split("\n");
+  assert.match(lines[0], /^export default function \(\) \{function start\(node\) \{$/);
+  assert.equal(lines[1], "  node.acquire(1);");
+  assert.equal(lines[3], "const x = 1;");
+});
+
+test("TypeScript: an import, a syntax error and a missing start are named with their lines", async () => {
+  const imported = await typeScript('const a = 1;\nimport { x } from "./x";\nfunction start(node) { x(); }');
+  assert.equal(imported.error.line, 2);
+  assert.match(imported.error.text, /import and export are not available/);
+  const broken = await typeScript("function start(node: Node) {\n  node.acquire(\n}");
+  assert.equal(broken.error.line, 3);
+  assert.match(broken.error.text, /^SyntaxError on line 3/);
+  const { make } = await typeScript("function reply(node, answer) {}");
+  const result = make("A", SETTINGS).handle(start());
+  assert.match(result.error.text, /client\.ts has no function start\(node\)/);
+});
+
+test("TypeScript: every instance has its own top-level state and its own counters", async () => {
+  const { make } = await typeScript(`
+let calls: number = 0;
+export function start(node) {
+  calls += 1;
+  const ids = [node.acquire(node.settings.ttl), node.renew(7), node.release(7)];
+  const writes = [node.write(7), node.write(7)];
+  node.after(0.0015, "tick");
+  console.log(node.name, calls, ids, writes, node.settings.renewEvery, node.settings.releaseAfter);
+}`);
+  const [a, b] = withShadows(() => [make("A", SETTINGS).handle(start()), make("B", SETTINGS).handle(start())]);
+  assert.deepEqual(a.actions, [
+    { do: "acquire", ttl: 10_000_000 },
+    { do: "renew", token: 7 },
+    { do: "release", token: 7 },
+    { do: "write", token: 7 },
+    { do: "write", token: 7 },
+    { do: "after", name: "tick", delay: 2 },
+  ]);
+  assert.deepEqual(a.output, ['A 1 [1,2,3] [1,2] 3000 null']);
+  assert.deepEqual(b.output, ['B 1 [1,2,3] [1,2] 3000 null']);
+});
+
+test("TypeScript: bad arguments throw a plain error naming the call and the learner's line", async () => {
+  const { make } = await typeScript("function start(node) {\n  const x: number = NaN;\n  node.after(x, 'tick');\n}");
+  const { error } = make("A", SETTINGS).handle(start());
+  assert.equal(error.line, 3);
+  assert.match(error.text, /^Error: node\.after\(ms, name\): ms must be a finite number of milliseconds ≥ 0, got NaN/);
+  assert.match(error.text, /client\.ts:3:/);
+  const cases = [
+    ["node.renew(1.5)", /node\.renew\(token\): token must be the integer token from an answer, got 1\.5/],
+    ["node.cancel('x'.repeat(41))", /node\.cancel\(name\): name must be a timer name of 1 to 40 characters/],
+    ["node.lost('late')", /node\.lost\(reason\): reason must be "not_owner" or "deadline", got "late"/],
+    ["node.atWall(-1, 't')", /node\.atWall\(wallMs, name\): wallMs must be a finite number of milliseconds ≥ 0, got -1/],
+    ["node.acquire('5')", /node\.acquire\(ttlMs\): ttlMs must be a finite number of milliseconds ≥ 0, got "5"/],
+  ];
+  for (const [call, message] of cases) {
+    const client = await typeScript(`function start(node) { ${call}; }`);
+    const result = client.make("A", SETTINGS).handle(start());
+    assert.match(result.error.text, message, call);
+    assert.equal(result.error.line, 1, call);
+  }
+});
+
+test("TypeScript: the handlers get what the lab passes; lost defaults to deadline; at most 1,000 actions", async () => {
+  const { make } = await typeScript(`
+function start(node) {}
+function reply(node, answer) { if (answer.kind === "granted") node.write(answer.token); }
+function timer(node, name) {
+  if (name === "flood") for (;;) node.cancel("x");
+  node.lost();
+  node.atWall(1.0004, name);
+}`);
+  const client = make("A", SETTINGS);
+  client.handle(start());
+  const granted = client.handle({ kind: "reply", mono: 1, wall: 2, answer: { kind: "granted", request: 1, token: 4 } });
+  assert.deepEqual(granted, { actions: [{ do: "write", token: 4 }] });
+  const fired = client.handle({ kind: "timer", mono: 1, wall: 2, timer: "t" });
+  assert.deepEqual(fired.actions, [{ do: "lost", reason: "deadline" }, { do: "at_wall", name: "t", at: 1000 }]);
+  const flood = client.handle({ kind: "timer", mono: 1, wall: 2, timer: "flood" });
+  assert.match(flood.error.text, /more than 1,000 actions/);
+});
+
+test("TypeScript: an async handler and a throw outside any call are errors, not lost actions", async () => {
+  const asynchronous = await typeScript("async function start(node) { node.acquire(1); }");
+  assert.match(asynchronous.make("A", SETTINGS).handle(start()).error.text, /must not be async/);
+  const thrown = await typeScript("throw 'no';\nfunction start(node) {}");
+  const result = thrown.make("A", SETTINGS).handle(start());
+  assert.match(result.error.text, /Thrown and not caught: "no"/);
+});
+
+test("TypeScript: clocks read the handled node's, randomness and timers say why not", async () => {
+  const { make } = await typeScript(`
+const made = Date.now();
+function start(node) {
+  console.log(performance.now(), Date.now(), new Date().getTime(), node.monotonic(), node.wall(), made);
+  try { Math.random(); } catch (e) { console.log(e.message); }
+  try { setTimeout(() => {}, 1); } catch (e) { console.log(e.message); }
+  console.log(new Date(5).getTime(), new Date() instanceof Date);
+}`);
+  const output = withShadows(() => make("A", SETTINGS).handle(start(2_500, 1_700_000_000_123_456)).output);
+  assert.deepEqual(output, [
+    "2.5 1700000000123 1700000000123 2.5 1700000000123.456 0",
+    "Math.random is not available in the lab: a run must give the same result every time; derive what you need from node.name or a counter",
+    "setTimeout is not available in the lab: arm a timer with node.after(ms, name) and handle it in timer(node, name)",
+    "5 true",
+  ]);
+});
+
+test("TypeScript: a run keeps 500 lines of output, and a new run starts afresh", async () => {
+  const { make } = await typeScript("function start(node) { for (let i = 0; i < 300; i++) console.log(i); }");
+  const counts = withShadows(() => {
+    const a = make("A", SETTINGS).handle(start()).output;
+    const b = make("B", SETTINGS).handle(start()).output;
+    const again = make("A", SETTINGS).handle(start()).output;
+    return [a.length, b.length, b.at(-1), again.length];
+  });
+  assert.deepEqual(counts, [300, 201, "… more output was dropped: a run keeps 500 lines", 300]);
+});
+
+// --- Python (Pyodide from www/vendor, as tools/vendor.mjs makes it) ---------------------------
+
+const PYODIDE = join(ROOT, "www/vendor/pyodide/");
+let pyodidePromise;
+function pyodide() {
+  pyodidePromise ??= (async () => {
+    const { loadPyodide } = await import(pathToFileURL(join(PYODIDE, "pyodide.mjs")).href);
+    const asm = await import(pathToFileURL(join(PYODIDE, "pyodide.asm.mjs")).href);
+    return loadPyodide({
+      indexURL: PYODIDE,
+      createPyodideModule: asm.default,
+      lockFileContents: readFileSync(join(PYODIDE, "pyodide-lock.json"), "utf8"),
+      env: { PYTHONHASHSEED: "0" },
+    });
+  })();
+  return pyodidePromise;
+}
+
+const PYTHON_CLIENT = `import time
+from time import monotonic
+
+count = 0
+
+def start(node):
+    global count
+    count += 1
+    node.acquire(node.settings.ttl)
+    print(node.name, count, node.settings.renew_every, node.settings.release_after, time.monotonic(), monotonic(), time.time_ns())
+
+def reply(node, answer):
+    if answer.kind == "granted":
+        node.after(node.settings.work_every, "work")
+        node.write(answer["token"])
+
+def timer(node, name):
+    if name == "bad":
+        node.after(float("nan"), "x")
+    if name == "sleep":
+        time.sleep(1)
+    if name == "random":
+        import random
+        random.random()
+    node.write(3)
+    node.after(500, "work")
+`;
+
+test("Python: instances, counters, clocks, output and errors as in TypeScript", async () => {
+  const py = await pyodide();
+  const { make } = runtime.pythonClient(py, PYTHON_CLIENT);
+  const a = make("A", SETTINGS);
+  const b = make("B", SETTINGS);
+  assert.deepEqual(a.handle(start(1_500_000, 2_000_000)), {
+    actions: [{ do: "acquire", ttl: 10_000_000 }],
+    output: ["A 1 3000 None 1.5 1.5 2000000000"],
+  });
+  assert.deepEqual(b.handle(start()).output[0].split(" ").slice(0, 2), ["B", "1"]);
+  const granted = a.handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "granted", request: 1, token: 9 } });
+  assert.deepEqual(granted, { actions: [{ do: "after", name: "work", delay: 500_000 }, { do: "write", token: 9 }] });
+  assert.deepEqual(a.handle({ kind: "timer", mono: 0, wall: 0, timer: "work" }).actions[0], { do: "write", token: 3 });
+  const bad = a.handle({ kind: "timer", mono: 0, wall: 0, timer: "bad" }).error;
+  assert.equal(bad.line, 19);
+  assert.match(bad.text, /ValueError: node\.after\(ms, name\): ms must be a finite number of milliseconds ≥ 0, got nan/);
+  assert.match(bad.text, /File "client\.py", line 19, in timer/);
+  const sleep = a.handle({ kind: "timer", mono: 0, wall: 0, timer: "sleep" }).error;
+  assert.equal(sleep.line, 21);
+  assert.match(sleep.text, /time\.sleep is not available in the lab: arm a timer with node\.after\(ms, name\)/);
+  const random = a.handle({ kind: "timer", mono: 0, wall: 0, timer: "random" }).error;
+  assert.match(random.text, /random\.random is not available in the lab/);
+});
+
+test("Python: a syntax error names client.py's line; a missing handler and 1,000 actions are errors", async () => {
+  const py = await pyodide();
+  const broken = runtime.pythonClient(py, "def start(node):\n    node.acquire(\n\nx = 1\n");
+  assert.equal(broken.error.line, 2);
+  assert.match(broken.error.text, /SyntaxError/);
+  const { make } = runtime.pythonClient(py, "def start(node):\n    while True:\n        node.cancel('x')\n");
+  assert.match(make("A", SETTINGS).handle(start()).error.text, /more than 1,000 actions/);
+  const reply = make("A", SETTINGS).handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "busy", request: 1 } });
+  assert.match(reply.error.text, /client\.py has no function reply\(node, answer\), but an answer arrived/);
+});
+
+// Not a timed assertion (the machine may be busy): the figure is reported for the README.
+test("Python: handler calls per second (for the ≥ 100 sixty-second runs/s goal)", async (t) => {
+  const py = await pyodide();
+  const { make } = runtime.pythonClient(py, PYTHON_CLIENT);
+  // About what a 60-s run costs one client: a write every 500 ms and a renew every 3 s.
+  const CALLS = 150;
+  const runs = 40;
+  const began = performance.now();
+  for (let run = 0; run < runs; run += 1) {
+    for (const letter of ["A", "B"]) {
+      const client = make(letter, SETTINGS);
+      client.handle(start());
+      client.handle({ kind: "reply", mono: 1, wall: 1, answer: { kind: "granted", request: 1, token: 1 } });
+      for (let i = 0; i < CALLS; i += 1) client.handle({ kind: "timer", mono: i * 500_000, wall: i, timer: "work" });
+    }
+  }
+  const seconds = (performance.now() - began) / 1000;
+  const perCall = (seconds * 1e6) / (runs * 2 * (CALLS + 2));
+  t.diagnostic(`Python: ${perCall.toFixed(1)} µs per handler call; ${(runs / seconds).toFixed(0)} two-client runs/s`);
+  assert.ok(perCall > 0);
+});

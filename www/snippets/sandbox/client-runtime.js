@@ -1,0 +1,801 @@
+// The learner's own client (issue 21): the runtime between the lab's wasm (client_worker)
+// and the learner's Python or TypeScript code, as /work/shared-spec/client-api.md sets it out.
+//
+// A classic script with no access to anything but what it is handed: the page fetches it
+// beside worker.js and hands its bytes to a lab worker, which runs it with importScripts from
+// a blob: URL (the sandbox's policy allows blob: scripts only), takes
+// `self.LeaseLabClientRuntime` and deletes it before any learner code runs. Node loads it
+// with vm for tests/client-runtime.test.mjs. It never posts anything: the worker does.
+(function (root) {
+  "use strict";
+
+  const FILE = { python: "client.py", typescript: "client.ts" };
+  // One handler call may ask for this many actions; past it the call is an error.
+  const MAX_ACTIONS = 1000;
+  // What one run (all its clients) may print, in lines; past it the rest is dropped.
+  const MAX_OUTPUT_LINES = 500;
+  const MAX_OUTPUT_LINE_CHARS = 2000;
+  const MAX_NAME_CHARS = 40;
+  const MAX_ERROR_CHARS = 4000;
+  // Larger times lose integer precision in microseconds.
+  const MAX_US = Number.MAX_SAFE_INTEGER;
+  const CAPPED = `… more output was dropped: a run keeps ${MAX_OUTPUT_LINES} lines`;
+
+  // The simulated clocks of the node whose code runs now (µs), read by the language's own
+  // clocks once shadowed (installJsShadows), and where the current output goes.
+  const state = { mono: 0, wall: 0, sink: null };
+
+  // --- Output -------------------------------------------------------------------------------
+
+  /** A run's output budget: a new run starts when a client letter is made a second time. */
+  function newRun() {
+    return { letters: new Set(), lines: 0, capped: false };
+  }
+
+  function startInstance(run, letter) {
+    if (run.letters.has(letter)) {
+      run.letters.clear();
+      run.lines = 0;
+      run.capped = false;
+    }
+    run.letters.add(letter);
+  }
+
+  /** Adds `text` (one print) to `out` as lines, within the run's cap. */
+  function addOutput(run, out, text) {
+    if (run.capped) return;
+    const lines = text.split("\n");
+    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    for (const line of lines) {
+      if (run.lines >= MAX_OUTPUT_LINES) {
+        run.capped = true;
+        out.push(CAPPED);
+        return;
+      }
+      run.lines += 1;
+      out.push(line.length > MAX_OUTPUT_LINE_CHARS ? `${line.slice(0, MAX_OUTPUT_LINE_CHARS)}…` : line);
+    }
+  }
+
+  function show(value) {
+    if (typeof value === "string") return value;
+    if (value instanceof Error) return `${value.name}: ${value.message}`;
+    try {
+      return JSON.stringify(value) ?? String(value);
+    } catch {
+      return String(value);
+    }
+  }
+
+  /** A value as an argument error quotes it ("got NaN", "got \"5\""). */
+  function quote(value) {
+    if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+    if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+    if (value === null || value === undefined) return String(value);
+    if (typeof value === "function") return "a function";
+    return Array.isArray(value) ? "an array" : "an object";
+  }
+
+  function bounded(text) {
+    return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
+  }
+
+  // --- TypeScript ---------------------------------------------------------------------------
+
+  // A top-level `export` before a declaration is taken away (same line, same length or less),
+  // so `export function start(node) {}` works: the code is the body of a factory, where
+  // export is not allowed. Only declarations that begin a line are top-level here.
+  const EXPORTED = /^export\s+(?=(?:async\s+)?function\b|const\b|let\b|var\b|class\b)/gm;
+  // What is left of module syntax at the start of a line (import() and import.meta are fine).
+  const MODULE_SYNTAX = /^(?:import\b(?!\s*[(.])|export\b)/;
+
+  /**
+   * The module text for the learner's code (JavaScript, after sucrase): a default-exported
+   * factory whose body is the code, so that each call runs it afresh, with its own top-level
+   * state. Line 1 of the code stays on line 1, so error lines need no shifting.
+   */
+  function wrapTypeScript(js) {
+    const code = js.replace(EXPORTED, "");
+    const lines = code.split("\n");
+    for (let i = 0; i < lines.length; i += 1) {
+      if (MODULE_SYNTAX.test(lines[i])) {
+        return {
+          error: {
+            text: `SyntaxError on line ${i + 1}: import and export are not available in the lab: the client is one file, so write everything it needs in it\n`,
+            line: i + 1,
+          },
+        };
+      }
+    }
+    const pick = (name) => `${name}: typeof ${name} === "function" ? ${name} : undefined`;
+    return {
+      text:
+        `export default function () {${code}\n` +
+        `;return { ${pick("start")}, ${pick("reply")}, ${pick("timer")} };\n}\n`,
+    };
+  }
+
+  /** An error thrown by learner code as {text, line}, its frames named client.ts. */
+  function typeScriptError(error, url) {
+    if (!(error instanceof Error)) {
+      let text;
+      try {
+        text = typeof error === "string" ? JSON.stringify(error) : String(error);
+      } catch {
+        text = "a value whose text cannot be read";
+      }
+      return { text: bounded(`Thrown and not caught: ${text}`), line: 0 };
+    }
+    let stack = "";
+    try {
+      stack = String(error.stack ?? "");
+    } catch {
+      // A stack getter of the learner's own.
+    }
+    let line = 0;
+    const frames = [];
+    for (const frame of stack.split("\n")) {
+      const at = frame.indexOf(url);
+      if (at === -1) continue;
+      const match = /^:(\d+):(\d+)/.exec(frame.slice(at + url.length));
+      if (!match) continue;
+      if (!line) line = Number(match[1]);
+      frames.push(frame.slice(0, at) + FILE.typescript + frame.slice(at + url.length));
+    }
+    let head;
+    try {
+      head = `${error.name}: ${error.message}`;
+    } catch {
+      head = "Error";
+    }
+    return { text: bounded([head, ...frames].join("\n")), line };
+  }
+
+  function checkMs(call, arg, value) {
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      throw new Error(`node.${call}: ${arg} must be a finite number of milliseconds ≥ 0, got ${quote(value)}`);
+    }
+    const us = Math.round(value * 1000);
+    if (us > MAX_US) throw new Error(`node.${call}: ${arg} is too large, got ${quote(value)}`);
+    return us;
+  }
+
+  function checkToken(call, value) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new Error(`node.${call}: token must be the integer token from an answer, got ${quote(value)}`);
+    }
+    return value;
+  }
+
+  function checkName(call, value) {
+    if (typeof value !== "string" || value.length === 0 || value.length > MAX_NAME_CHARS) {
+      throw new Error(`node.${call}: name must be a timer name of 1 to ${MAX_NAME_CHARS} characters, got ${quote(value)}`);
+    }
+    return value;
+  }
+
+  const msOf = (us) => (us === null || us === undefined ? null : us / 1000);
+
+  /** The lab form's numbers (µs from the wasm) in milliseconds, camelCase. */
+  function settingsMs(settings) {
+    const s = settings ?? {};
+    return Object.freeze({
+      ttl: msOf(s.ttl),
+      renewEvery: msOf(s.renewEvery),
+      retryEvery: msOf(s.retryEvery),
+      acquireRetry: msOf(s.acquireRetry),
+      requestTimeout: msOf(s.requestTimeout),
+      workEvery: msOf(s.workEvery),
+      driftMargin: msOf(s.driftMargin),
+      releaseAfter: msOf(s.releaseAfter),
+    });
+  }
+
+  /** The `node` a TypeScript client sees; `inst.call` is the handler call under way, if any. */
+  function typeScriptNode(name, settings, inst) {
+    const act = (call, action) => {
+      const current = inst.call;
+      if (!current) throw new Error(`node.${call}: call it inside start, reply or timer, while the lab runs them`);
+      if (current.actions.length >= MAX_ACTIONS) {
+        current.overflow = `node.${call}: one handler call asked for more than ${MAX_ACTIONS.toLocaleString("en")} actions; a handler should do a few things and return`;
+        throw new Error(current.overflow);
+      }
+      current.actions.push(action);
+    };
+    return Object.freeze({
+      name,
+      settings,
+      acquire(ttlMs) {
+        act("acquire(ttlMs)", { do: "acquire", ttl: checkMs("acquire(ttlMs)", "ttlMs", ttlMs) });
+        return (inst.requests += 1);
+      },
+      renew(token) {
+        act("renew(token)", { do: "renew", token: checkToken("renew(token)", token) });
+        return (inst.requests += 1);
+      },
+      release(token) {
+        act("release(token)", { do: "release", token: checkToken("release(token)", token) });
+        return (inst.requests += 1);
+      },
+      write(token) {
+        act("write(token)", { do: "write", token: checkToken("write(token)", token) });
+        return (inst.writes += 1);
+      },
+      after(ms, name) {
+        const delay = checkMs("after(ms, name)", "ms", ms);
+        act("after(ms, name)", { do: "after", name: checkName("after(ms, name)", name), delay });
+      },
+      atWall(wallMs, name) {
+        const at = checkMs("atWall(wallMs, name)", "wallMs", wallMs);
+        act("atWall(wallMs, name)", { do: "at_wall", name: checkName("atWall(wallMs, name)", name), at });
+      },
+      cancel(name) {
+        act("cancel(name)", { do: "cancel", name: checkName("cancel(name)", name) });
+      },
+      lost(reason = "deadline") {
+        if (reason !== "deadline" && reason !== "not_owner") {
+          throw new Error(`node.lost(reason): reason must be "not_owner" or "deadline", got ${quote(reason)}`);
+        }
+        act("lost(reason)", { do: "lost", reason });
+      },
+      monotonic: () => state.mono / 1000,
+      wall: () => state.wall / 1000,
+    });
+  }
+
+  const HANDLERS = {
+    start: "start(node)",
+    reply: "reply(node, answer)",
+    timer: "timer(node, name)",
+  };
+
+  function missing(kind, input) {
+    const what = kind === "reply" ? "an answer arrived" : kind === "timer" ? `timer ${JSON.stringify(String(input.timer))} fired` : "the client started";
+    return { error: { text: `${FILE.typescript} has no function ${HANDLERS[kind]}, but ${what}: define it at the top level`, line: 0 } };
+  }
+
+  /**
+   * The instance factory for a TypeScript client: `factory` is the wrapped module's default
+   * export, `url` its blob: URL (to find the learner's lines in a stack).
+   */
+  function typeScriptClient(factory, url) {
+    const run = newRun();
+    return function make(letter, settings) {
+      const name = String(letter);
+      startInstance(run, name);
+      const inst = { call: null, requests: 0, writes: 0, output: [] };
+      const node = typeScriptNode(name, settingsMs(settings), inst);
+      const sink = (text) => addOutput(run, inst.output, text);
+      let handlers = null;
+      let failure = null;
+      state.mono = 0;
+      state.wall = 0;
+      state.sink = sink;
+      try {
+        handlers = factory();
+        if (!handlers || typeof handlers !== "object") throw new Error(`${FILE.typescript} returned before its end`);
+      } catch (error) {
+        failure = { error: typeScriptError(error, url) };
+      } finally {
+        state.sink = null;
+      }
+      return {
+        handle(input) {
+          if (failure) return failure;
+          const kind = input.kind;
+          const handler = handlers[kind];
+          if (typeof handler !== "function" || !HANDLERS[kind]) return missing(kind, input);
+          const call = { actions: [], overflow: null };
+          state.mono = input.mono;
+          state.wall = input.wall;
+          state.sink = sink;
+          inst.call = call;
+          let result;
+          try {
+            const value =
+              kind === "reply" ? handler(node, input.answer) : kind === "timer" ? handler(node, input.timer) : handler(node);
+            if (value !== null && typeof value === "object" && typeof value.then === "function") {
+              value.then(undefined, () => {});
+              throw new Error(`${HANDLERS[kind]} must not be async: the lab uses what it did before it returned, so it cannot await`);
+            }
+            result = call.overflow ? { error: { text: call.overflow, line: 0 } } : { actions: call.actions };
+          } catch (error) {
+            result = { error: typeScriptError(error, url) };
+          } finally {
+            inst.call = null;
+            state.sink = null;
+          }
+          if (inst.output.length) {
+            if (!result.error) result.output = inst.output;
+            inst.output = [];
+          }
+          return result;
+        },
+      };
+    };
+  }
+
+  /** Turns sucrase's error into the {text, line} a snippet's syntax error gives. */
+  function sucraseError(error) {
+    const at = error.loc ? ` on line ${error.loc.line}, column ${error.loc.column + 1}` : "";
+    const message = String(error.message)
+      .replace(/^Error transforming \S+: /, "")
+      .replace(/ \(\d+:\d+\)$/, "");
+    return { text: `SyntaxError${at}: ${message}\n`, line: error.loc?.line ?? 0 };
+  }
+
+  // --- The language's own clocks and what is out of reach -----------------------------------
+
+  function unavailable(what, advice) {
+    return function () {
+      throw new Error(`${what} is not available in the lab: ${advice}`);
+    };
+  }
+
+  /**
+   * Shadows the worker's clocks, randomness, timers, network and console for the learner's
+   * code: clocks read the node being handled, the rest throws a plain message. Call it right
+   * before the first learner code runs, after the worker captured what it needs itself.
+   * `blockCrypto`: false for Python, whose engine draws on crypto.getRandomValues itself
+   * (Python's own randomness is blocked in Python instead).
+   */
+  function installJsShadows(scope, { blockCrypto = true } = {}) {
+    const RealDate = scope.Date;
+    const wallMs = () => Math.floor(state.wall / 1000);
+    const now = () => wallMs();
+    const SimDate = new Proxy(RealDate, {
+      construct(target, args, newTarget) {
+        return Reflect.construct(target, args.length ? args : [wallMs()], newTarget);
+      },
+      apply() {
+        return new RealDate(wallMs()).toString();
+      },
+      get(target, key, receiver) {
+        return key === "now" ? now : Reflect.get(target, key, receiver);
+      },
+    });
+    scope.Date = SimDate;
+    const perf = scope.performance;
+    if (perf) Object.defineProperty(perf, "now", { value: () => state.mono / 1000, configurable: true, writable: true });
+    scope.Math.random = unavailable("Math.random", "a run must give the same result every time; derive what you need from node.name or a counter");
+    const timers = "arm a timer with node.after(ms, name) and handle it in timer(node, name)";
+    scope.setTimeout = unavailable("setTimeout", timers);
+    scope.setInterval = unavailable("setInterval", timers);
+    scope.fetch = unavailable("fetch", "the client speaks to the lock service only through node.acquire, node.renew and node.release");
+    if (blockCrypto && scope.crypto) {
+      const why = "a run must give the same result every time";
+      try {
+        Object.defineProperty(scope.crypto, "getRandomValues", { value: unavailable("crypto.getRandomValues", why), configurable: true });
+        Object.defineProperty(scope.crypto, "randomUUID", { value: unavailable("crypto.randomUUID", why), configurable: true });
+      } catch {
+        // Already shadowed.
+      }
+    }
+    const print = (...values) => {
+      if (state.sink) state.sink(values.map(show).join(" "));
+    };
+    for (const method of ["log", "info", "debug", "warn", "error"]) scope.console[method] = print;
+  }
+
+  // --- Python -------------------------------------------------------------------------------
+
+  // Runtime-owned Python, run once in a lab worker before the learner's code is compiled.
+  // Actions are kept as JSON text as they are made, so a handler call costs one crossing
+  // each way and one JSON.parse.
+  const PYTHON_PRELUDE = String.raw`
+import builtins as _builtins, sys as _sys, math as _math, json as _json, traceback as _traceback, linecache as _linecache
+
+_FILE = "client.py"
+_MAX_ACTIONS = ${MAX_ACTIONS}
+_MAX_LINES = ${MAX_OUTPUT_LINES}
+_MAX_LINE_CHARS = ${MAX_OUTPUT_LINE_CHARS}
+_MAX_NAME = ${MAX_NAME_CHARS}
+_MAX_US = ${MAX_US}
+_MAX_MS = _MAX_US / 1000
+_CAPPED = ${JSON.stringify(CAPPED)}
+_clock = [0, 0]   # the handled node's monotonic and wall clocks, µs
+_dumps = _json.dumps
+_isfinite = _math.isfinite
+_floor = _math.floor
+_code = None
+_instances = {}
+_next = [0]       # instance keys, never reused
+_out = []         # what print wrote since the last handler call ended
+_run = [0, False] # lines this run, capped
+
+class _Names(dict):
+    """Timer names as JSON text, for names that are valid (1 to 40 characters); else None."""
+    def __missing__(self, name):
+        if not 0 < len(name) <= _MAX_NAME:
+            return None
+        quoted = _dumps(name) if '"' in name or "\\" in name or not name.isprintable() else '"' + name + '"'
+        if len(self) < 10000:
+            self[name] = quoted
+        return quoted
+
+_names = _Names()
+
+def _ms(call, arg, value):
+    t = type(value)
+    if (t is int or t is float) and value >= 0 and (t is int or _isfinite(value)):
+        if value >= _MAX_MS:
+            raise ValueError(f"node.{call}: {arg} is too large, got {value!r}")
+        return value
+    raise ValueError(f"node.{call}: {arg} must be a finite number of milliseconds ≥ 0, got {value!r}")
+
+def _token(call, value):
+    if type(value) is int and 0 <= value <= _MAX_US:
+        return value
+    raise ValueError(f"node.{call}: token must be the integer token from an answer, got {value!r}")
+
+def _name(call, value):
+    if type(value) is str and 0 < len(value) <= _MAX_NAME:
+        return value
+    raise ValueError(f"node.{call}: name must be a timer name of 1 to {_MAX_NAME} characters, got {value!r}"[:300])
+
+class _Overflow(RuntimeError):
+    pass
+
+class Settings:
+    """The lab form's numbers, in milliseconds."""
+    __slots__ = ("ttl", "renew_every", "retry_every", "acquire_retry", "request_timeout", "work_every", "drift_margin", "release_after")
+    def __repr__(self):
+        return "Settings(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
+
+class Answer:
+    """An answer from the lock service: kind, request, token, deleted."""
+    __slots__ = ("kind", "request", "token", "deleted")
+    def __init__(self, kind, request, token, deleted):
+        self.kind = kind
+        self.request = request
+        self.token = token
+        self.deleted = deleted
+    def __getitem__(self, key):
+        return getattr(self, key)
+    def __repr__(self):
+        return f"Answer(kind={self.kind!r}, request={self.request!r}, token={self.token!r}, deleted={self.deleted!r})"
+
+class Node:
+    """The client's node: what it can do and read. Every call is one action.
+
+    Each method has a fast path for well-formed arguments; anything else goes to _check,
+    which raises the plain error naming the call (the learner's code is called about
+    fifty thousand times a second in a search, so the common case stays short)."""
+    __slots__ = ("name", "settings", "_acts", "_requests", "_writes", "_over")
+
+    def _check(self, call, **args):
+        acts = self._acts
+        for arg, value in args.items():
+            if arg == "token":
+                _token(call, value)
+            elif arg == "name":
+                _name(call, value)
+            else:
+                _ms(call, arg, value)
+        if acts is None:
+            raise RuntimeError(f"node.{call}: call it inside start, reply or timer, while the lab runs them")
+        if len(acts) < _MAX_ACTIONS:
+            return
+        self._over = f"node.{call}: one handler call asked for more than {_MAX_ACTIONS:,} actions; a handler should do a few things and return"
+        raise _Overflow(self._over)
+
+    def acquire(self, ttl_ms):
+        acts = self._acts
+        t = type(ttl_ms)
+        if not ((t is int or t is float) and 0 <= ttl_ms < _MAX_MS and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("acquire(ttl_ms)", ttl_ms=ttl_ms)
+        acts.append('{"do":"acquire","ttl":%d}' % _floor(ttl_ms * 1000 + 0.5))
+        self._requests += 1
+        return self._requests
+
+    def renew(self, token):
+        acts = self._acts
+        if not (type(token) is int and 0 <= token <= _MAX_US and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("renew(token)", token=token)
+        acts.append('{"do":"renew","token":%d}' % token)
+        self._requests += 1
+        return self._requests
+
+    def release(self, token):
+        acts = self._acts
+        if not (type(token) is int and 0 <= token <= _MAX_US and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("release(token)", token=token)
+        acts.append('{"do":"release","token":%d}' % token)
+        self._requests += 1
+        return self._requests
+
+    def write(self, token):
+        acts = self._acts
+        if not (type(token) is int and 0 <= token <= _MAX_US and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("write(token)", token=token)
+        acts.append('{"do":"write","token":%d}' % token)
+        self._writes += 1
+        return self._writes
+
+    def after(self, ms, name):
+        acts = self._acts
+        t = type(ms)
+        quoted = _names[name] if type(name) is str else None
+        if quoted is None or not ((t is int or t is float) and 0 <= ms < _MAX_MS and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("after(ms, name)", ms=ms, name=name)
+        acts.append('{"do":"after","name":%s,"delay":%d}' % (quoted, _floor(ms * 1000 + 0.5)))
+
+    def at_wall(self, wall_ms, name):
+        acts = self._acts
+        t = type(wall_ms)
+        quoted = _names[name] if type(name) is str else None
+        if quoted is None or not ((t is int or t is float) and 0 <= wall_ms < _MAX_MS and acts is not None and len(acts) < _MAX_ACTIONS):
+            self._check("at_wall(wall_ms, name)", wall_ms=wall_ms, name=name)
+        acts.append('{"do":"at_wall","name":%s,"at":%d}' % (quoted, _floor(wall_ms * 1000 + 0.5)))
+
+    def cancel(self, name):
+        acts = self._acts
+        quoted = _names[name] if type(name) is str else None
+        if quoted is None or acts is None or len(acts) >= _MAX_ACTIONS:
+            self._check("cancel(name)", name=name)
+        acts.append('{"do":"cancel","name":%s}' % quoted)
+
+    def lost(self, reason="deadline"):
+        if type(reason) is not str or reason != "deadline" and reason != "not_owner":
+            raise ValueError(f'node.lost(reason): reason must be "not_owner" or "deadline", got {reason!r}'[:300])
+        acts = self._acts
+        if acts is None or len(acts) >= _MAX_ACTIONS:
+            self._check("lost(reason)")
+        acts.append('{"do":"lost","reason":"%s"}' % reason)
+
+    def monotonic(self):
+        return _clock[0] / 1000
+
+    def wall(self):
+        return _clock[1] / 1000
+
+    def __repr__(self):
+        return f"Node({self.name!r})"
+
+class _Out:
+    def write(self, text):
+        if text:
+            _out.append(str(text))
+        return len(text)
+    def flush(self):
+        pass
+    def isatty(self):
+        return False
+
+def _take_output():
+    text = "".join(_out)
+    _out.clear()
+    if _run[1]:
+        return None
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    kept = []
+    for line in lines:
+        if _run[0] >= _MAX_LINES:
+            _run[1] = True
+            kept.append(_CAPPED)
+            break
+        _run[0] += 1
+        kept.append(line if len(line) <= _MAX_LINE_CHARS else line[:_MAX_LINE_CHARS] + "…")
+    return kept
+
+def _describe(error):
+    """An exception as the learner's lines of its traceback, and its last line in client.py."""
+    try:
+        if isinstance(error, _Overflow):
+            return {"text": str(error), "line": 0}
+        frames = [f for f in _traceback.extract_tb(error.__traceback__) if f.filename == _FILE]
+        line = frames[-1].lineno if frames else 0
+        text = "".join(_traceback.format_exception_only(type(error), error))
+        if frames:
+            text = "Traceback (most recent call last):\n" + "".join(_traceback.format_list(frames)) + text
+        if isinstance(error, SyntaxError) and error.filename == _FILE and not frames:
+            line = error.lineno or 0
+        return {"text": text.rstrip("\n")[:${MAX_ERROR_CHARS}], "line": line or 0}
+    except BaseException:
+        return {"text": f"{type(error).__name__} (its text could not be read)", "line": 0}
+
+def _compile(source):
+    """Compiles the learner's code once; returns None, or its syntax error as JSON."""
+    global _code
+    _linecache.cache[_FILE] = (len(source), None, source.splitlines(True), _FILE)
+    try:
+        _code = compile(source, _FILE, "exec", dont_inherit=True)
+    except BaseException as error:
+        return _dumps(_describe(error))
+    return None
+
+def _unavailable(what, advice):
+    def unavailable(*args, **kwargs):
+        raise RuntimeError(f"{what} is not available in the lab: {advice}")
+    return unavailable
+
+def _shadow():
+    """The language's clocks read the handled node's; real time and randomness are out of reach."""
+    import time, random, os
+    clock = _clock
+    time.monotonic = lambda: clock[0] / 1e6
+    time.perf_counter = time.monotonic
+    time.time = lambda: clock[1] / 1e6
+    time.monotonic_ns = lambda: clock[0] * 1000
+    time.perf_counter_ns = time.monotonic_ns
+    time.time_ns = lambda: clock[1] * 1000
+    time.sleep = _unavailable("time.sleep", "arm a timer with node.after(ms, name) and handle it in timer(node, name)")
+    same = "a run must give the same result every time; derive what you need from node.name or a counter"
+    for name in ("random", "uniform", "randint", "randrange", "choice", "choices", "shuffle", "sample",
+                 "gauss", "normalvariate", "lognormvariate", "expovariate", "vonmisesvariate", "gammavariate",
+                 "triangular", "betavariate", "paretovariate", "weibullvariate", "getrandbits", "randbytes",
+                 "binomialvariate", "seed"):
+        if hasattr(random, name):
+            setattr(random, name, _unavailable(f"random.{name}", same))
+    real_random = random.Random
+    class Random(real_random):
+        def __init__(self, x=None, *args, **kwargs):
+            if x is None:
+                raise RuntimeError("random.Random() without a seed is not available in the lab: " + same + ", or give it a seed")
+            super().__init__(x, *args, **kwargs)
+    random.Random = Random
+    random.SystemRandom = _unavailable("random.SystemRandom", same)
+    os.urandom = _unavailable("os.urandom", same)
+    random._urandom = os.urandom
+    _builtins.input = _unavailable("input()", "nobody can type into a simulated client; read the numbers from node.settings")
+    _sys.stdout = _sys.stderr = _Out()
+
+def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_timeout, work_every, drift_margin, release_after):
+    """A fresh instance: the learner's module run anew in its own namespace."""
+    if new_run:
+        _instances.clear()
+        _run[0] = 0
+        _run[1] = False
+    settings = Settings()
+    for key, us in (("ttl", ttl), ("renew_every", renew_every), ("retry_every", retry_every),
+                    ("acquire_retry", acquire_retry), ("request_timeout", request_timeout),
+                    ("work_every", work_every), ("drift_margin", drift_margin), ("release_after", release_after)):
+        setattr(settings, key, None if us is None else (us // 1000 if us % 1000 == 0 else us / 1000))
+    node = Node()
+    node.name = letter
+    node.settings = settings
+    node._acts = None
+    node._requests = 0
+    node._writes = 0
+    node._over = None
+    namespace = {"__name__": "client", "__builtins__": _builtins}
+    _clock[0] = _clock[1] = 0
+    failure = None
+    try:
+        exec(_code, namespace)
+    except BaseException as error:
+        failure = _dumps({"error": _describe(error)})
+        _out.clear()
+    handlers = tuple(namespace.get(name) for name in ("start", "reply", "timer"))
+    handlers = tuple(h if callable(h) else None for h in handlers)
+    key = _next[0]
+    _next[0] += 1
+    _instances[key] = (node, handlers, failure)
+    return key
+
+_SIGNATURES = {"start": "start(node)", "reply": "reply(node, answer)", "timer": "timer(node, name)"}
+
+_GONE = _dumps({"error": {"text": "this client belongs to a run that has ended", "line": 0}})
+
+def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_name=None):
+    instance = _instances.get(key)
+    if instance is None:
+        return _GONE
+    node, handlers, failure = instance
+    if failure is not None:
+        return failure
+    _clock[0] = mono
+    _clock[1] = wall
+    acts = node._acts = []
+    try:
+        if kind == "timer":
+            handler = handlers[2]
+            if handler is not None:
+                result = handler(node, timer_name)
+        elif kind == "reply":
+            handler = handlers[1]
+            if handler is not None:
+                result = handler(node, Answer(answer_kind, request, token, deleted))
+        else:
+            handler = handlers[0]
+            if handler is not None:
+                result = handler(node)
+        if handler is None:
+            what = "an answer arrived" if kind == "reply" else f"timer {timer_name!r} fired" if kind == "timer" else "the client started"
+            raise _Overflow(f"{_FILE} has no function {_SIGNATURES.get(kind, kind)}, but {what}: define it at the top level")
+        if result is not None and hasattr(result, "__await__"):
+            result.close()
+            raise RuntimeError(f"{_SIGNATURES[kind]} must not be async: the lab uses what it did before it returned, so it cannot await")
+    except BaseException as error:
+        node._acts = None
+        _out.clear()
+        return _dumps({"error": _describe(error)})
+    node._acts = None
+    if node._over is not None:
+        _out.clear()
+        return _dumps({"error": {"text": node._over, "line": 0}})
+    if _out:
+        lines = _take_output()
+        if lines:
+            return '{"actions":[' + ",".join(acts) + '],"output":' + _dumps(lines) + "}"
+    return '{"actions":[' + ",".join(acts) + "]}"
+`;
+
+  /**
+   * The instance factory for a Python client, or its syntax error. `pyodide` is loaded;
+   * the prelude runs in a namespace of its own.
+   */
+  function pythonClient(pyodide, code) {
+    const namespace = pyodide.globals.get("dict")();
+    pyodide.runPython(PYTHON_PRELUDE, { globals: namespace, filename: "<lab runtime>" });
+    const syntax = namespace.get("_compile")(code);
+    if (syntax) return { error: JSON.parse(syntax) };
+    const pyNew = namespace.get("_new");
+    const pyHandle = namespace.get("_handle");
+    const shadow = namespace.get("_shadow");
+    const letters = new Set();
+    let shadowed = false;
+    const make = (letter, settings) => {
+      if (!shadowed) {
+        shadow();
+        shadowed = true;
+      }
+      const name = String(letter);
+      const fresh = letters.has(name);
+      if (fresh) letters.clear();
+      letters.add(name);
+      const s = settings ?? {};
+      state.mono = 0;
+      state.wall = 0;
+      // undefined arrives in Python as None (null would be a JsNull).
+      const key = pyNew(name, fresh, s.ttl, s.renewEvery, s.retryEvery, s.acquireRetry, s.requestTimeout, s.workEvery, s.driftMargin, s.releaseAfter ?? undefined);
+      return {
+        handle(input) {
+          state.mono = input.mono;
+          state.wall = input.wall;
+          const answer = input.answer;
+          const text = answer
+            ? pyHandle(key, input.kind, input.mono, input.wall, answer.kind, answer.request, answer.token ?? undefined, answer.deleted ?? undefined)
+            : pyHandle(key, input.kind, input.mono, input.wall, undefined, undefined, undefined, undefined, input.timer ?? undefined);
+          return JSON.parse(text);
+        },
+      };
+    };
+    return { make };
+  }
+
+  /**
+   * Prepares a TypeScript client from sucrase's output: the module text to import once from
+   * a blob: URL, or the syntax error.
+   */
+  function prepareTypeScript(sucrase, code) {
+    let js;
+    try {
+      // Sucrase keeps line numbers, so runtime errors point at the learner's lines.
+      js = sucrase.transform(code, { transforms: ["typescript"], disableESTransforms: true, filePath: FILE.typescript }).code;
+    } catch (error) {
+      return { error: sucraseError(error) };
+    }
+    return wrapTypeScript(js);
+  }
+
+  const api = Object.freeze({
+    FILE,
+    MAX_ACTIONS,
+    MAX_OUTPUT_LINES,
+    PYTHON_PRELUDE,
+    state,
+    wrapTypeScript,
+    prepareTypeScript,
+    typeScriptClient,
+    typeScriptError,
+    typeScriptNode,
+    pythonClient,
+    installJsShadows,
+    settingsMs,
+  });
+  if (typeof module === "object" && module && module.exports) module.exports = api;
+  else root.LeaseLabClientRuntime = api;
+})(typeof self !== "undefined" ? self : globalThis);
