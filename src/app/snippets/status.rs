@@ -13,6 +13,9 @@ pub struct EngineStatusProps {
     pub language: SnippetLanguage,
     pub phase: RunPhase,
     pub limit_secs: u32,
+    /// The run is a search: the limit bounds each stretch without progress, not the whole.
+    #[prop_or_default]
+    pub searching: bool,
 }
 
 #[component]
@@ -30,7 +33,7 @@ pub fn EngineStatus(props: &EngineStatusProps) -> Html {
     html! {
         <>
             <p class="snippet-status" role="status">
-                {status_text(language, props.phase, props.limit_secs)}
+                {status_text(language, props.phase, props.limit_secs, props.searching)}
             </p>
             if let Some(fraction) = loading {
                 <progress class="snippet-progress" max="1" value={fraction}
@@ -40,7 +43,12 @@ pub fn EngineStatus(props: &EngineStatusProps) -> Html {
     }
 }
 
-fn status_text(language: SnippetLanguage, phase: RunPhase, limit_secs: u32) -> String {
+fn status_text(
+    language: SnippetLanguage,
+    phase: RunPhase,
+    limit_secs: u32,
+    searching: bool,
+) -> String {
     let words = &SANDBOX.snippets;
     let name = language.name();
     match phase {
@@ -55,7 +63,13 @@ fn status_text(language: SnippetLanguage, phase: RunPhase, limit_secs: u32) -> S
             progress: downloaded(download).as_str(),
         }
         .to_string(),
+        RunPhase::Running if searching => {
+            sentences::sandbox::snippets::Searching { secs: limit_secs }.to_string()
+        }
         RunPhase::Running => sentences::sandbox::snippets::Running { secs: limit_secs }.to_string(),
+        RunPhase::Ended(RunEnding::TimedOut) if searching => {
+            sentences::sandbox::snippets::SearchTimedOut { secs: limit_secs }.to_string()
+        }
         RunPhase::Ended(ending) => ending_text(words, name, ending, limit_secs),
     }
 }

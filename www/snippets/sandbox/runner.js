@@ -256,7 +256,12 @@ function onLabMessage(worker, run, data) {
       emit(run, { kind: "running" });
       return;
     case "progress":
-      if (running && Number.isSafeInteger(data.ran) && data.ran >= 0) emit(run, { kind: "progress", ran: data.ran });
+      if (!running || !Number.isSafeInteger(data.ran) || data.ran < 0) return;
+      // A search runs as long as its budget needs: the time limit is the longest it may go
+      // without progress, so a handler that never returns is still stopped on time.
+      clearTimeout(run.timer);
+      run.timer = setTimeout(() => endRun(run, { kind: "timedOut" }), run.request.timeLimitMs);
+      emit(run, { kind: "progress", ran: data.ran });
       return;
     case "result":
       if (running && typeof data.json === "string") endRun(run, { kind: "result", json: data.json });
@@ -267,7 +272,9 @@ function onLabMessage(worker, run, data) {
       return;
     case "failed":
       if (worker.phase === "ended") return;
-      endRun(run, { kind: "failed", text: String(data.text ?? ""), line: lineOf(data.line) });
+      // The learner's syntax error, or why the engine failed: shown under Errors.
+      emit(run, { kind: "output", stream: "stderr", text: String(data.text ?? "").slice(0, 20_000) });
+      endRun(run, { kind: "failed", line: lineOf(data.line) });
       return;
   }
 }

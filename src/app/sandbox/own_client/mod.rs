@@ -122,7 +122,15 @@ fn Workbench(props: &WorkbenchProps) -> Html {
         .as_deref()
         .is_some_and(|code| code != original && code != solution);
     let busy = panel.phase.is_busy();
-    let searching = busy && panel.task.as_ref().is_some_and(|t| t.search.is_some());
+    // A run's result shows under the controls, a search's under the search form.
+    let searched = panel.task.as_ref().is_some_and(|t| t.search.is_some());
+    let reported = match (&panel.task, &panel.report) {
+        (Some(task), Some(report)) => html! {
+            <run::Reported task={task.clone()} report={report.clone()} {language} />
+        },
+        _ => Html::default(),
+    };
+    let searching = busy && searched;
     html! {
         <section class="snippet own-client-code" aria-label={language.heading()}>
             <h5>{language.heading()}</h5>
@@ -134,11 +142,14 @@ fn Workbench(props: &WorkbenchProps) -> Html {
             <TooLongForLink {language} code={panel.code.clone()} />
             <RunControls {busy} edited={panel.code != original} solved={panel.code == solution}
                 limit_secs={panel.limit_secs} {on_run} {on_stop} {on_reset} {on_solution} {on_limit} />
-            <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} />
+            <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} searching={searched} />
             <OutputConsole {language} stdout={panel.stdout.clone()} stderr={panel.stderr.clone()} />
+            if !searched {
+                { reported.clone() }
+            }
             <search::ClientSearch {busy} {searching} ran={panel.ran} on_start={on_search} />
-            if let (Some(task), Some(report)) = (&panel.task, &panel.report) {
-                <run::Reported task={task.clone()} report={report.clone()} {language} />
+            if searched {
+                { reported }
             }
         </section>
     }
