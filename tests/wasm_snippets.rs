@@ -261,7 +261,10 @@ fn a_run_takes_its_news_in_order_and_ends_once() {
     let panel = reduce(panel, 2, "{\"kind\":\"progress\",\"ran\":40}");
     assert_eq!(panel.ran, 40);
     let panel = reduce(panel, 2, "{\"kind\":\"result\",\"json\":\"abc\"}");
-    assert_eq!(panel.phase, RunPhase::Ended(RunEnding::Reported));
+    assert_eq!(
+        panel.phase,
+        RunPhase::Ended(RunEnding::Reported { ms: None })
+    );
     assert_eq!(panel.report.as_deref(), Some("abc"));
     let panel = reduce(panel, 2, "{\"kind\":\"result\",\"json\":\"forged\"}");
     assert_eq!(panel.report.as_deref(), Some("abc"));

@@ -122,9 +122,11 @@ pub enum RunProgress {
     Searched {
         ran: f64,
     },
-    /// The task's report, packed (`crate::lab::own_client::report`): the run's ending.
+    /// The task's report, packed (`crate::lab::own_client::report`): the run's ending, and
+    /// how long it took in the worker.
     Result {
         json: String,
+        ms: Option<u32>,
     },
 }
 
@@ -151,9 +153,12 @@ pub enum RunEnding {
     /// The sandbox stopped answering (its process died, most often out of memory) and was
     /// replaced.
     SandboxCrashed,
-    /// The task's report arrived (set by the panel, never sent by the runner).
+    /// The task's report arrived, after this long in the worker (set by the panel, never
+    /// sent by the runner).
     #[serde(skip)]
-    Reported,
+    Reported {
+        ms: Option<u32>,
+    },
 }
 
 /// One event from the runner.

@@ -197,9 +197,9 @@ impl Panel {
             (RunPhase::Running, RunEvent::Progress(RunProgress::Searched { ran })) => {
                 self.ran = ran.clamp(0.0, 1e12) as u64;
             }
-            (RunPhase::Running, RunEvent::Progress(RunProgress::Result { json })) => {
+            (RunPhase::Running, RunEvent::Progress(RunProgress::Result { json, ms })) => {
                 self.report = Some(Rc::from(json));
-                self.phase = RunPhase::Ended(RunEnding::Reported);
+                self.phase = RunPhase::Ended(RunEnding::Reported { ms });
             }
             (phase, RunEvent::Ended(ending)) if phase.is_busy() => {
                 self.phase = RunPhase::Ended(ending);

@@ -94,7 +94,10 @@ fn ending_text(words: &SnippetWords, name: &str, ending: RunEnding, limit_secs: 
         }
         .to_string(),
         RunEnding::SandboxCrashed => words.crashed.to_owned(),
-        RunEnding::Reported => words.reported.to_owned(),
+        RunEnding::Reported { ms: Some(ms) } => {
+            sentences::sandbox::snippets::ReportedIn { ms }.to_string()
+        }
+        RunEnding::Reported { ms: None } => words.reported.to_owned(),
     }
 }
 

@@ -264,7 +264,9 @@ function onLabMessage(worker, run, data) {
       emit(run, { kind: "progress", ran: data.ran });
       return;
     case "result":
-      if (running && typeof data.json === "string") endRun(run, { kind: "result", json: data.json });
+      if (!running || typeof data.json !== "string") return;
+      // How long the task took inside the worker, as it says: shown, never trusted further.
+      endRun(run, { kind: "result", json: data.json, ms: Number.isSafeInteger(data.ms) && data.ms >= 0 ? data.ms : null });
       return;
     case "limit":
       // The relay budget ran out (the iframe already ended the worker).

@@ -325,6 +325,7 @@ async function runLab(ready, lab, task) {
     post(`{"type":"progress","ran":${typeof ran === "number" && ran >= 0 ? Math.floor(ran) : 0}}`);
   };
   let report;
+  const started = realNow();
   try {
     report =
       task.task === "search"
@@ -333,7 +334,8 @@ async function runLab(ready, lab, task) {
   } catch (error) {
     return fail(`The lab stopped on an error of its own: ${show(error)}\n`, 0);
   }
-  post(`{"type":"result","json":${stringify(typeof report === "string" ? report : "")}}`);
+  const ms = Math.round(realNow() - started);
+  post(`{"type":"result","json":${stringify(typeof report === "string" ? report : "")},"ms":${ms}}`);
 }
 
 // Errors thrown later, in a timer or a promise the code did not await, still reach the console.
