@@ -67,3 +67,8 @@ echo "== playback: the same release build, tests/e2e/playback.bench.ts alone (on
 npx playwright test -c tests/e2e/bench.config.ts
 echo "playback figures (artifacts/perf/playback.json):"
 cat artifacts/perf/playback.json
+
+# "Your client": the reference clients' run time and search rate inside the sandbox.
+echo
+echo "== your client: the reference clients in the sandbox (release build)"
+node scripts/client-bench.mjs
