@@ -74,11 +74,12 @@ fn button(host: &web_sys::Element, text: &str) -> HtmlElement {
 #[wasm_bindgen_test]
 async fn code_from_a_link_is_shown_but_never_run_unasked() {
     let host = fresh_host();
-    let app = mount(
-        "#/sandbox?v=1&client=python&py=print(%27this%20came%20with%20a%20link%27)",
-        &host,
-    )
-    .await;
+    let Some(lease_lab::share::code::CodeField::Plain(field)) =
+        lease_lab::share::code::to_field("print('this came with a link')")
+    else {
+        panic!("short code travels plain")
+    };
+    let app = mount(&format!("#/sandbox?v=1&client=python&py={field}"), &host).await;
     assert_eq!(python_code(&host).value(), "print('this came with a link')");
     let panel = host.text_content().unwrap_or_default();
     assert!(panel.contains("This code came with the link you opened"));
