@@ -53,6 +53,11 @@ run_layer package node tools/package.mjs dist packages
 run_layer course-tests node --test tests/course/
 summary+=("course packages: $(grep -Eo '^# pass [0-9]+' "$logs/course-tests.log" | tr -dc 0-9) passed, 0 failed (packages/*.zip)")
 
+# The learner's own client runtime (www/snippets/sandbox/client-runtime.js) in Node, with
+# Pyodide from www/vendor (which the build above made).
+run_layer client-runtime node --test tests/sandbox/
+summary+=("client runtime (Node, Pyodide): $(grep -Eo '^# pass [0-9]+' "$logs/client-runtime.log" | tr -dc 0-9) passed, 0 failed")
+
 run_layer e2e npx playwright test -c tests/e2e
 e2e_passed=$(grep -Eo '^ +[0-9]+ passed' "$logs/e2e.log" | tail -1 | tr -dc 0-9)
 summary+=("end-to-end (Playwright, headless Chromium): ${e2e_passed:-0} passed, 0 failed")
