@@ -27,9 +27,11 @@ mod shell {
     impl Handlers for JsClient {
         fn handle(&mut self, input: &Input<'_>) -> Option<Handled> {
             let handle = self.handle.as_ref()?;
-            let input = serde_wasm_bindgen::to_value(input).ok()?;
+            let input = serde_json::to_string(input).ok()?;
+            let input = js_sys::JSON::parse(&input).ok()?;
             let result = handle.call1(&self.instance, &input).ok()?;
-            serde_wasm_bindgen::from_value(result).ok()
+            let text = js_sys::JSON::stringify(&result).ok()?.as_string()?;
+            serde_json::from_str(&text).ok()
         }
     }
 
