@@ -121,6 +121,8 @@ fn Workbench(props: &WorkbenchProps) -> Html {
         .initial
         .as_deref()
         .is_some_and(|code| code != original && code != solution);
+    // The printed and error consoles name themselves after this heading too.
+    let heading = format!("snippet-{}-heading", language.slug());
     let busy = panel.phase.is_busy();
     // A run's result shows under the controls, a search's under the search form.
     let searched = panel.task.as_ref().is_some_and(|t| t.search.is_some());
@@ -132,8 +134,8 @@ fn Workbench(props: &WorkbenchProps) -> Html {
     };
     let searching = busy && searched;
     html! {
-        <section class="snippet own-client-code" aria-label={language.heading()}>
-            <h5>{language.heading()}</h5>
+        <section class="snippet own-client-code" aria-labelledby={heading.clone()}>
+            <h5 id={heading}>{language.heading()}</h5>
             <p>{language.intro()}</p>
             if came_from_link {
                 <p class="snippet-note">{SANDBOX.snippets.from_link}</p>
