@@ -14,6 +14,7 @@ mod shell {
     use lease_lab::lab::own_client::{Handled, Handlers, Input, OwnSearch, Report, Settings};
     use lease_lab::model::search::{with_plan, SearchSpec};
     use lease_lab::model::{ClientConfig, ClientId, Scenario};
+    use serde::Serialize;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
 
@@ -34,7 +35,9 @@ mod shell {
 
     fn maker(make: &Function) -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> + '_ {
         move |client, cfg| {
-            let settings = serde_wasm_bindgen::to_value(&Settings::of(cfg)).unwrap_or_default();
+            // `releaseAfter` is null, not undefined, when the scenario has none.
+            let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+            let settings = Settings::of(cfg).serialize(&serializer).unwrap_or_default();
             let letter = JsValue::from_str(&client.letter().to_string());
             let instance = make
                 .call2(&JsValue::NULL, &letter, &settings)

@@ -167,7 +167,7 @@ records! {
         compare: Text, compare_heading: Text, compare_intro: Text, yours: Text, builtin: Text,
         yours_timeline: Text, builtin_timeline: Text, checks_hold: Text, unreadable: Text,
         start: Text, out_of_range: Text, search_heading: Text, search_intro: Text,
-        search_forged: Text, load: Text,
+        search_forged: Text, load: Text, settings_note: Text,
     }
     /// The nodes of the simulation inside a sentence.
     NodeWords {
@@ -422,7 +422,7 @@ records! {
     ChallengeWords {
         heading: Text, intro: Text,
         /// Why the code challenge is not here yet.
-        left_out: Text,
+        own_client: Text,
         not_tried: Text, tried: Text, solved: Text,
         goal_heading: Text, over_run: Text,
         answer_heading: Text,

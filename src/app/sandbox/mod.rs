@@ -326,6 +326,7 @@ fn own_client_view(store: &UseReducerHandle<LabStore>) -> Html {
     html! {
         <>
             <own_client::OwnClientLab scenario={store.0.scenario().clone()} />
+            <p class="muted">{SANDBOX.own_client.settings_note}</p>
             <div class="lab-settings">
                 <controls::PolicyPanel ..setup.clone() />
                 <controls::ParametersPanel ..setup />

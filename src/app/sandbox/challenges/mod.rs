@@ -59,7 +59,7 @@ pub fn Challenges() -> Html {
             <h3 id="challenges-title">{words.heading}</h3>
             <p>{words.intro}</p>
             <p class="progress-line" role="status">{sentences::challenges::words::Progress { solved: tally.solved, total: tally.total, required: tally.required }.to_string()}</p>
-            <p class="muted small">{words.left_out}</p>
+            <p class="muted small">{words.own_client}</p>
             { storage_note(&kept) }
             if let Linked::Refused(refusal) = &*linked {
                 <p class="status-warn challenge-refused" role="alert">{refusal.describe()}</p>
