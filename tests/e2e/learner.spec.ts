@@ -173,7 +173,10 @@ test.describe('2. the code editor never traps Tab', () => {
   test('a full Tab walk of the Sandbox reaches Run in the lab right after the editor', async ({ page }) => {
     test.setTimeout(120_000);
     await openSnippets(page, 'TypeScript');
-    await page.locator('body').focus();
+    // From the top of the page, not from the language button just clicked: the link keeps
+    // "Your client" in TypeScript across the reload.
+    await page.reload();
+    await expect(snippet(page, 'TypeScript').panel.locator('.cm-content')).toHaveCount(1);
     const seen: string[] = [];
     for (let i = 0; i < 400 && !seen.includes('Run in the lab'); i++) {
       await page.keyboard.press('Tab');
