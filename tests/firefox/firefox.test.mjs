@@ -1,6 +1,6 @@
 // The release build in Debian's Firefox ESR, driven over WebDriver BiDi by puppeteer-core:
 // hydration and the tabs, a diagram click, a preset's outcome, a share link's trace hash, the
-// counterexample search and its story, a live-mode freeze, a Python snippet run and the voice
+// counterexample search and its story, a live-mode freeze, a Python client run in the lab and the voice
 // control. Every test fails on a page error or a console error in any of its pages, so an
 // error thrown in Firefox only fails this layer (the Chromium layers cannot see it); the
 // first test proves the guard with an error planted in Firefox only.
@@ -256,25 +256,37 @@ test('live mode: freezing the page in the write path for 3 × T hands the lease 
   });
 });
 
-test('the Python snippet runs in Firefox and prints the lost-flag log', async () => {
+test('a Python client runs in the lab in Firefox: the solution ends as the built-in client, every check holding', async () => {
   await withPage('#/sandbox', async (page) => {
-    const panel = await page.waitForFunction(
-      () => [...document.querySelectorAll('section')].find((s) => s.querySelector('h3, h4')?.textContent.trim() === 'Lost flag stops writes (Python)'),
+    await (await find(page, '.lab-mode button', 'Your client')).click();
+    await (await find(page, '.own-client .lab-mode button', 'Python')).click();
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('.own-client .lab-mode button')].find((b) => b.textContent.trim() === 'Python')?.getAttribute('aria-pressed') === 'true',
       { polling: 100 },
     );
-    const run = await panel.evaluateHandle((p) => [...p.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run'));
-    await run.click();
+    const panel = await find(page, 'section.snippet', 'Your client in Python');
+    await (await find(page, 'section.snippet button', 'Show a solution')).click();
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('section.snippet button')].find((b) => b.textContent.trim() === 'Show a solution')?.disabled === true,
+      { polling: 100 },
+    );
+    await (await find(page, 'section.snippet button', 'Run in the lab')).click();
     // Polled from here: an in-page wait started while Python loads can miss its end in
     // Firefox after an earlier test's context closed (seen after the live-mode freeze).
-    const status = () => panel.evaluate((p) => p.querySelector('[role=status]')?.textContent.trim() ?? '');
+    const status = () => panel.evaluate((p) => p.querySelector('.snippet-status')?.textContent.trim() ?? '');
     const deadline = Date.now() + PYTHON_TIMEOUT;
-    while (!/^Finished in \d+ ms\.$/.test(await status())) {
+    while (!/^Ran in the lab: the run is below, checked by the lab's own checkers\.$/.test(await status())) {
       assert.ok(Date.now() < deadline, `Python did not finish: ${await status()}`);
+      assert.doesNotMatch(await status(), /^Stopped|stopped with an error|could not start|ran out of memory/);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const printed = await panel.evaluate((p) => [...p.querySelectorAll('[role=region]')].map((r) => r.innerText).join('\n'));
-    assert.match(printed, /A acquired the lease, token 1 \(T = 240 ms, heartbeat every 80 ms\)/);
-    assert.match(printed, /storage holds a1 a2 b1; nothing from A after its lost flag/);
+    await textOf(page, '.own-client-run .trace-id', /^Trace hash [0-9a-f]{16} · \d+ events · ends at /);
+    const titles = await panel.evaluate((p) =>
+      [...p.querySelectorAll('.own-client-run .check-title')].map((t) => t.closest('li').textContent));
+    assert.equal(titles.length, 4, titles.join('\n'));
+    for (const check of titles) assert.doesNotMatch(check, /Broken at/);
+    await (await find(page, 'section.snippet button', 'Compare with the built-in client')).click();
+    await textOf(page, '.own-client-outcome', /^Both end the same way: .*; every check holds\.$/);
   });
 });
 

@@ -289,7 +289,15 @@ fn BesideBuiltIn(props: &BesideProps) -> Html {
         let onclick = {
             let (builtin, scenario) = (builtin.clone(), props.scenario.clone());
             Callback::from(move |_: MouseEvent| {
-                let run = Rc::new(Simulation::run(&scenario));
+                // Judged as the learner's run is (a write after the service ended the lease
+                // counts for both), so that the two endings compare like with like.
+                let run = Simulation::run(&scenario);
+                let run = Rc::new(Run::judged(
+                    scenario.clone(),
+                    run.end(),
+                    run.events().to_vec(),
+                    crate::model::check::Judging::Learner,
+                ));
                 builtin.set(Some((run.clone(), ShownRun::from(run))));
             })
         };

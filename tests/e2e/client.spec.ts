@@ -1,0 +1,685 @@
+// "Your client" (issue 21): the learner's own lease client, in Python and in TypeScript, run
+// in the snippet sandbox as every client of the lab's scenario and judged by the page's own
+// checkers. Each test drives the page by role and visible text, in both languages: the
+// starter breaks the lesson's check where the lesson says it does, the reference ends as the
+// built-in client on every preset, the search finds the starter's flaw and none in the
+// reference, a link brings the code back and runs it only on a click, bad code ends with a
+// plain sentence and the next run works, and the code cannot leave its sandbox.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Locator, type Page } from '@playwright/test';
+import { test, expect, openApp } from './fixtures';
+import { BOOTSTRAP, BOOTSTRAP_HASH, SANDBOX_POLICY } from '../../www/snippets/sandbox/runner.js';
+
+// One after another in one worker: parallel Python start-ups starve each other's timing.
+test.describe.configure({ mode: 'default' });
+
+type Language = 'Python' | 'TypeScript';
+const LANGUAGES: Language[] = ['TypeScript', 'Python'];
+
+const REFERENCE: Record<Language, string> = {
+  Python: readFileSync(new URL('../../www/snippets/client/reference.py', import.meta.url), 'utf8'),
+  TypeScript: readFileSync(new URL('../../www/snippets/client/reference.ts', import.meta.url), 'utf8'),
+};
+
+// Python's first start in a fresh page takes seconds, far more on a busy 2-core machine.
+const FIRST_RUN_MS = 120_000;
+const RAN = "Ran in the lab: the run is below, checked by the lab's own checkers.";
+const NOT_RUN = 'Not run yet: nothing runs until you press Run in the lab.';
+const TRACE = /^Trace hash ([0-9a-f]{16}) · (\d+) events · ends at \d+(\.\d+)? m?s$/;
+// Engine files: none may be fetched before the learner's first click.
+const ENGINE_PATH = /\/vendor\/(pyodide\/|sucrase)|\/sandbox\/|client_worker/;
+
+const NO_WRITE_AFTER_LOST = 'No write is issued after the lost flag is set';
+const ALL_CHECKS = [
+  'The lock service never has two unexpired holders',
+  'With fencing on, storage accepts no stale token',
+  NO_WRITE_AFTER_LOST,
+  'Accepted writes are ordered by fencing token',
+];
+
+// Every preset of the lab's Scenario picker (src/model/presets.rs).
+const PRESETS = [
+  '1', '2', '2-unfenced', '3', '3-trust-flag', '3-trust-flag-unfenced', '4', '5a', '5b', '6',
+  '6-wall-timers', '6-write-until-wall-ttl', '7', '7-monotonic', '8', '8-unfenced', '9',
+];
+
+/** The workbench of one language, found the way a person would. */
+function workbench(page: Page, language: Language) {
+  const panel = page.getByRole('region', { name: `Your client in ${language}`, exact: true });
+  const run = panel.locator('.own-client-run').first();
+  return {
+    panel,
+    editor: panel.getByRole('textbox', { name: `Your client's ${language} code` }),
+    run: panel.getByRole('button', { name: 'Run in the lab', exact: true }),
+    stop: panel.getByRole('button', { name: 'Stop', exact: true }),
+    reset: panel.getByRole('button', { name: 'Reset', exact: true }),
+    solution: panel.getByRole('button', { name: 'Show a solution', exact: true }),
+    limit: panel.getByRole('spinbutton', { name: 'Time limit (s)' }),
+    status: panel.locator('.snippet-status'),
+    errors: panel.getByRole('region', { name: /Errors$/ }),
+    runView: run,
+    runHeading: panel.getByRole('heading', { name: "Your client's run" }),
+    alert: run.getByRole('alert'),
+    trace: run.getByText(TRACE),
+    cursor: run.getByRole('slider', { name: 'Cursor (ms)' }),
+    checks: run.getByRole('region', { name: 'Checks' }),
+    printed: run.getByRole('region', { name: 'Printed by your code' }),
+    log: run.getByRole('log', { name: 'Event log' }),
+    search: panel.getByRole('region', { name: 'Attack your client' }),
+  };
+}
+type Workbench = ReturnType<typeof workbench>;
+
+const check = (w: Workbench, title: string) => w.checks.getByRole('listitem').filter({ hasText: title });
+
+/** Opens the lab at `fragment`, switches it to "Your client" in `language`. */
+async function openClient(page: Page, language: Language, fragment = '#/sandbox'): Promise<Workbench> {
+  await openApp(page, fragment);
+  await switchToClient(page, language);
+  return workbench(page, language);
+}
+
+async function switchToClient(page: Page, language: Language) {
+  const modes = page.getByRole('group', { name: 'Run', exact: true });
+  await modes.getByRole('button', { name: 'Your client', exact: true }).click();
+  await expect(modes.getByRole('button', { name: 'Your client', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('heading', { name: 'Your client', exact: true })).toBeVisible();
+  const languages = page.getByRole('group', { name: 'Language of your client' });
+  await languages.getByRole('button', { name: language, exact: true }).click();
+  await expect(languages.getByRole('button', { name: language, exact: true })).toHaveAttribute('aria-pressed', 'true');
+  // The code editor (CodeMirror) has replaced the plain textarea.
+  await expect(workbench(page, language).panel.locator('.cm-content')).toHaveCount(1);
+}
+
+/** Picks a preset in the simulated lab, as sandbox.spec.ts does, then opens "Your client". */
+async function loadPreset(page: Page, language: Language, id: string): Promise<Workbench> {
+  const modes = page.getByRole('group', { name: 'Run', exact: true });
+  await modes.getByRole('button', { name: 'Simulated', exact: true }).click();
+  await page.getByLabel('Scenario').selectOption(id);
+  await expect(page.getByLabel('Scenario')).toHaveValue(id);
+  await switchToClient(page, language);
+  return workbench(page, language);
+}
+
+/** Replaces the editor's whole text, as pasting would. */
+async function replaceCode(editor: Locator, code: string) {
+  await editor.click();
+  await editor.press('ControlOrMeta+a');
+  await editor.page().keyboard.insertText(code);
+}
+
+async function setLimit(w: Workbench, secs: number) {
+  await w.limit.fill(String(secs));
+  await w.limit.press('Enter');
+  await expect(w.limit).toHaveValue(String(secs));
+}
+
+/** Presses Run in the lab and waits for the run to come back; returns its trace hash. */
+async function runInLab(w: Workbench): Promise<string> {
+  await w.run.click();
+  await expect(w.status).toHaveText(RAN, { timeout: FIRST_RUN_MS });
+  await expect(w.runHeading).toBeVisible();
+  const text = await w.trace.innerText();
+  return text.match(TRACE)![1];
+}
+
+/** The check's "Broken at t = X s" time, in ms. */
+async function brokenAtMs(item: Locator): Promise<number> {
+  const text = await item.locator('.check-status').innerText();
+  const at = text.match(/^Broken at t = (\d+\.\d+) s/);
+  expect(at, text).not.toBeNull();
+  return Math.round(Number(at![1]) * 1000);
+}
+
+/** Every line of "Printed by your code", without its time and client. */
+async function printedLines(w: Workbench): Promise<string[]> {
+  const text = await w.printed.locator('pre').innerText();
+  return text.split('\n').filter((line) => line !== '');
+}
+
+// ------------------------------------------------------------------------------- the lesson
+
+for (const language of LANGUAGES) {
+  test.describe(language, () => {
+    test(`${language}: the starter breaks "no write after the lost flag" on the NTP step and the write-path pause, with a working "Go to"`, async ({ page, checkA11y, shot }) => {
+      test.setTimeout(240_000);
+      let w = await openClient(page, language);
+      await expect(w.editor).toContainText(language === 'Python' ? 'def start(node):' : 'function start(node: any) {');
+      await expect(w.status).toHaveText(NOT_RUN);
+      for (const preset of ['6', '2']) {
+        w = await loadPreset(page, language, preset);
+        await runInLab(w);
+        const broken = check(w, NO_WRITE_AFTER_LOST);
+        await expect(broken.locator('.check-status')).toHaveText(/^Broken at t = \d+\.\d+ s/);
+        // The learner's client is held to the service's end of the lease it never noticed.
+        await expect(broken).toContainText(/although the lock service had ended that lease at/);
+        const at = await brokenAtMs(broken);
+        // The cursor starts at the end; "Go to" brings it to the moment the check broke.
+        expect(Number(await w.cursor.inputValue())).toBeGreaterThan(at);
+        await broken.getByRole('button', { name: /^Go to t = / }).click();
+        await expect.poll(async () => Math.abs(Number(await w.cursor.inputValue()) - at)).toBeLessThanOrEqual(1);
+        await expect(broken.locator('.check-status')).toHaveText(/^Broken at/);
+        // The built-in Prefer client keeps every check in the same scenario.
+        await w.panel.getByRole('button', { name: 'Compare with the built-in client' }).click();
+        const side = w.panel.getByRole('region', { name: 'Your client and the built-in client, side by side' });
+        await expect(side.getByRole('status')).toHaveText(
+          new RegExp(`^Your client: .*; broken: .*${NO_WRITE_AFTER_LOST}.*\\. The built-in client: .*; every check holds\\.$`),
+        );
+        if (preset === '2') {
+          await checkA11y(page, '.own-client');
+          await shot(page, `client-${language.toLowerCase()}-starter-preset-2`);
+        }
+      }
+    });
+
+    test(`${language}: "Show a solution" ends every preset as the built-in client does`, async ({ page }) => {
+      test.setTimeout(600_000);
+      await openApp(page, '#/sandbox');
+      const seen: string[] = [];
+      for (const preset of PRESETS) {
+        const w = await loadPreset(page, language, preset);
+        if (preset === PRESETS[0]) {
+          await w.solution.click();
+          await expect(w.solution).toBeDisabled();
+        }
+        // The solution stays in the editor from one preset to the next.
+        await expect(w.solution).toBeDisabled();
+        await runInLab(w);
+        await expect(w.alert).toHaveCount(0);
+        await w.panel.getByRole('button', { name: 'Compare with the built-in client' }).click();
+        const outcome = w.panel
+          .getByRole('region', { name: 'Your client and the built-in client, side by side' })
+          .getByRole('status');
+        await expect(outcome).toHaveText(/^(Both end the same way|Your client): /);
+        seen.push(`${preset}: ${await outcome.innerText()}`);
+      }
+      // All at once, so one disagreement does not hide the others.
+      expect(seen.filter((line) => !/^\S+: Both end the same way: /.test(line))).toEqual([]);
+    });
+
+    test(`${language}: the search breaks the starter within two faults, and finds nothing against the solution with fencing on`, async ({ page }) => {
+      test.setTimeout(300_000);
+      const w = await openClient(page, language);
+      const start = w.search.getByRole('button', { name: 'Start', exact: true });
+      // The time limit covers the whole search: 2,000 plans need more than the default 5 s.
+      await setLimit(w, 60);
+      // The defaults: pauses, write-path pauses and clock steps, 2 faults, 2,000 plans, seed 1.
+      await expect(w.search.getByLabel('Plans to try')).toHaveValue('2000');
+      await start.click();
+      const found = w.panel.getByText(/^Counterexample: plan \d+ of seed 1 broke a check\. Faults in the plan: \d+ as found, \d+ after shrinking\.$/);
+      await expect(found).toBeVisible({ timeout: FIRST_RUN_MS });
+      const shrunk = Number((await found.innerText()).match(/(\d+) after shrinking/)![1]);
+      expect(shrunk).toBeGreaterThanOrEqual(1);
+      expect(shrunk).toBeLessThanOrEqual(2);
+      await expect(w.panel.getByRole('button', { name: 'Load this plan into the lab' })).toBeVisible();
+      // The plan's run, re-checked on the page, breaks a check.
+      await expect(w.checks.locator('.check-status').filter({ hasText: /^Broken at/ }).first()).toBeVisible();
+
+      await w.solution.click();
+      await expect(page.getByRole('checkbox', { name: 'Fencing at storage' })).toBeChecked();
+      await start.click();
+      await expect(w.search.getByText(/^\d+ of 2000 plans tried…$/)).toBeVisible({ timeout: FIRST_RUN_MS });
+      await expect(w.panel.getByText('No counterexample in 2000 plans (seed 1).')).toBeVisible({ timeout: 180_000 });
+    });
+
+    test(`${language}: an edited client from a copied link, in a fresh page, runs only on a click and gives the same trace hash`, async ({ page, context, server }) => {
+      test.setTimeout(300_000);
+      // Other numbers than any preset: a 6 s TTL and three clients.
+      const w = await openClient(page, language, '#/sandbox?v=1&ttl=6s&clients=3');
+      const marker = language === 'Python' ? '# edited: a link test' : '// edited: a link test';
+      const edited = `${marker}\n${REFERENCE[language]}`;
+      await replaceCode(w.editor, edited);
+      const hash = await runInLab(w);
+      await expect(w.runView.getByText(/Client C/).first()).toBeVisible();
+      await w.runView.getByRole('button', { name: 'Copy a link to your client and this scenario' }).click();
+      const link = await w.runView.getByRole('textbox', { name: 'Link to your client and this scenario' }).inputValue();
+      expect(link).toContain(language === 'Python' ? 'client=python' : 'client=typescript');
+      expect(link).toMatch(language === 'Python' ? /[?&]pyz?=/ : /[?&]tsz?=/);
+      expect(link).toContain('ttl=6s');
+
+      const earlier = server.requests.length;
+      const fresh = await context.newPage();
+      await fresh.goto(link);
+      await expect(fresh.getByRole('tablist', { name: 'Lesson sections' })).toBeVisible();
+      const again = workbench(fresh, language);
+      await expect(fresh.getByRole('group', { name: 'Run', exact: true }).getByRole('button', { name: 'Your client', exact: true })).toHaveAttribute('aria-pressed', 'true');
+      await expect(again.editor).toContainText(marker.slice(2).trim());
+      await expect(again.panel.getByText(/This code came with the link you opened/)).toBeVisible();
+      await expect(again.status).toHaveText(NOT_RUN);
+      await fresh.waitForTimeout(500);
+      expect(server.requests.slice(earlier).filter((path) => ENGINE_PATH.test(path))).toEqual([]);
+      await expect(again.runHeading).toHaveCount(0);
+      expect(await runInLab(again)).toBe(hash);
+      await fresh.close();
+    });
+
+    test(`${language}: an endless loop, an exception and a million writes each end with a plain sentence, and the next run works`, async ({ page }) => {
+      test.setTimeout(300_000);
+      const w = await openClient(page, language);
+      const py = language === 'Python';
+      await setLimit(w, 3);
+
+      // An endless loop inside a handler: stopped at the time limit.
+      await replaceCode(
+        w.editor,
+        py
+          ? 'def start(node):\n    node.after(1000, "work")\n\ndef timer(node, name):\n    while True: pass\n'
+          : 'function start(node: any) {\n  node.after(1000, "work");\n}\nfunction timer(node: any, name: string) {\n  for (;;) {}\n}\n',
+      );
+      await w.run.click();
+      await expect(w.status).toHaveText('Running… (stopped after 3 s)', { timeout: FIRST_RUN_MS });
+      await expect(w.status).toHaveText(
+        'Stopped: your code ran past the time limit of 3 s (an endless loop?). The next run starts fresh.',
+        { timeout: 10_000 },
+      );
+      await expect(w.runHeading).toHaveCount(0);
+      await w.solution.click();
+      await runInLab(w);
+      await expect(w.alert).toHaveCount(0);
+
+      // An exception: the sentence names the client, the handler, the time and the line.
+      await replaceCode(
+        w.editor,
+        py
+          ? 'def start(node):\n    node.after(1000, "work")\n\ndef timer(node, name):\n    raise RuntimeError("boom")\n'
+          : 'function start(node: any) {\n  node.after(1000, "work");\n}\nfunction timer(node: any, name: string) {\n  throw new Error("boom");\n}\n',
+      );
+      await runInLab(w);
+      await expect(w.alert).toHaveText(/^Client A threw while handling timer\(node, "work"\) at 1\.000 s, on line 5: [\s\S]*boom/);
+
+      // A million writes in one call: refused after the first thousand.
+      await replaceCode(
+        w.editor,
+        py
+          ? 'def start(node):\n    node.acquire(node.settings.ttl)\n\ndef reply(node, answer):\n    if answer.kind == "granted":\n        for i in range(1000000): node.write(answer.token)\n\ndef timer(node, name):\n    pass\n'
+          : 'function start(node: any) {\n  node.acquire(node.settings.ttl);\n}\nfunction reply(node: any, answer: any) {\n  if (answer.kind === "granted") {\n    for (let i = 0; i < 1000000; i++) node.write(answer.token);\n  }\n}\nfunction timer(node: any, name: string) {}\n',
+      );
+      await runInLab(w);
+      await expect(w.alert).toHaveText(
+        /^Client A (asked for more than 1000 actions in one call while handling reply\(node, answer\) for a granted answer|threw while handling reply\(node, answer\) for a granted answer at \d+(\.\d+)? m?s(, on line \d+)?: [\s\S]*more than 1,000 actions)/,
+      );
+
+      // After all that, the solution runs as if nothing happened.
+      await w.solution.click();
+      await runInLab(w);
+      await expect(w.alert).toHaveCount(0);
+      await expect(check(w, NO_WRITE_AFTER_LOST).locator('.check-status')).toHaveText('Holding');
+    });
+
+    test(`${language}: the language's wall clock is the node's, so the NTP step moves it and the starter's renew goes out late`, async ({ page }) => {
+      test.setTimeout(240_000);
+      await openApp(page, '#/sandbox');
+      // Preset 6: A's wall clock steps back 8 s at t = 5 s, T = 10 s.
+      let w = await loadPreset(page, language, '6');
+      await replaceCode(
+        w.editor,
+        language === 'Python'
+          ? [
+              'import time',
+              'def start(node):',
+              '    node.after(1000, "tick")',
+              'def timer(node, name):',
+              '    if node.name == "A":',
+              '        print(f"wall-mono {round(time.time() * 1000 - time.monotonic() * 1000)}")',
+              '    if node.monotonic() < 9000:',
+              '        node.after(1000, "tick")',
+              '',
+            ].join('\n')
+          : [
+              'function start(node: any) {',
+              '  node.after(1000, "tick");',
+              '}',
+              'function timer(node: any, name: string) {',
+              '  if (node.name === "A") console.log(`wall-mono ${Math.round(Date.now() - performance.now())}`);',
+              '  if (node.monotonic() < 9000) node.after(1000, "tick");',
+              '}',
+              '',
+            ].join('\n'),
+      );
+      await runInLab(w);
+      const lines = await printedLines(w);
+      const offsets = lines.map((line) => {
+        const m = line.match(/^(\d+\.\d{3}) s A: wall-mono (-?\d+)$/);
+        expect(m, line).not.toBeNull();
+        return { at: Number(m![1]), offset: Number(m![2]) };
+      });
+      const before = offsets.filter((o) => o.at < 5);
+      const after = offsets.filter((o) => o.at > 5);
+      expect(before.length).toBeGreaterThanOrEqual(3);
+      expect(after.length).toBeGreaterThanOrEqual(3);
+      for (const o of after) expect(Math.abs(o.offset - before[0].offset + 8000)).toBeLessThanOrEqual(2);
+      for (const o of before) expect(Math.abs(o.offset - before[0].offset)).toBeLessThanOrEqual(2);
+
+      // The starter schedules its renewals on that clock: after the renew at 3.333 s, the
+      // next leaves 8 s late, at about 14.67 s, where the solution's leaves at 6.67 s.
+      const renewTimes = async () => {
+        const text = await w.log.innerText();
+        return [...text.matchAll(/(\d+\.\d{3}) s client A: sends renew \(token \d+\)/g)].map((m) => Number(m[1]));
+      };
+      await w.reset.click();
+      await runInLab(w);
+      await w.runView.locator('summary').filter({ hasText: /^Event log/ }).click();
+      await w.cursor.fill('14000');
+      const starterEarly = await renewTimes();
+      expect(starterEarly.filter((t) => t > 4 && t < 14)).toEqual([]);
+      await w.cursor.fill('16000');
+      const starterLate = await renewTimes();
+      expect(starterLate.filter((t) => t > 14.4 && t < 15)).toHaveLength(1);
+
+      await w.solution.click();
+      await runInLab(w);
+      await w.runView.locator('summary').filter({ hasText: /^Event log/ }).click();
+      await w.cursor.fill('8000');
+      expect((await renewTimes()).filter((t) => t > 6.5 && t < 6.8)).toHaveLength(1);
+    });
+  });
+}
+
+// ------------------------------------------- the sandbox (ported from the snippets' tests)
+
+test('the sandbox bootstrap hash in the policy matches the bootstrap', () => {
+  const hash = createHash('sha256').update(BOOTSTRAP).digest('base64');
+  expect(BOOTSTRAP_HASH).toBe(`sha256-${hash}`);
+  expect(SANDBOX_POLICY).toContain("connect-src 'none'");
+  expect(SANDBOX_POLICY).toContain("default-src 'none'");
+});
+
+test('no engine file is requested before the first Run in the lab, and TypeScript never fetches Python', async ({ page, server }) => {
+  // The server lives as long as the Playwright worker, so only this test's requests count.
+  const earlier = server.requests.length;
+  const requestsNow = () => server.requests.slice(earlier);
+  await openApp(page);
+  expect(requestsNow().filter((path) => path.includes('/vendor/'))).toEqual([]);
+  await page.getByRole('tab', { name: 'Sandbox' }).click();
+  await switchToClient(page, 'Python');
+  await switchToClient(page, 'TypeScript');
+  const w = workbench(page, 'TypeScript');
+  await expect(w.status).toHaveText(NOT_RUN);
+  expect(requestsNow()).toContain('/vendor/editor.js');
+  expect(requestsNow().filter((path) => ENGINE_PATH.test(path))).toEqual([]);
+
+  await runInLab(w);
+  const requested = requestsNow().filter((path) => ENGINE_PATH.test(path));
+  expect(requested).toContain('/vendor/sucrase.js');
+  expect(requested.some((path) => path.includes('client_worker'))).toBe(true);
+  expect(requested.filter((path) => path.includes('pyodide'))).toEqual([]);
+});
+
+/** Probes written inside start(node), each printing "<name>: blocked" or "<name>: REACHED". */
+function probes(language: Language, target: string): { code: string; names: string[] } {
+  const ws = target.replace(/^http/, 'ws');
+  if (language === 'TypeScript') {
+    const attempts: [string, string][] = [
+      ['fetch', `fetch("${target}/fetch")`],
+      ['XMLHttpRequest', `{ const r = new XMLHttpRequest(); r.open("GET", "${target}/xhr", false); r.send(); }`],
+      ['importScripts', `(self as any).importScripts("${target}/import-scripts.js")`],
+      ['parent.document', '(self as any).parent.document.title'],
+      ['localStorage', '(self as any).localStorage.getItem("lease-lab")'],
+      ['indexedDB', '(self as any).indexedDB.open("lease-lab")'],
+      ['document.cookie', '(self as any).document.cookie'],
+      ['eval', 'eval("1 + 1")'],
+      ['new Function', 'new Function("return 1")()'],
+    ];
+    return {
+      names: attempts.map(([name]) => name),
+      code: [
+        'function probe(name: string, attempt: () => unknown) {',
+        '  try { attempt(); console.log(`${name}: REACHED`); }',
+        '  catch { console.log(`${name}: blocked`); }',
+        '}',
+        'function start(node: any) {',
+        '  if (node.name !== "A") return;',
+        ...attempts.map(([name, body]) => `  probe(${JSON.stringify(name)}, () => ${body});`),
+        // Asynchronous ones: whatever they print, the server must never see them.
+        `  import("${target}/import.js").catch(() => {});`,
+        `  try { new WebSocket("${ws}/ws"); } catch {}`,
+        '}',
+        'function reply(node: any, answer: any) {}',
+        'function timer(node: any, name: string) {}',
+        '',
+      ].join('\n'),
+    };
+  }
+  const attempts: [string, string][] = [
+    ['fetch', `__import__("js").fetch("${target}/py-fetch")`],
+    ['XMLHttpRequest', `xhr("${target}/py-xhr")`],
+    ['urllib', `__import__("urllib.request").request.urlopen("${target}/urllib")`],
+    ['importScripts', `__import__("js").importScripts("${target}/py-import-scripts.js")`],
+    ['parent.document', '__import__("js").parent.document.title'],
+    ['localStorage', '__import__("js").localStorage.getItem("lease-lab")'],
+    ['eval', '__import__("js").eval("1 + 1")'],
+  ];
+  return {
+    names: attempts.map(([name]) => name),
+    code: [
+      'def probe(name, attempt):',
+      '    try:',
+      '        attempt()',
+      '        print(f"{name}: REACHED")',
+      '    except BaseException:',
+      '        print(f"{name}: blocked")',
+      '',
+      'def xhr(url):',
+      '    r = __import__("js").XMLHttpRequest.new()',
+      '    r.open("GET", url, False)',
+      '    r.send()',
+      '',
+      'def start(node):',
+      '    if node.name != "A":',
+      '        return',
+      ...attempts.map(([name, body]) => `    probe(${JSON.stringify(name)}, lambda: ${body})`),
+      '',
+      'def reply(node, answer):',
+      '    pass',
+      '',
+      'def timer(node, name):',
+      '    pass',
+      '',
+    ].join('\n'),
+  };
+}
+
+for (const language of LANGUAGES) {
+  test(`${language}: a client cannot reach the network, the page, its storage or eval; it says so under "Printed by your code"`, async ({ page, server }) => {
+    test.setTimeout(240_000);
+    const w = await openClient(page, language);
+    const target = `${server.url}/leak`;
+    const { code, names } = probes(language, target);
+    await replaceCode(w.editor, code);
+    await runInLab(w);
+    await expect(w.alert).toHaveCount(0);
+    const printed = (await printedLines(w)).map((line) => line.replace(/^\S+ m?s A: /, ''));
+    expect(printed).toEqual(names.map((name) => `${name}: blocked`));
+    await page.waitForTimeout(500);
+    expect(server.requests.filter((path) => path.startsWith('/leak'))).toEqual([]);
+  });
+
+  test(`${language}: printing is capped, and a run that prints a flood still comes back`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const w = await openClient(page, language);
+    await replaceCode(
+      w.editor,
+      language === 'Python'
+        ? 'def start(node):\n    for i in range(100000):\n        print("flooding", i)\n\ndef timer(node, name):\n    pass\n'
+        : 'function start(node: any) {\n  for (let i = 0; i < 100000; i++) console.log("flooding", i);\n}\nfunction timer(node: any, name: string) {}\n',
+    );
+    await runInLab(w);
+    const printed = await printedLines(w);
+    expect(printed.length).toBeGreaterThan(100);
+    expect(printed.length).toBeLessThanOrEqual(1_001);
+    expect(printed[0]).toMatch(/ A: flooding 0$/);
+    // The lines kept are the first ones, in order.
+    expect(printed.at(-1)).toMatch(/ A: (flooding \d+|.*more output was dropped.*)$/);
+  });
+
+  test(`${language}: Stop ends a run at once; look-alike control messages from the code change nothing; the next run works`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const w = await openClient(page, language);
+    const py = language === 'Python';
+    // The code posts the worker's own messages (a result, progress, "loaded") through every
+    // postMessage it can find, then spins: the page owns the timer, so the limit still ends it.
+    await setLimit(w, 3);
+    await replaceCode(
+      w.editor,
+      py
+        ? [
+            'def start(node):',
+            '    node.after(1000, "work")',
+            '',
+            'def timer(node, name):',
+            '    import js',
+            '    for message in [{"type": "result", "json": "{}"}, {"type": "progress", "ran": 7}, {"type": "loaded"}]:',
+            '        for post in [lambda m: js.postMessage(m), lambda m: js.DedicatedWorkerGlobalScope.prototype.postMessage.call(js.self, m)]:',
+            '            try:',
+            '                post(__import__("pyodide.ffi").ffi.to_js(message, dict_converter=js.Object.fromEntries))',
+            '            except BaseException:',
+            '                pass',
+            '    while True:',
+            '        pass',
+            '',
+          ].join('\n')
+        : [
+            'function start(node: any) {',
+            '  node.after(1000, "work");',
+            '}',
+            'function timer(node: any, name: string) {',
+            '  const posts = [(m: any) => (self as any).postMessage(m), (m: any) => (self as any).constructor.prototype.postMessage.call(self, m)];',
+            '  for (const message of [{ type: "result", json: "{}" }, { type: "progress", ran: 7 }, { type: "loaded" }]) {',
+            '    for (const post of posts) { try { post(message); } catch {} }',
+            '  }',
+            '  for (;;) {}',
+            '}',
+            '',
+          ].join('\n'),
+    );
+    await w.run.click();
+    await expect(w.status).toHaveText('Running… (stopped after 3 s)', { timeout: FIRST_RUN_MS });
+    await expect(w.status).toHaveText(
+      'Stopped: your code ran past the time limit of 3 s (an endless loop?). The next run starts fresh.',
+      { timeout: 10_000 },
+    );
+    await expect(w.runHeading).toHaveCount(0);
+    await expect(w.panel.getByText(/cannot read/)).toHaveCount(0);
+
+    // Stop, with a long limit: at once, and the buttons come back.
+    await setLimit(w, 60);
+    await w.run.click();
+    await expect(w.status).toHaveText('Running… (stopped after 60 s)');
+    await page.waitForTimeout(500);
+    const clicked = Date.now();
+    await w.stop.click();
+    await expect(w.status).toHaveText('Stopped.');
+    expect(Date.now() - clicked).toBeLessThan(1_500);
+    await expect(w.run).toBeEnabled();
+    await expect(w.stop).toBeDisabled();
+
+    await w.solution.click();
+    await runInLab(w);
+    await expect(w.alert).toHaveCount(0);
+  });
+
+  test(`${language}: a call the lab does not offer throws a plain message naming the line and the handler`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const w = await openClient(page, language);
+    await replaceCode(
+      w.editor,
+      language === 'Python'
+        ? 'import time\n\ndef start(node):\n    time.sleep(1)\n\ndef timer(node, name):\n    pass\n'
+        : 'function start(node: any) {\n  const wait = Math.random();\n}\nfunction timer(node: any, name: string) {}\n',
+    );
+    await runInLab(w);
+    await expect(w.alert).toHaveText(
+      language === 'Python'
+        ? /^Client A threw while handling start\(node\) at 0(\.000)? m?s, on line 4: [\s\S]*time\.sleep is not available in the lab/
+        : /^Client A threw while handling start\(node\) at 0(\.000)? m?s, on line 2: [\s\S]*Math\.random is not available in the lab/,
+    );
+  });
+}
+
+/**
+ * A browser that can be driven again after a sandbox process dies. Playwright takes the death
+ * of any of a page's frames for the page's own crash and refuses to go on, though the page
+ * lives; a fresh connection over the DevTools port drives the living page.
+ */
+async function reconnectableBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'lease-lab-heap-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--remote-debugging-port=0'],
+  });
+  const port = readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0];
+  const connections: Awaited<ReturnType<typeof chromium.connectOverCDP>>[] = [];
+  const errors: string[] = [];
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+    return page;
+  };
+  return {
+    errors,
+    first: watch(context.pages()[0] ?? (await context.newPage())),
+    /** The same living page, through a fresh connection. */
+    async reconnect(): Promise<Page> {
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+      connections.push(browser);
+      return watch(browser.contexts()[0].pages().find((page) => page.url().includes('#/sandbox'))!);
+    },
+    async close() {
+      for (const browser of connections) await browser.close();
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `code` and waits until the sandbox died (Playwright's "crash") or the run ended. */
+async function runUntilSandboxDies(page: Page, language: Language, code: string) {
+  const w = workbench(page, language);
+  await setLimit(w, 60);
+  await replaceCode(w.editor, code);
+  const died = new Promise<'died'>((resolve) => page.once('crash', () => resolve('died')));
+  await w.run.click();
+  const ended = expect(w.status)
+    .toHaveText(/^(Stopped|Your code ran out of memory|Ran in the lab)/, { timeout: 90_000 })
+    .then(() => 'ended' as const);
+  return Promise.race([died, ended]).catch(() => 'died' as const);
+}
+
+const OUT_OF_MEMORY = 'Your code ran out of memory and its sandbox was restarted. The next run starts fresh.';
+
+test('a heap bomb in a handler: the learner is told, the sandbox is replaced, and the next run in each language works', async ({ server }) => {
+  test.setTimeout(420_000);
+  const lab = await reconnectableBrowser();
+  try {
+    let page = lab.first;
+    await page.goto(`${server.url}/#/sandbox`);
+    await switchToClient(page, 'TypeScript');
+    const bomb = 'function start(node: any) {\n  const a: number[][] = [];\n  for (;;) a.push(new Array(1e6).fill(1.5));\n}\n';
+    if ((await runUntilSandboxDies(page, 'TypeScript', bomb)) === 'died') page = await lab.reconnect();
+    await expect(workbench(page, 'TypeScript').status).toHaveText(OUT_OF_MEMORY, { timeout: 30_000 });
+
+    // Python's engine fails on its own memory cap (a MemoryError), or takes its sandbox along.
+    await switchToClient(page, 'Python');
+    const pythonBomb = 'def start(node):\n    grow = []\n    while True:\n        grow.append([1.5] * 10**6)\n';
+    if ((await runUntilSandboxDies(page, 'Python', pythonBomb)) === 'died') page = await lab.reconnect();
+    const python = workbench(page, 'Python');
+    await expect(python.status).toHaveText(/^(Ran in the lab|Stopped by an error on line 4\.|Your code ran out of memory)/, { timeout: 30_000 });
+    if ((await python.status.textContent())!.startsWith('Ran')) await expect(python.alert).toContainText('MemoryError');
+
+    for (const language of ['Python', 'TypeScript'] as const) {
+      await switchToClient(page, language);
+      const w = workbench(page, language);
+      await w.solution.click();
+      await runInLab(w);
+      await expect(w.alert).toHaveCount(0);
+    }
+    expect(lab.errors, 'console errors').toEqual([]);
+  } finally {
+    await lab.close();
+  }
+});
