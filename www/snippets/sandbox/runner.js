@@ -235,8 +235,7 @@ function onWorkerMessage(lane, worker, data) {
       if (worker.phase === "ended") return;
       if (!run) return discardWarm(lane, worker);
       // The learner's syntax error, or why the engine failed: shown under Errors.
-      emit(run, { kind: "output", stream: "stderr", text: String(data.text ?? "").slice(0, MAX_ERROR_CHARS) });
-      endRun(run, { kind: "failed", line: lineOf(data.line) });
+      endRun(run, { kind: "failed", line: lineOf(data.line) }, String(data.text ?? "").slice(0, MAX_ERROR_CHARS));
       return;
   }
 }
@@ -401,8 +400,9 @@ function warmLater(lane) {
 
 function endRun(run, ending, errorText = "") {
   if (run.ended) return;
-  // A task has no output stream: a failure says what went wrong in its ending.
-  if (ending.kind === "failed") ending = { kind: "failed", text: (ending.text ?? "") + errorText, line: ending.line ?? null };
+  // The page's own words on why, shown under Errors like the worker's (the app reads no
+  // text in an ending).
+  if (errorText) emit(run, { kind: "output", stream: "stderr", text: errorText });
   clearTimeout(run.timer);
   run.onEvent(ending);
   run.ended = true;
@@ -434,8 +434,9 @@ async function startTask(lane, run, message) {
  * sandboxed worker (/work/shared-spec/client-api.md). `request` is { language, code, link,
  * task: "run" | "search", search?, timeLimitMs }: `link` and `search` go to the wasm as they
  * are. `onEvent(event)` receives "downloading" { receivedBytes, totalBytes | null },
- * "starting", "running", "progress" { ran }, then exactly one ending: "result" { json }
- * (the wasm's report, unread), "failed" { text, line | null }, "timedOut", "stopped" or
+ * "starting", "running", "progress" { ran }, "output" { stream: "stderr", text } (why it
+ * failed, right before "failed"), then exactly one ending: "result" { json, ms | null } (the
+ * wasm's report, unread), "failed" { line | null }, "timedOut", "stopped" or
  * "sandboxCrashed"; after the ending it is never called again. The time limit runs from
  * "running", when the learner's code is about to be compiled.
  */
