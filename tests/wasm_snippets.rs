@@ -7,8 +7,7 @@ use std::rc::Rc;
 
 use lease_lab::app::sandbox::own_client::{OwnClientLab, OwnClientProps};
 use lease_lab::app::snippets::{
-    OutputLimit, Panel, PanelAction, RunEnding, RunEvent, RunPhase, RunProgress, SnippetLanguage,
-    Stream, Task,
+    Panel, PanelAction, RunEnding, RunEvent, RunPhase, RunProgress, SnippetLanguage, Stream, Task,
 };
 use lease_lab::model::presets;
 use wasm_bindgen::JsCast;
@@ -146,17 +145,18 @@ fn malformed_runner_events_are_dropped_never_trusted() {
     for bad in [
         "null",
         "42",
-        "\"finished\"",
+        "\"stopped\"",
         "{}",
-        "{\"kind\":\"finished\"}",
-        "{\"kind\":\"finished\",\"millis\":-1}",
-        "{\"kind\":\"finished\",\"millis\":1.5}",
-        "{\"kind\":\"finished\",\"millis\":1e20}",
+        "{\"kind\":\"finished\",\"millis\":12}",
+        "{\"kind\":\"result\"}",
+        "{\"kind\":\"result\",\"json\":\"{}\",\"ms\":-1}",
+        "{\"kind\":\"result\",\"json\":\"{}\",\"ms\":1.5}",
+        "{\"kind\":\"result\",\"json\":\"{}\",\"ms\":1e20}",
         "{\"kind\":\"failed\",\"line\":-1}",
         "{\"kind\":\"failed\",\"line\":\"3\"}",
         "{\"kind\":\"output\",\"stream\":\"stdin\",\"text\":\"x\"}",
         "{\"kind\":\"output\",\"stream\":\"stdout\",\"text\":5}",
-        "{\"kind\":\"outputLimitReached\",\"limit\":\"kilobytes\"}",
+        "{\"kind\":\"outputLimitReached\",\"limit\":\"lines\"}",
         "{\"kind\":\"downloading\",\"receivedBytes\":\"lots\",\"totalBytes\":null}",
         "{\"kind\":\"end\",\"outcome\":\"finished\"}",
         "{\"kind\":\"result\",\"json\":7}",
@@ -166,19 +166,14 @@ fn malformed_runner_events_are_dropped_never_trusted() {
         assert_eq!(event(bad), None, "{bad} must not parse");
     }
     let nan = js_sys::Object::new();
-    js_sys::Reflect::set(&nan, &"kind".into(), &"finished".into()).unwrap();
-    js_sys::Reflect::set(&nan, &"millis".into(), &f64::NAN.into()).unwrap();
+    js_sys::Reflect::set(&nan, &"kind".into(), &"result".into()).unwrap();
+    js_sys::Reflect::set(&nan, &"json".into(), &"{}".into()).unwrap();
+    js_sys::Reflect::set(&nan, &"ms".into(), &f64::NAN.into()).unwrap();
     assert_eq!(RunEvent::from_js(nan.into()), None);
 
     assert_eq!(
         event("{\"kind\":\"failed\",\"line\":null}"),
         Some(RunEvent::Ended(RunEnding::Failed { line: None }))
-    );
-    assert_eq!(
-        event("{\"kind\":\"outputLimitReached\",\"limit\":\"lines\"}"),
-        Some(RunEvent::Ended(RunEnding::OutputLimitReached {
-            limit: OutputLimit::Lines
-        }))
     );
     assert_eq!(
         event("{\"kind\":\"output\",\"stream\":\"stderr\",\"text\":\"<b>no</b>\"}"),
@@ -232,10 +227,10 @@ fn a_run_takes_its_news_in_order_and_ends_once() {
     let panel = reduce(panel, 1, "{\"kind\":\"starting\"}");
     assert_eq!(panel.phase, RunPhase::Running);
 
-    let panel = reduce(panel, 1, "{\"kind\":\"finished\",\"millis\":12}");
+    let panel = reduce(panel, 1, "{\"kind\":\"failed\",\"line\":3}");
     assert_eq!(
         panel.phase,
-        RunPhase::Ended(RunEnding::Finished { millis: 12 })
+        RunPhase::Ended(RunEnding::Failed { line: Some(3) })
     );
     // Exactly one ending: later endings, output and "running" are ignored.
     let panel = reduce(panel, 1, "{\"kind\":\"timedOut\"}");
@@ -247,7 +242,7 @@ fn a_run_takes_its_news_in_order_and_ends_once() {
     let panel = reduce(panel, 1, "{\"kind\":\"running\"}");
     assert_eq!(
         panel.phase,
-        RunPhase::Ended(RunEnding::Finished { millis: 12 })
+        RunPhase::Ended(RunEnding::Failed { line: Some(3) })
     );
     let printed: Vec<_> = panel
         .stdout

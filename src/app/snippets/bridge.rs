@@ -44,26 +44,6 @@ extern "C" {
     async fn stop_lab_js(language: &str) -> Result<(), JsValue>;
 }
 
-/// Caps on what one run may print, applied inside the sandbox's worker where the output is
-/// produced; past any of them the run is stopped.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct OutputLimits {
-    /// UTF-8 bytes in all, both streams together.
-    pub total_bytes: u32,
-    /// UTF-8 bytes within any one second.
-    pub bytes_per_second: u32,
-    /// Lines in all.
-    pub lines: u32,
-}
-
-/// The output caps of every run (the README states them).
-pub const OUTPUT_LIMITS: OutputLimits = OutputLimits {
-    total_bytes: 1_000_000,
-    bytes_per_second: 500_000,
-    lines: 10_000,
-};
-
 /// One task, as `startLab` in `www/snippets/sandbox/runner.js` takes it: the scenario (and
 /// the search's spec) packed as text the sandbox hands, unread, to the client engine.
 #[derive(Serialize)]
@@ -76,7 +56,6 @@ struct LabRequest<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     search: Option<String>,
     time_limit_ms: u32,
-    output_limits: OutputLimits,
 }
 
 /// Which output stream a piece of text belongs to.
@@ -85,15 +64,6 @@ struct LabRequest<'a> {
 pub enum Stream {
     Stdout,
     Stderr,
-}
-
-/// Which output cap a run reached.
-#[derive(Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub enum OutputLimit {
-    TotalBytes,
-    BytesPerSecond,
-    Lines,
 }
 
 /// News of a run that is still going.
@@ -138,18 +108,12 @@ pub enum RunProgress {
     rename_all_fields = "camelCase"
 )]
 pub enum RunEnding {
-    Finished {
-        millis: u32,
-    },
     /// An error, on this line of the learner's code when it is known.
     Failed {
         line: Option<u32>,
     },
     TimedOut,
     Stopped,
-    OutputLimitReached {
-        limit: OutputLimit,
-    },
     /// The sandbox stopped answering (its process died, most often out of memory) and was
     /// replaced.
     SandboxCrashed,
@@ -219,7 +183,6 @@ pub async fn start_lab(
         },
         search: task.search.as_ref().and_then(pack),
         time_limit_ms: time_limit_secs.saturating_mul(1000),
-        output_limits: OUTPUT_LIMITS,
     };
     let request = serde_wasm_bindgen::to_value(&request).map_err(|error| error.to_string())?;
     let on_event = Closure::<dyn Fn(JsValue)>::new(move |value: JsValue| {

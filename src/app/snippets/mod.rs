@@ -20,7 +20,7 @@ use yew::prelude::*;
 use crate::lesson::content::SANDBOX;
 
 pub use crate::lab::own_client::Language as SnippetLanguage;
-pub use bridge::{stop_lab as stop, OutputLimit, RunEnding, RunEvent, RunProgress, Stream};
+pub use bridge::{stop_lab as stop, RunEnding, RunEvent, RunProgress, Stream};
 pub use controls::RunControls;
 pub use editor::EditorHost;
 pub use hooks::{use_code_from_link, use_reported_edits, use_runner};

@@ -3,7 +3,7 @@
 use crate::lesson::sentences;
 use yew::prelude::*;
 
-use super::bridge::{OutputLimit, RunEnding, OUTPUT_LIMITS};
+use super::bridge::RunEnding;
 use super::state::{Download, RunPhase};
 use super::SnippetLanguage;
 use crate::lesson::content::{SnippetWords, SANDBOX};
@@ -76,9 +76,6 @@ fn status_text(
 
 fn ending_text(words: &SnippetWords, name: &str, ending: RunEnding, limit_secs: u32) -> String {
     match ending {
-        RunEnding::Finished { millis } => {
-            sentences::sandbox::snippets::Finished { ms: millis }.to_string()
-        }
         RunEnding::Failed { line: Some(line) } => {
             sentences::sandbox::snippets::FailedOnLine { line }.to_string()
         }
@@ -89,64 +86,12 @@ fn ending_text(words: &SnippetWords, name: &str, ending: RunEnding, limit_secs: 
             sentences::sandbox::snippets::TimedOut { secs: limit_secs }.to_string()
         }
         RunEnding::Stopped => words.stopped.to_owned(),
-        RunEnding::OutputLimitReached { limit } => sentences::sandbox::snippets::OutputLimit {
-            limit: limit_text(limit),
-        }
-        .to_string(),
         RunEnding::SandboxCrashed => words.crashed.to_owned(),
         RunEnding::Reported { ms: Some(ms) } => {
             sentences::sandbox::snippets::ReportedIn { ms }.to_string()
         }
         RunEnding::Reported { ms: None } => words.reported.to_owned(),
     }
-}
-
-fn limit_text(limit: OutputLimit) -> String {
-    match limit {
-        OutputLimit::TotalBytes => size_text(OUTPUT_LIMITS.total_bytes),
-        OutputLimit::BytesPerSecond => sentences::sandbox::snippets::PerSecond {
-            size: size_text(OUTPUT_LIMITS.bytes_per_second),
-        }
-        .to_string(),
-        OutputLimit::Lines => sentences::sandbox::snippets::Lines {
-            count: with_thousands(OUTPUT_LIMITS.lines),
-        }
-        .to_string(),
-    }
-}
-
-/// "1 MB", "500 KB" or "1,234 bytes": decimal units, as the caps are set.
-pub fn size_text(bytes: u32) -> String {
-    use sentences::sandbox::snippets::{Bytes, Kilobytes, Megabytes};
-    match bytes {
-        b if b >= 1_000_000 && b % 100_000 == 0 => {
-            let tenths = b % 1_000_000 / 100_000;
-            let whole = b / 1_000_000;
-            let size = if tenths == 0 {
-                whole.to_string()
-            } else {
-                format!("{whole}.{tenths}")
-            };
-            Megabytes { size }.to_string()
-        }
-        b if b >= 1_000 && b % 1_000 == 0 => Kilobytes { size: b / 1_000 }.to_string(),
-        b => Bytes {
-            size: with_thousands(b),
-        }
-        .to_string(),
-    }
-}
-
-fn with_thousands(n: u32) -> String {
-    let digits = n.to_string();
-    let mut grouped = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    grouped
 }
 
 fn downloaded(download: Download) -> String {

@@ -1,9 +1,6 @@
-// The page side of the snippet sandbox. Loaded lazily on the first Run.
-//
-// Two kinds of task run here: a snippet (startRun: the learner's code runs once and prints)
-// and a lab task (startLab, issue 21: the learner's lease client runs inside the lab's own
-// wasm, client_worker, and the task ends with that wasm's report, relayed unread). A task
-// of one kind stops a task of the other in the same language: they share its lane.
+// The page side of the snippet sandbox, for "Your client" (issue 21). Loaded lazily on the
+// first Run. Each task (startLab) runs the learner's lease client inside the lab's own wasm,
+// client_worker, and ends with that wasm's report, relayed unread.
 //
 // User code never runs in the page. Each language has its own hidden
 // <iframe sandbox="allow-scripts"> (an opaque origin) holding a tiny bootstrap and a policy
@@ -74,17 +71,15 @@ const ENGINES = {
   ],
   typescript: ["sucrase.js"],
 };
-// What a lab task needs besides the language's engine, from the app's root (worker.js's
+// What a task needs besides the language's engine, from the app's root (worker.js's
 // neighbour first, then the lab's wasm that Trunk builds beside index.html).
 const LAB_FILES = ["sandbox/client-runtime.js", "client_worker.js", "client_worker_bg.wasm"];
-// A lab worker prints nothing through the snippet output path; these only size its buffer.
-const LAB_LIMITS = { totalBytes: 1024, bytesPerSecond: 1024, lines: 16 };
 // A lab's report may be 4 MB of text; quoted into a JSON message it may grow up to six
 // times (an escaped control character), plus the search's progress messages.
 const LAB_REPORT_CHARS = 4_000_000;
 const LAB_RELAY_CHARS = 6 * LAB_REPORT_CHARS + 1_000_000;
-const OUTPUT_FLUSH_MS = 50;
-const OUTPUT_CAPS = ["totalBytes", "bytesPerSecond", "lines"];
+// Shown under Errors at most: an error can quote a value.
+const MAX_ERROR_CHARS = 20_000;
 // The heartbeat: a sandbox that leaves this many pings in a row unanswered is taken for
 // dead (its process crashed, most often out of memory) and replaced.
 const HEARTBEAT_MS = 250;
@@ -201,12 +196,12 @@ function parseMessage(text) {
   }
 }
 
-// Each message is trusted only in its phase: "loaded" before user code starts, "started"
-// once, and an ending once, whatever the code posts.
+// Each message is trusted only in its phase, whatever the code posts: "loaded" before user
+// code starts, "started" once, then "progress" while running, and one ending: "result" (the
+// report, a string relayed unread: the app parses and re-checks it) or "failed".
 function onWorkerMessage(lane, worker, data) {
   const run = worker.run;
   const running = worker.phase === "running";
-  if (run?.lab) return onLabMessage(worker, run, data);
   switch (data.type) {
     case "loaded":
       if (worker.phase !== "loading") return;
@@ -215,42 +210,6 @@ function onWorkerMessage(lane, worker, data) {
       return;
     case "started":
       if (worker.phase !== "loaded" || !run) return;
-      worker.phase = "running";
-      run.startedAt = performance.now();
-      run.timer = setTimeout(() => endRun(run, { kind: "timedOut" }), run.request.timeLimitMs);
-      emit(run, { kind: "running" });
-      return;
-    case "output":
-      if (running) write(run, data.stream === "stderr" ? "stderr" : "stdout", String(data.text ?? ""));
-      return;
-    case "limit":
-      // Endings are built here, always well-formed: the app drops what it cannot read.
-      if (running) endRun(run, { kind: "outputLimitReached", limit: OUTPUT_CAPS.includes(data.limit) ? data.limit : "totalBytes" });
-      return;
-    case "finished":
-      if (running) endRun(run, { kind: "finished", millis: elapsedMs(run) });
-      return;
-    case "failed":
-      if (worker.phase === "ended") return;
-      if (!run) return discardWarm(lane, worker);
-      write(run, "stderr", String(data.text ?? ""));
-      endRun(run, { kind: "failed", line: lineOf(data.line) });
-      return;
-  }
-}
-
-// A lab task's messages: the same phases; then "progress" while running, and one ending,
-// "result" (the report, a string relayed unread: the app parses and re-checks it) or "failed".
-function onLabMessage(worker, run, data) {
-  const running = worker.phase === "running";
-  switch (data.type) {
-    case "loaded":
-      if (worker.phase !== "loading") return;
-      worker.phase = "loaded";
-      clearTimeout(worker.timer);
-      return;
-    case "started":
-      if (worker.phase !== "loaded") return;
       worker.phase = "running";
       run.timer = setTimeout(() => endRun(run, { kind: "timedOut" }), run.request.timeLimitMs);
       emit(run, { kind: "running" });
@@ -274,9 +233,9 @@ function onLabMessage(worker, run, data) {
       return;
     case "failed":
       if (worker.phase === "ended") return;
+      if (!run) return discardWarm(lane, worker);
       // The learner's syntax error, or why the engine failed: shown under Errors.
-      emit(run, { kind: "output", stream: "stderr", text: String(data.text ?? "").slice(0, 20_000) });
-      endRun(run, { kind: "failed", line: lineOf(data.line) });
+      endRun(run, { kind: "failed", line: lineOf(data.line) }, String(data.text ?? "").slice(0, MAX_ERROR_CHARS));
       return;
   }
 }
@@ -285,32 +244,8 @@ function lineOf(line) {
   return Number.isInteger(line) && line > 0 && line < 2 ** 31 ? line : null;
 }
 
-function elapsedMs(run) {
-  return Math.max(0, Math.round(performance.now() - run.startedAt));
-}
-
 function emit(run, event) {
   if (!run.ended) run.onEvent(event);
-}
-
-// The page keeps at most the output cap per run, whatever arrives.
-function write(run, stream, text) {
-  if (run.lab) return;
-  const room = run.request.outputLimits.totalBytes - run.outputChars;
-  const chunk = text.length > room ? text.slice(0, room) : text;
-  run.outputChars += chunk.length;
-  run.pending[stream] += chunk;
-  run.flushTimer ||= setTimeout(() => flushOutput(run), OUTPUT_FLUSH_MS);
-  if (chunk.length < text.length) endRun(run, { kind: "outputLimitReached", limit: "totalBytes" });
-}
-
-function flushOutput(run) {
-  clearTimeout(run.flushTimer);
-  run.flushTimer = 0;
-  for (const stream of ["stdout", "stderr"]) {
-    if (run.pending[stream]) emit(run, { kind: "output", stream, text: run.pending[stream] });
-    run.pending[stream] = "";
-  }
 }
 
 /**
@@ -363,9 +298,9 @@ async function fetchBytes(url, onChunk = () => {}) {
   return new Blob(chunks).arrayBuffer();
 }
 
-/** The files a worker of `profile` needs in `language`: [name, URL] pairs. */
-function filesFor(language, profile) {
-  const paths = [...ENGINES[language].map((file) => `vendor/${file}`), ...(profile.lab ? LAB_FILES : [])];
+/** The files a worker needs in `language`: [name, URL] pairs. */
+function filesFor(language) {
+  const paths = [...ENGINES[language].map((file) => `vendor/${file}`), ...LAB_FILES];
   return paths.map((path) => [path.split("/").pop(), appUrl(path)]);
 }
 
@@ -414,8 +349,7 @@ async function loadFiles(lane, entries) {
   return Object.fromEntries(entries.map(([name], i) => [name, bodies[i]]));
 }
 
-function spawnWorker(lane, source, files, profile) {
-  const limits = profile.limits;
+function spawnWorker(lane, source, files) {
   const sandbox = lane.sandbox;
   const worker = { id: nextWorkerId++, sandbox, phase: "loading", run: null };
   worker.timer = setTimeout(() => {
@@ -423,48 +357,37 @@ function spawnWorker(lane, source, files, profile) {
     else discardWarm(lane, worker);
   }, ENGINE_START_MS);
   sandbox.workers.set(worker.id, worker);
-  // The relay budget only bounds a misbehaving worker: JSON may spell one byte as six characters.
-  const relayChars = profile.lab ? LAB_RELAY_CHARS : 6 * limits.totalBytes + 200_000;
   // Copies, handed over rather than cloned, keep the iframe's thread free to answer the heartbeat.
   const copies = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, bytes.slice(0)]));
-  const init = { type: "init", language: lane.language, files: copies, limits, lab: profile.lab };
-  post(sandbox, { type: "spawn", id: worker.id, source, init, relayChars }, Object.values(copies));
+  const init = { type: "init", language: lane.language, files: copies };
+  post(sandbox, { type: "spawn", id: worker.id, source, init, relayChars: LAB_RELAY_CHARS }, Object.values(copies));
   return worker;
 }
 
-// A worker's profile: a lab worker or a snippet worker, with its output caps.
 // `warming`: a worker made ahead of time, not wanted once a task has come meanwhile (two
 // workers starting at once, one of them killed while it loads, can cost the iframe).
-async function prepareWorker(lane, profile, warming = false) {
+async function prepareWorker(lane, warming = false) {
   const sandbox = await quietSandbox(lane);
-  const [source, files] = await Promise.all([loadWorkerSource(), loadFiles(lane, filesFor(lane.language, profile)), sandbox.ready]);
+  const [source, files] = await Promise.all([loadWorkerSource(), loadFiles(lane, filesFor(lane.language)), sandbox.ready]);
   if (lane.sandbox !== sandbox) throw new Error("the sandbox was restarted");
   if (warming && (lane.run || lane.warm)) throw new Error("no longer wanted");
   const warm = lane.warm;
   lane.warm = null;
-  if (warm && warm.phase !== "ended" && sameProfile(warm.profile, profile)) return warm;
+  if (warm && warm.phase !== "ended") return warm;
   if (warm) {
     kill(lane, warm);
-    return prepareWorker(lane, profile, warming);
+    return prepareWorker(lane, warming);
   }
-  const worker = spawnWorker(lane, source, files, profile);
-  worker.profile = profile;
-  return worker;
+  return spawnWorker(lane, source, files);
 }
 
-function sameProfile({ lab, limits: a }, { lab: otherLab, limits: b }) {
-  return lab === otherLab && a.totalBytes === b.totalBytes && a.bytesPerSecond === b.bytesPerSecond && a.lines === b.lines;
-}
-
-// A worker is warmed after each task, like the last one, so the next task skips most of the
-// engine start-up.
-function warmLater(lane, profile = lane.lastProfile) {
-  if (!profile) return;
+// A worker is warmed after each task, so the next task skips most of the engine start-up.
+function warmLater(lane) {
   setTimeout(async () => {
     if (lane.warm || lane.run || lane.warming) return;
     lane.warming = true;
     try {
-      const worker = await prepareWorker(lane, profile, true);
+      const worker = await prepareWorker(lane, true);
       if (lane.warm || lane.run) kill(lane, worker);
       else lane.warm = worker;
     } catch {
@@ -477,14 +400,9 @@ function warmLater(lane, profile = lane.lastProfile) {
 
 function endRun(run, ending, errorText = "") {
   if (run.ended) return;
-  if (run.lab) {
-    // A lab task has no output stream: a failure says what went wrong in its ending.
-    if (ending.kind === "failed") ending = { kind: "failed", text: (ending.text ?? "") + errorText, line: ending.line ?? null };
-  } else {
-    // The page's own few words, past the output cap if need be.
-    run.pending.stderr += errorText;
-    flushOutput(run);
-  }
+  // The page's own words on why, shown under Errors like the worker's (the app reads no
+  // text in an ending).
+  if (errorText) emit(run, { kind: "output", stream: "stderr", text: errorText });
   clearTimeout(run.timer);
   run.onEvent(ending);
   run.ended = true;
@@ -494,31 +412,13 @@ function endRun(run, ending, errorText = "") {
   warmLater(lane);
 }
 
-/**
- * Runs `request.code` in a fresh sandboxed worker. `request` is { language, code,
- * timeLimitMs, outputLimits: { totalBytes, bytesPerSecond, lines } }. `onEvent(event)`
- * receives objects tagged by `kind`: "downloading" { receivedBytes, totalBytes | null },
- * "starting", "running", "output" { stream, text }, then exactly one ending: "finished"
- * { millis }, "failed" { line | null }, "timedOut", "stopped", "outputLimitReached"
- * { limit: "totalBytes" | "bytesPerSecond" | "lines" } or "sandboxCrashed"; after the
- * ending it is never called again.
- */
-export async function startRun(request, onEvent) {
-  const lane = lanes[request?.language];
-  if (!lane) throw new Error(`no engine for ${request?.language}`);
-  const run = { request, onEvent, ended: false, worker: null, timer: 0, startedAt: 0, lab: false };
-  Object.assign(run, { pending: { stdout: "", stderr: "" }, outputChars: 0, flushTimer: 0 });
-  await startTask(lane, run, { lab: false, limits: request.outputLimits }, { type: "run", code: request.code });
-}
-
-/** Starts `run` in a worker of `profile`, stopping whatever task the lane had. */
-async function startTask(lane, run, profile, message) {
+/** Starts `run` in a worker, stopping whatever task the lane had. */
+async function startTask(lane, run, message) {
   if (lane.run) endRun(lane.run, { kind: "stopped" });
   lane.run = run;
-  lane.lastProfile = profile;
   emit(run, { kind: "starting" });
   try {
-    const worker = await prepareWorker(lane, profile);
+    const worker = await prepareWorker(lane);
     if (run.ended) return kill(lane, worker);
     worker.run = run;
     run.worker = worker;
@@ -529,27 +429,21 @@ async function startTask(lane, run, profile, message) {
   }
 }
 
-/** Stops the current snippet run of `language` at once, if there is one. */
-export function stopRun(language) {
-  const run = lanes[language]?.run;
-  if (run && !run.lab) endRun(run, { kind: "stopped" });
-}
-
 /**
  * Runs the learner's lease client (`request.code`) in the lab's own wasm, in a fresh
  * sandboxed worker (/work/shared-spec/client-api.md). `request` is { language, code, link,
  * task: "run" | "search", search?, timeLimitMs }: `link` and `search` go to the wasm as they
  * are. `onEvent(event)` receives "downloading" { receivedBytes, totalBytes | null },
- * "starting", "running", "progress" { ran }, then exactly one ending: "result" { json }
- * (the wasm's report, unread), "failed" { text, line | null }, "timedOut", "stopped" or
+ * "starting", "running", "progress" { ran }, "output" { stream: "stderr", text } (why it
+ * failed, right before "failed"), then exactly one ending: "result" { json, ms | null } (the
+ * wasm's report, unread), "failed" { line | null }, "timedOut", "stopped" or
  * "sandboxCrashed"; after the ending it is never called again. The time limit runs from
  * "running", when the learner's code is about to be compiled.
  */
 export async function startLab(request, onEvent) {
   const lane = lanes[request?.language];
   if (!lane) throw new Error(`no engine for ${request?.language}`);
-  const run = { request, onEvent, ended: false, worker: null, timer: 0, startedAt: 0, lab: true };
-  Object.assign(run, { pending: { stdout: "", stderr: "" }, outputChars: 0, flushTimer: 0 });
+  const run = { request, onEvent, ended: false, worker: null, timer: 0 };
   const message = {
     type: "lab",
     code: String(request.code ?? ""),
@@ -557,11 +451,11 @@ export async function startLab(request, onEvent) {
     task: request.task === "search" ? "search" : "run",
     search: String(request.search ?? ""),
   };
-  await startTask(lane, run, { lab: true, limits: LAB_LIMITS }, message);
+  await startTask(lane, run, message);
 }
 
-/** Stops the current lab task of `language` at once, if there is one. */
+/** Stops the current task of `language` at once, if there is one. */
 export function stopLab(language) {
   const run = lanes[language]?.run;
-  if (run?.lab) endRun(run, { kind: "stopped" });
+  if (run) endRun(run, { kind: "stopped" });
 }
