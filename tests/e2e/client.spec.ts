@@ -26,7 +26,7 @@ const REFERENCE: Record<Language, string> = {
 
 // Python's first start in a fresh page takes seconds, far more on a busy 2-core machine.
 const FIRST_RUN_MS = 120_000;
-const RAN = "Ran in the lab: the run is below, checked by the lab's own checkers.";
+const RAN = /^Ran in the lab in \d+ ms: the result is below, checked by the lab's own checkers\.$/;
 const NOT_RUN = 'Not run yet: nothing runs until you press Run in the lab.';
 const TRACE = /^Trace hash ([0-9a-f]{16}) · (\d+) events · ends at \d+(\.\d+)? m?s$/;
 // Engine files: none may be fetched before the learner's first click.
