@@ -319,35 +319,35 @@ fn mode_switch(mode: &UseStateHandle<Mode>) -> Html {
 
 /// "Your client": the learner's code and its runs, then the settings it runs with.
 fn own_client_view(store: &UseReducerHandle<LabStore>) -> Html {
+    html! {
+        <>
+            <own_client::OwnClientLab scenario={store.0.scenario().clone()} />
+            <p class="muted">{SANDBOX.own_client.settings_note}</p>
+            { settings_panels(store) }
+        </>
+    }
+}
+
+/// The policy and parameter panels a live or learner's run starts from.
+fn settings_panels(store: &UseReducerHandle<LabStore>) -> Html {
     let setup = SetupProps {
         lab: store.clone(),
         setup: SetupKey::of(&store.0),
     };
     html! {
-        <>
-            <own_client::OwnClientLab scenario={store.0.scenario().clone()} />
-            <p class="muted">{SANDBOX.own_client.settings_note}</p>
-            <div class="lab-settings">
-                <controls::PolicyPanel ..setup.clone() />
-                <controls::ParametersPanel ..setup />
-            </div>
-        </>
+        <div class="lab-settings">
+            <controls::PolicyPanel ..setup.clone() />
+            <controls::ParametersPanel ..setup />
+        </div>
     }
 }
 
 /// Live mode: the live laboratory, then the settings it starts from.
 fn live_view(store: &UseReducerHandle<LabStore>) -> Html {
-    let setup = SetupProps {
-        lab: store.clone(),
-        setup: SetupKey::of(&store.0),
-    };
     html! {
         <>
             <live_mode::LiveLab scenario={store.0.scenario().clone()} />
-            <div class="lab-settings">
-                <controls::PolicyPanel ..setup.clone() />
-                <controls::ParametersPanel ..setup />
-            </div>
+            { settings_panels(store) }
         </>
     }
 }
