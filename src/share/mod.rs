@@ -137,6 +137,19 @@ pub struct SnippetCode {
     pub client: Option<crate::lab::own_client::Language>,
 }
 
+impl SnippetCode {
+    /// The one language the link carries code for, if it carries code for exactly one: the
+    /// language "Your client" opens in when the link does not name one.
+    pub fn only_language(&self) -> Option<crate::lab::own_client::Language> {
+        use crate::lab::own_client::Language;
+        match (&self.python, &self.typescript) {
+            (Some(_), None) => Some(Language::Python),
+            (None, Some(_)) => Some(Language::TypeScript),
+            _ => None,
+        }
+    }
+}
+
 /// What [`decode`] read, and a sentence for each thing it could not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {

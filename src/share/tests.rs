@@ -486,3 +486,19 @@ fn a_percentage_is_percent_encoded_in_a_link_and_read_back() {
     assert_eq!(read.scenario.loss_ppm, 25_000);
     assert_eq!(decode(&link.replace("%25", "%")).state.lab.unwrap(), read);
 }
+
+#[test]
+fn code_for_one_language_names_the_language_your_client_opens_in() {
+    use crate::lab::own_client::Language;
+    let carried = |link: &str| decode(link).state.snippets.only_language();
+    assert_eq!(
+        carried("#/sandbox?v=1&py=cHJpbnQoMSk"),
+        Some(Language::Python)
+    );
+    assert_eq!(
+        carried("#/sandbox?v=1&ts=bm9kZQ"),
+        Some(Language::TypeScript)
+    );
+    assert_eq!(carried("#/sandbox?v=1&py=cHJpbnQoMSk&ts=bm9kZQ"), None);
+    assert_eq!(carried("#/sandbox?v=1&client=python"), None);
+}

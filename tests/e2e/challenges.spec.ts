@@ -102,7 +102,7 @@ for (const viewport of [
     await openApp(page, '#/sandbox');
     await expect(section(page)).toBeVisible();
     await expect(section(page).getByText(`0 of ${CASES.length} challenges solved`)).toBeVisible();
-    await expect(section(page).getByText(/your own client code.*left out/)).toBeVisible();
+    await expect(section(page).getByText(/challenge in your own code.*Your client/)).toBeVisible();
 
     for (const c of CASES) {
       await toggle(page, c.title).click();

@@ -172,7 +172,21 @@ test.describe('a Sandbox link followed from a lesson tab shows its state', () =>
     await expect(search.getByLabel('Seed')).toHaveValue('4242');
     await expect(search.getByLabel('Most faults per plan')).toHaveValue('2');
     await expect(search.getByLabel('Plans to try')).toHaveValue('5000');
-    await expect(page.getByRole('textbox', { name: 'Python code' })).toContainText('print("opened from a link")');
+    // Without client= the lab stays simulated; Your client opens in the link's language.
+    await expect(page.getByRole('textbox', { name: /Python code/ })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Your client', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Python', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('textbox', { name: /Python code/ })).toContainText('print("opened from a link")');
+  });
+
+  test('from the Sandbox, to a link that opens Your client with TypeScript code', async ({ page }) => {
+    await openApp(page, LINKS.quarter.fragment);
+    await expectLab(page, LINKS.quarter);
+    const ts = Buffer.from('// opened from a link\n').toString('base64url');
+    await WAYS['location.hash'](page, `${LINKS.crash.fragment}&client=typescript&ts=${ts}`);
+    await expect(page.getByRole('button', { name: 'Your client', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('textbox', { name: /TypeScript code/ })).toContainText('// opened from a link');
+    await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('12');
   });
 });
 

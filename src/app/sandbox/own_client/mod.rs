@@ -36,9 +36,10 @@ pub struct OwnClientProps {
 #[component]
 pub fn OwnClientLab(props: &OwnClientProps) -> Html {
     let language = use_state(|| {
-        initial_snippets()
-            .client
+        let code = initial_snippets();
+        code.client
             .or_else(|| LANGUAGE.get())
+            .or_else(|| code.only_language())
             .unwrap_or(SnippetLanguage::TypeScript)
     });
     use_effect_with(*language, |language| {
