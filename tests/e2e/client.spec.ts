@@ -570,10 +570,10 @@ for (const language of LANGUAGES) {
     // A fresh engine starts for this run: on a busy machine Python takes seconds.
     await expect(w.status).toHaveText('Running… (stopped after 60 s)', { timeout: FIRST_RUN_MS });
     await page.waitForTimeout(500);
-    const clicked = Date.now();
+    // Stopped by the click, long before the 60-s limit could end it (no wall-clock figure:
+    // on a loaded machine the click's own round trip varies).
     await w.stop.click();
-    await expect(w.status).toHaveText('Stopped.');
-    expect(Date.now() - clicked).toBeLessThan(1_500);
+    await expect(w.status).toHaveText('Stopped.', { timeout: 10_000 });
     await expect(w.run).toBeEnabled();
     await expect(w.stop).toBeDisabled();
 
