@@ -275,7 +275,7 @@ test('a Python client runs in the lab in Firefox: the solution ends as the built
     // Firefox after an earlier test's context closed (seen after the live-mode freeze).
     const status = () => panel.evaluate((p) => p.querySelector('.snippet-status')?.textContent.trim() ?? '');
     const deadline = Date.now() + PYTHON_TIMEOUT;
-    while (!/^Ran in the lab: the run is below, checked by the lab's own checkers\.$/.test(await status())) {
+    while (!/^Ran in the lab in \d+ ms: the result is below, checked by the lab's own checkers\.$/.test(await status())) {
       assert.ok(Date.now() < deadline, `Python did not finish: ${await status()}`);
       assert.doesNotMatch(await status(), /^Stopped|stopped with an error|could not start|ran out of memory/);
       await new Promise((resolve) => setTimeout(resolve, 200));
