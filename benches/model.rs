@@ -21,9 +21,37 @@ mod native {
     use std::time::Instant;
 
     pub fn run() {
+        if let Ok(work) = std::env::var("MODEL_BENCH_WORK") {
+            fixed_work(&work);
+            return;
+        }
         divan::main();
         summary();
         search_summary();
+    }
+
+    /// A fixed amount of work and nothing else, for counting instructions under callgrind
+    /// (repeatable where wall-clock rates on a shared machine are not):
+    /// `MODEL_BENCH_WORK=scenarios` runs checked 60-s scenarios of seeds 1..=2,000,
+    /// `MODEL_BENCH_WORK=search` the search's plans 0..2,048 in blocks of 512, as a worker does.
+    fn fixed_work(work: &str) {
+        match work {
+            "scenarios" => {
+                let steps: u64 = (1..=2_000u64)
+                    .map(|seed| Simulation::verdict(&Scenario::random_default(seed)).steps)
+                    .sum();
+                println!("2000 checked scenarios, {steps} steps");
+            }
+            "search" => {
+                let (base, spec) = search_spec(2_048);
+                for from in (0..2_048).step_by(512) {
+                    let (_, found) = search_block(&base, &spec, from, from + 512);
+                    assert!(found.is_none(), "Prefer with fencing broke a check");
+                }
+                println!("2048 checked search plans");
+            }
+            other => panic!("MODEL_BENCH_WORK is scenarios or search, not {other:?}"),
+        }
     }
 
     /// One checked 60-second scenario per iteration, a different random fault plan each time

@@ -17,6 +17,9 @@ use super::planted;
 use super::policy::Policy;
 use super::queue::Outbox;
 use super::time::{ClockKind, LocalNow, LocalTime, SimDuration};
+use timers::Timers;
+
+mod timers;
 
 /// A client's fixed configuration, derived from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,7 +120,7 @@ pub struct Deadline {
 
 impl Deadline {
     #[inline]
-    fn passed(self, now: LocalNow) -> bool {
+    pub(super) fn passed(self, now: LocalNow) -> bool {
         now.read(self.clock) >= self.at
     }
 }
@@ -245,7 +248,7 @@ pub struct LeaseClient {
     id: ClientId,
     cfg: ClientConfig,
     state: State,
-    timers: [Option<Deadline>; 6],
+    timers: Timers,
     next_req: u32,
     write_seq: u32,
     lost_flag: bool,
@@ -261,11 +264,14 @@ impl LeaseClient {
     pub fn new(id: ClientId, cfg: ClientConfig) -> Self {
         #[cfg(test)]
         let cfg = planted::renew_from_wall_clock(cfg);
-        let mut timers = [None; 6];
-        timers[TimerKind::Acquire as usize] = Some(Deadline {
-            clock: ClockKind::Monotonic,
-            at: cfg.start_at,
-        });
+        let mut timers = Timers::new();
+        timers.set(
+            TimerKind::Acquire,
+            Deadline {
+                clock: ClockKind::Monotonic,
+                at: cfg.start_at,
+            },
+        );
         LeaseClient {
             id,
             cfg,
@@ -337,14 +343,7 @@ impl LeaseClient {
     /// The earliest timer, as a reading of the monotonic clock (wall deadlines converted with
     /// the clocks' current relation). `None` when no timer is armed.
     pub fn poll_timeout(&self, now: LocalNow) -> Option<LocalTime> {
-        let mut best: Option<LocalTime> = None;
-        for d in self.timers.iter().flatten() {
-            let m = now.to_mono(d.clock, d.at);
-            if best.is_none_or(|b| m < b) {
-                best = Some(m);
-            }
-        }
-        best
+        self.timers.earliest(now)
     }
 
     /// The next packet to send.
@@ -358,10 +357,10 @@ impl LeaseClient {
     }
 
     fn set(&mut self, t: TimerKind, d: Deadline) {
-        self.timers[t as usize] = Some(d);
+        self.timers.set(t, d);
     }
     fn clear(&mut self, t: TimerKind) {
-        self.timers[t as usize] = None;
+        self.timers.clear(t);
     }
     fn timer_at(&self, base: LocalNow, plus: SimDuration) -> Deadline {
         let clock = self.cfg.policy.timer_clock();
@@ -463,11 +462,11 @@ impl LeaseClient {
         } else {
             self.lost_flag = true;
             #[cfg(test)]
-            let work = self.timers[TimerKind::Work as usize];
-            self.timers = [None; 6];
+            let work = self.timers.get(TimerKind::Work);
+            self.timers.clear_all();
             #[cfg(test)]
-            if planted::is(planted::Bug::ClientSkipsLostFlag) {
-                self.timers[TimerKind::Work as usize] = work;
+            if let Some(work) = work.filter(|_| planted::is(planted::Bug::ClientSkipsLostFlag)) {
+                self.timers.set(TimerKind::Work, work);
             }
             self.state = State::Lost {
                 token: lease.token,
@@ -480,20 +479,10 @@ impl LeaseClient {
     /// Fires the earliest timer that is due at `now`, if any, and returns whether one fired.
     /// Timers that fell due during a pause fire one by one, oldest first.
     pub fn handle_timeout(&mut self, now: LocalNow) -> bool {
-        let mut best: Option<(LocalTime, usize)> = None;
-        for (i, d) in self.timers.iter().enumerate() {
-            if let Some(d) = d {
-                if d.passed(now) {
-                    let m = now.to_mono(d.clock, d.at);
-                    if best.is_none_or(|(b, _)| m < b) {
-                        best = Some((m, i));
-                    }
-                }
-            }
-        }
-        let Some((_, i)) = best else { return false };
-        let d = self.timers[i].take().expect("due timer");
-        let timer = TIMERS[i];
+        let Some(timer) = self.timers.due(now) else {
+            return false;
+        };
+        let d = self.timers.take(timer).expect("due timer");
         if self.verbose {
             let late_by = SimDuration((now.read(d.clock).0 - d.at.0).max(0) as u64);
             self.events
@@ -530,7 +519,7 @@ impl LeaseClient {
                 self.write(token, now)
             }
             (TimerKind::Release, State::Holding { lease, .. }) => {
-                self.timers = [None; 6];
+                self.timers.clear_all();
                 let a = self.send_unlock(now, lease.token, true);
                 self.state = State::Releasing {
                     token: lease.token,
@@ -582,7 +571,7 @@ impl LeaseClient {
             State::Releasing {
                 unlock: Some(_), ..
             } => {
-                self.timers = [None; 6];
+                self.timers.clear_all();
                 self.state = State::Released;
             }
             _ => {}
@@ -752,7 +741,7 @@ impl LeaseClient {
                 reason,
             } if a.req == req => {
                 self.lost_flag = true;
-                self.timers = [None; 6];
+                self.timers.clear_all();
                 self.state = State::Lost {
                     token: lease.token,
                     reason,
@@ -762,7 +751,7 @@ impl LeaseClient {
             State::Releasing {
                 unlock: Some(a), ..
             } if a.req == req => {
-                self.timers = [None; 6];
+                self.timers.clear_all();
                 self.state = State::Released;
                 true
             }

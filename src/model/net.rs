@@ -100,10 +100,14 @@ impl Network {
     }
 
     /// True if the link between `a` and `b` is down at `now`.
+    #[inline]
     pub fn link_down(&self, a: NodeId, b: NodeId, now: SimTime) -> bool {
-        self.down
-            .iter()
-            .any(|&(x, y, until)| now < until && ((x == a && y == b) || (x == b && y == a)))
+        // Most runs take no link down: skip the search.
+        !self.down.is_empty()
+            && self
+                .down
+                .iter()
+                .any(|&(x, y, until)| now < until && ((x == a && y == b) || (x == b && y == a)))
     }
 
     /// Takes the link between `a` and `b` down until `until`.
