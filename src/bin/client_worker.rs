@@ -18,7 +18,6 @@
 #[cfg(target_arch = "wasm32")]
 mod shell {
     use std::cell::{Cell, RefCell};
-    use std::collections::HashMap;
     use std::rc::Rc;
 
     use js_sys::Function;
@@ -68,6 +67,8 @@ mod shell {
 
     /// Numbers per action: op and two arguments.
     const SLOT: usize = 3;
+    /// Most timer names a task may number (the runtime's cap, `MAX_TIMER_NAMES`).
+    const MAX_NAMES: usize = 10_000;
     /// Room for the most actions one call may ask for.
     const SLOTS: usize = SLOT * lease_lab::lab::own_client::machine::MAX_ACTIONS_PER_CALL;
 
@@ -75,40 +76,78 @@ mod shell {
     /// back, between our reads, while a handler runs.
     type ActionSlots = Rc<[Cell<f64>]>;
 
-    /// The task's timer names, both ways.
+    /// The task's timer names, both ways. A task uses a few; the runtime caps them.
     #[derive(Default)]
     struct Names {
-        by_id: HashMap<u32, String>,
-        by_name: HashMap<String, u32>,
+        by_id: Vec<Option<String>>,
+    }
+
+    impl Names {
+        fn get(&self, id: u32) -> Option<&String> {
+            self.by_id.get(id as usize)?.as_ref()
+        }
+
+        fn id(&self, name: &str) -> Option<u32> {
+            let at = self.by_id.iter().position(|n| n.as_deref() == Some(name))?;
+            u32::try_from(at).ok()
+        }
+
+        fn learn(&mut self, id: u32, name: &str) {
+            let at = id as usize;
+            if self.by_id.len() <= at {
+                self.by_id.resize(at + 1, None);
+            }
+            self.by_id[at] = Some(name.to_owned());
+        }
     }
 
     struct Shared {
         maker: Maker,
         slots: ActionSlots,
         names: RefCell<Names>,
+        /// The settings as last handed to `make`, kept: every plan builds the same clients.
+        settings: RefCell<Vec<(Settings, JsValue)>>,
     }
 
     impl Shared {
         fn name(&self, id: u32) -> Option<String> {
-            if let Some(name) = self.names.borrow().by_id.get(&id) {
+            if let Some(name) = self.names.borrow().get(id) {
                 return Some(name.clone());
             }
+            // Ids index a table: a forged one past the runtime's cap is refused there.
+            if id as usize > MAX_NAMES {
+                return None;
+            }
             let name = self.maker.timer_name(id).ok()?.as_string()?;
-            let mut names = self.names.borrow_mut();
-            names.by_name.insert(name.clone(), id);
-            names.by_id.insert(id, name.clone());
+            self.names.borrow_mut().learn(id, &name);
             Some(name)
         }
 
         fn id(&self, name: &str) -> Option<u32> {
-            if let Some(&id) = self.names.borrow().by_name.get(name) {
+            if let Some(id) = self.names.borrow().id(name) {
                 return Some(id);
             }
             let id = whole(self.maker.timer_id(name).ok()?).and_then(|i| u32::try_from(i).ok())?;
-            let mut names = self.names.borrow_mut();
-            names.by_id.insert(id, name.to_owned());
-            names.by_name.insert(name.to_owned(), id);
+            if id as usize > MAX_NAMES {
+                return None;
+            }
+            self.names.borrow_mut().learn(id, name);
             Some(id)
+        }
+
+        fn settings(&self, cfg: &ClientConfig) -> JsValue {
+            let settings = Settings::of(cfg);
+            let mut kept = self.settings.borrow_mut();
+            if let Some((_, value)) = kept.iter().find(|(s, _)| *s == settings) {
+                return value.clone();
+            }
+            // `releaseAfter` is null, not undefined, when the scenario has none.
+            let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+            let value = settings.serialize(&serializer).unwrap_or_default();
+            if kept.len() < 16 {
+                kept.push((settings, value.clone()));
+            }
+            value
         }
 
         /// The actions in the first `n` slots; `None` if any is not one.
@@ -228,12 +267,11 @@ mod shell {
             maker,
             slots,
             names: RefCell::default(),
+            settings: RefCell::default(),
         });
         let make = make.clone();
         Some(move |client: ClientId, cfg: &ClientConfig| {
-            // `releaseAfter` is null, not undefined, when the scenario has none.
-            let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-            let settings = Settings::of(cfg).serialize(&serializer).unwrap_or_default();
+            let settings = shared.settings(cfg);
             let letter = JsValue::from_str(&client.letter().to_string());
             let instance = make
                 .call2(&JsValue::NULL, &letter, &settings)
