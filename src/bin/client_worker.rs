@@ -18,6 +18,7 @@
 #[cfg(target_arch = "wasm32")]
 mod shell {
     use std::cell::{Cell, RefCell};
+    use std::collections::HashMap;
     use std::rc::Rc;
 
     use js_sys::Function;
@@ -39,6 +40,9 @@ mod shell {
         /// Hands the runtime the action buffer: `len` numbers at byte `ptr` of `memory`.
         #[wasm_bindgen(method, catch, js_name = output)]
         fn output(this: &Maker, memory: &JsValue, ptr: u32, len: u32) -> Result<(), JsValue>;
+        /// A new run begins: its timer names are numbered afresh.
+        #[wasm_bindgen(method, catch, js_name = newRun)]
+        fn new_run(this: &Maker) -> Result<(), JsValue>;
         /// The timer name numbered `id`.
         #[wasm_bindgen(method, catch, js_name = timerName)]
         fn timer_name(this: &Maker, id: u32) -> Result<JsValue, JsValue>;
@@ -67,8 +71,8 @@ mod shell {
 
     /// Numbers per action: op and two arguments.
     const SLOT: usize = 3;
-    /// Most timer names a task may number (the runtime's cap, `MAX_TIMER_NAMES`).
-    const MAX_NAMES: usize = 10_000;
+    /// Most names one call can bring that the table has not seen (one per action).
+    const MAX_NEW_NAMES: usize = lease_lab::lab::own_client::machine::MAX_ACTIONS_PER_CALL;
     /// Room for the most actions one call may ask for.
     const SLOTS: usize = SLOT * lease_lab::lab::own_client::machine::MAX_ACTIONS_PER_CALL;
 
@@ -76,18 +80,26 @@ mod shell {
     /// back, between our reads, while a handler runs.
     type ActionSlots = Rc<[Cell<f64>]>;
 
-    /// The task's timer names, both ways. A task uses a few; the runtime caps them.
+    /// The timer names of the run under way, both ways, as the runtime numbered them. A run
+    /// uses a few, so a short table is scanned in order; a long one is hashed.
     #[derive(Default)]
     struct Names {
         by_id: Vec<Option<String>>,
+        by_name: HashMap<String, u32>,
     }
 
     impl Names {
+        /// Past this many names, `id` hashes.
+        const SCANNED: usize = 16;
+
         fn get(&self, id: u32) -> Option<&String> {
             self.by_id.get(id as usize)?.as_ref()
         }
 
         fn id(&self, name: &str) -> Option<u32> {
+            if self.by_id.len() > Self::SCANNED {
+                return self.by_name.get(name).copied();
+            }
             let at = self.by_id.iter().position(|n| n.as_deref() == Some(name))?;
             u32::try_from(at).ok()
         }
@@ -98,6 +110,7 @@ mod shell {
                 self.by_id.resize(at + 1, None);
             }
             self.by_id[at] = Some(name.to_owned());
+            self.by_name.insert(name.to_owned(), id);
         }
     }
 
@@ -114,8 +127,8 @@ mod shell {
             if let Some(name) = self.names.borrow().get(id) {
                 return Some(name.clone());
             }
-            // Ids index a table: a forged one past the runtime's cap is refused there.
-            if id as usize > MAX_NAMES {
+            // Ids index a table: one past every name the run could have is refused.
+            if id as usize > self.names.borrow().by_id.len() + MAX_NEW_NAMES {
                 return None;
             }
             let name = self.maker.timer_name(id).ok()?.as_string()?;
@@ -128,7 +141,7 @@ mod shell {
                 return Some(id);
             }
             let id = whole(self.maker.timer_id(name).ok()?).and_then(|i| u32::try_from(i).ok())?;
-            if id as usize > MAX_NAMES {
+            if id as usize > self.names.borrow().by_id.len() + MAX_NEW_NAMES {
                 return None;
             }
             self.names.borrow_mut().learn(id, name);
@@ -271,6 +284,12 @@ mod shell {
         });
         let make = make.clone();
         Some(move |client: ClientId, cfg: &ClientConfig| {
+            // A run's world makes its clients in order, A first: both sides forget the last
+            // run's names, so a run that makes up new names as it goes holds only its own.
+            if client == ClientId(0) {
+                *shared.names.borrow_mut() = Names::default();
+                let _ = shared.maker.new_run();
+            }
             let settings = shared.settings(cfg);
             let letter = JsValue::from_str(&client.letter().to_string());
             let instance = make

@@ -39,15 +39,14 @@
   //     (the printed lines, or the error, which leaves the buffer unread).
   //
   // The buffer is a Float64Array over the wasm's memory (make.output(memory, ptr, len)), one
-  // action in three numbers: [OP, a, b]. Timer names are numbered once per task:
+  // action in three numbers: [OP, a, b]. Timer names are numbered in order as a run first uses
+  // them, afresh for each run (make.newRun(), which the wasm calls before a run's first client):
   // make.timerName(id), make.timerId(name). The wasm checks everything it reads again.
   const KINDS = ["start", "reply", "timer"];
   const ANSWERS = ["granted", "busy", "renewed", "not_owner", "released"];
   const OP = { acquire: 1, renew: 2, release: 3, write: 4, after: 5, atWall: 6, cancel: 7, lost: 8 };
   const SLOT = 3;
   const MAX_SLOTS = SLOT * MAX_ACTIONS;
-  // Different timer names one task (a run, or a whole search) may use.
-  const MAX_TIMER_NAMES = 10000;
   // Taken before any learner code runs.
   const stringify = JSON.stringify;
 
@@ -59,7 +58,7 @@
     return { kind, request: y, token: z };
   }
 
-  /** What every instance of one task shares: the timer names and the action buffer. */
+  /** What every instance of one task shares: the run's timer names and the action buffer. */
   function labSide(make) {
     const ids = new Map();
     const names = [];
@@ -70,12 +69,15 @@
       io.len = len;
       io.view = new Float64Array(memory.buffer, ptr, len);
     };
+    make.newRun = () => {
+      ids.clear();
+      names.length = 0;
+    };
     make.timerName = (id) => names[id];
     make.timerId = (name) => idOf(String(name));
     function idOf(name) {
       let id = ids.get(name);
       if (id === undefined) {
-        if (names.length >= MAX_TIMER_NAMES) return -1;
         id = names.length;
         names.push(name);
         ids.set(name, id);
@@ -264,7 +266,9 @@
    * way; actions go into `inst.out` from `inst.n` on; `side` numbers the timer names.
    */
   function typeScriptNode(name, settings, inst, side) {
-    const act = (call, op, a, b) => {
+    // `named`: `a` is a timer name, numbered once the action is taken (so a name numbered is
+    // a name the wasm reads).
+    const act = (call, op, a, b, named = false) => {
       if (!inst.active) throw new Error(`node.${call}: call it inside start, reply or timer, while the lab runs them`);
       const n = inst.n;
       if (n >= MAX_SLOTS) {
@@ -273,14 +277,9 @@
       }
       const out = inst.out;
       out[n] = op;
-      out[n + 1] = a;
+      out[n + 1] = named ? side.idOf(a) : a;
       out[n + 2] = b;
       inst.n = n + SLOT;
-    };
-    const timerId = (call, value) => {
-      const id = side.idOf(checkName(call, value));
-      if (id < 0) throw new Error(`node.${call}: a run may use at most ${MAX_TIMER_NAMES.toLocaleString("en")} different timer names; reuse a few`);
-      return id;
     };
     return Object.freeze({
       name,
@@ -303,14 +302,14 @@
       },
       after(ms, name) {
         const delay = checkMs("after(ms, name)", "ms", ms);
-        act("after(ms, name)", OP.after, timerId("after(ms, name)", name), delay);
+        act("after(ms, name)", OP.after, checkName("after(ms, name)", name), delay, true);
       },
       atWall(wallMs, name) {
         const at = checkMs("atWall(wallMs, name)", "wallMs", wallMs);
-        act("atWall(wallMs, name)", OP.atWall, timerId("atWall(wallMs, name)", name), at);
+        act("atWall(wallMs, name)", OP.atWall, checkName("atWall(wallMs, name)", name), at, true);
       },
       cancel(name) {
-        act("cancel(name)", OP.cancel, timerId("cancel(name)", name), 0);
+        act("cancel(name)", OP.cancel, checkName("cancel(name)", name), 0, true);
       },
       lost(reason = "deadline") {
         if (reason !== "deadline" && reason !== "not_owner") {
