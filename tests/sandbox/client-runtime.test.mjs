@@ -40,6 +40,51 @@ const SETTINGS = {
   releaseAfter: null,
 };
 
+// The lab's wasm side of a call (src/bin/client_worker.rs), in JavaScript: `lab(make)` gives a
+// maker whose instances take an input as the old JSON protocol shaped it, cross the boundary
+// as the wasm does (numbers in, the action buffer and last() out) and give back what the
+// wasm reads: {actions: [{do, ...}], output} or {error}.
+const KINDS = ["start", "reply", "timer"];
+const ANSWERS = ["granted", "busy", "renewed", "not_owner", "released"];
+const OPS = [null, "acquire", "renew", "release", "write", "after", "at_wall", "cancel", "lost"];
+function lab(make) {
+  const memory = { buffer: new ArrayBuffer(8 * 4000) };
+  const ptr = 8 * 7; // anywhere in the memory
+  make.output(memory, ptr, 3000);
+  const slots = new Float64Array(memory.buffer, ptr, 3000);
+  const action = (op, a, b) => {
+    const name = () => make.timerName(a);
+    switch (OPS[op]) {
+      case "acquire": return { do: "acquire", ttl: a };
+      case "after": return { do: "after", name: name(), delay: b };
+      case "at_wall": return { do: "at_wall", name: name(), at: b };
+      case "cancel": return { do: "cancel", name: name() };
+      case "lost": return { do: "lost", reason: a === 1 ? "not_owner" : "deadline" };
+      default: return { do: OPS[op], token: a };
+    }
+  };
+  return (letter, settings) => {
+    const instance = make(letter, settings);
+    return {
+      handle(input) {
+        const kind = KINDS.indexOf(input.kind);
+        const a = input.answer;
+        const [x, y, z] = a
+          ? [ANSWERS.indexOf(a.kind), a.request, a.token ?? (a.deleted === undefined ? 0 : Number(a.deleted))]
+          : [input.timer === undefined ? 0 : make.timerId(input.timer), 0, 0];
+        const r = instance.handle(kind, input.mono, input.wall, x, y, z);
+        const n = r >= 0 ? r : -1 - r;
+        assert.equal(n % 3, 0);
+        const actions = [];
+        for (let i = 0; i < n; i += 3) actions.push(action(slots[i], slots[i + 1], slots[i + 2]));
+        if (r >= 0) return { actions };
+        const rest = JSON.parse(instance.last());
+        return rest.error ? rest : { actions: [...actions, ...rest.actions], ...(rest.output ? { output: rest.output } : {}) };
+      },
+    };
+  };
+}
+
 const dir = mkdtempSync(join(tmpdir(), "client-runtime-"));
 let modules = 0;
 
@@ -51,7 +96,7 @@ async function typeScript(code) {
   writeFileSync(file, prepared.text);
   const url = pathToFileURL(file).href;
   const module = await import(url);
-  return { make: runtime.typeScriptClient(module.default, url) };
+  return { make: lab(runtime.typeScriptClient(module.default, url)) };
 }
 
 const start = (mono = 0, wall = 1_700_000_000_000_000) => ({ kind: "start", mono, wall });
@@ -250,7 +295,7 @@ def timer(node, name):
 
 test("Python: instances, counters, clocks, output and errors as in TypeScript", async () => {
   const py = await pyodide();
-  const { make } = runtime.pythonClient(py, PYTHON_CLIENT);
+  const make = lab(runtime.pythonClient(py, PYTHON_CLIENT).make);
   const a = make("A", SETTINGS);
   const b = make("B", SETTINGS);
   assert.deepEqual(a.handle(start(1_500_000, 2_000_000)), {
@@ -277,7 +322,7 @@ test("Python: a syntax error names client.py's line; a missing handler and 1,000
   const broken = runtime.pythonClient(py, "def start(node):\n    node.acquire(\n\nx = 1\n");
   assert.equal(broken.error.line, 2);
   assert.match(broken.error.text, /SyntaxError/);
-  const { make } = runtime.pythonClient(py, "def start(node):\n    while True:\n        node.cancel('x')\n");
+  const make = lab(runtime.pythonClient(py, "def start(node):\n    while True:\n        node.cancel('x')\n").make);
   assert.match(make("A", SETTINGS).handle(start()).error.text, /more than 1,000 actions/);
   const reply = make("A", SETTINGS).handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "busy", request: 1 } });
   assert.match(reply.error.text, /client\.py has no function reply\(node, answer\), but an answer arrived/);
@@ -286,7 +331,7 @@ test("Python: a syntax error names client.py's line; a missing handler and 1,000
 // Not a timed assertion (the machine may be busy): the figure is reported for the README.
 test("Python: handler calls per second (for the ≥ 100 sixty-second runs/s goal)", async (t) => {
   const py = await pyodide();
-  const { make } = runtime.pythonClient(py, PYTHON_CLIENT);
+  const make = lab(runtime.pythonClient(py, PYTHON_CLIENT).make);
   // About what a 60-s run costs one client: a write every 500 ms and a renew every 3 s.
   const CALLS = 150;
   const runs = 40;

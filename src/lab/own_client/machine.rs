@@ -153,20 +153,24 @@ impl OwnClient {
         std::mem::take(&mut self.output)
     }
 
-    fn call(&mut self, input: Input<'_>, during: During, now: LocalNow) {
+    /// Calls the learner's handler; `during` names it, made only if the call stops the client.
+    fn call(&mut self, input: Input<'_>, during: impl FnOnce() -> During, now: LocalNow) {
         if self.stopped.is_some() {
             return;
         }
         let result = match self.handlers.handle(&input) {
             Some(Handled::Returned { actions, output }) => {
                 self.keep_output(now, output);
-                self.apply(&actions, now)
+                self.apply(actions, now)
             }
             Some(Handled::Threw { error }) => Err(Stop::Threw(error)),
             None => Err(Stop::Unreadable),
         };
         if let Err(stop) = result {
-            self.stopped = Some(ClientStop { stop, during });
+            self.stopped = Some(ClientStop {
+                stop,
+                during: during(),
+            });
             self.timers.clear();
         }
         self.sync_lifecycle();
@@ -180,7 +184,7 @@ impl OwnClient {
         }
     }
 
-    fn apply(&mut self, actions: &[Action], now: LocalNow) -> Result<(), Stop> {
+    fn apply(&mut self, actions: Vec<Action>, now: LocalNow) -> Result<(), Stop> {
         if actions.len() > MAX_ACTIONS_PER_CALL {
             return Err(Stop::Refused(Refusal::TooManyActions));
         }
@@ -190,8 +194,8 @@ impl OwnClient {
         Ok(())
     }
 
-    fn act(&mut self, action: &Action, now: LocalNow) -> Result<(), Refusal> {
-        match *action {
+    fn act(&mut self, action: Action, now: LocalNow) -> Result<(), Refusal> {
+        match action {
             Action::Acquire { ttl } => {
                 if ttl != self.ttl.as_micros() {
                     return Err(Refusal::TtlNotScenarios { asked: ttl });
@@ -230,21 +234,21 @@ impl OwnClient {
                     msg: Message::Write { token, seq },
                 });
             }
-            Action::After { ref name, delay } => {
+            Action::After { name, delay } => {
                 if delay > MAX_DELAY.as_micros() {
                     return Err(Refusal::OutOfRange);
                 }
                 let at = now.mono + SimDuration(delay);
                 self.arm(name, ClockKind::Monotonic, at)?;
             }
-            Action::AtWall { ref name, at } => {
+            Action::AtWall { name, at } => {
                 let limit = MAX_DELAY.as_micros() as i64;
                 if at < 0 || at - now.wall.0 > limit {
                     return Err(Refusal::OutOfRange);
                 }
                 self.arm(name, ClockKind::Wall, LocalTime(at))?;
             }
-            Action::Cancel { ref name } => self.timers.retain(|t| t.name != *name),
+            Action::Cancel { name } => self.timers.retain(|t| t.name != name),
             Action::Lost { reason } => self.lifecycle = Lifecycle::Lost(reason.lost()),
         }
         Ok(())
@@ -271,7 +275,7 @@ impl OwnClient {
         });
     }
 
-    fn arm(&mut self, name: &str, clock: ClockKind, at: LocalTime) -> Result<(), Refusal> {
+    fn arm(&mut self, name: String, clock: ClockKind, at: LocalTime) -> Result<(), Refusal> {
         if name.is_empty() || name.chars().count() > MAX_TIMER_NAME {
             return Err(Refusal::BadTimerName);
         }
@@ -281,7 +285,7 @@ impl OwnClient {
         }
         self.armed += 1;
         self.timers.push(Timer {
-            name: name.to_owned(),
+            name,
             deadline: Deadline { clock, at },
             armed: self.armed,
         });
@@ -349,7 +353,7 @@ impl ClientMachine for OwnClient {
                     answer: None,
                     timer: None,
                 };
-                self.call(input, During::Start, now);
+                self.call(input, || During::Start, now);
                 return true;
             }
         }
@@ -364,7 +368,7 @@ impl ClientMachine for OwnClient {
             answer: None,
             timer: Some(&timer.name),
         };
-        self.call(input, During::Timer(timer.name.clone()), now);
+        self.call(input, || During::Timer(timer.name.clone()), now);
         true
     }
 
@@ -380,7 +384,7 @@ impl ClientMachine for OwnClient {
             answer: Some(answer),
             timer: None,
         };
-        self.call(input, During::Reply(answer.kind), now);
+        self.call(input, || During::Reply(answer.kind), now);
     }
 
     fn poll_timeout(&self, now: LocalNow) -> Option<LocalTime> {

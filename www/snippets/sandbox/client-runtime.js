@@ -25,6 +25,76 @@
   // clocks once shadowed (installJsShadows), and where the current output goes.
   const state = { mono: 0, wall: 0, sink: null };
 
+  // --- The lab's side of a call -------------------------------------------------------------
+
+  // A search makes hundreds of thousands of handler calls, so a call crosses between the lab's
+  // wasm (src/bin/client_worker.rs) and this runtime as numbers, not text:
+  //
+  //   instance.handle(kind, mono, wall, x, y, z) -> r
+  //     kind: KINDS' index; mono, wall: the node's clocks (µs);
+  //     reply: x = ANSWERS' index, y = request, z = token (granted, renewed, not_owner) or
+  //     1/0 for deleted (released); timer: x = the timer name's number.
+  //   r >= 0: the call asked for the actions in the buffer's first r numbers;
+  //   r < 0: the same for -1 - r numbers, and instance.last() has the rest as JSON text
+  //     (the printed lines, or the error, which leaves the buffer unread).
+  //
+  // The buffer is a Float64Array over the wasm's memory (make.output(memory, ptr, len)), one
+  // action in three numbers: [OP, a, b]. Timer names are numbered in order as a run first uses
+  // them, afresh for each run (make.newRun(), which the wasm calls before a run's first client):
+  // make.timerName(id), make.timerId(name). The wasm checks everything it reads again.
+  const KINDS = ["start", "reply", "timer"];
+  const ANSWERS = ["granted", "busy", "renewed", "not_owner", "released"];
+  const OP = { acquire: 1, renew: 2, release: 3, write: 4, after: 5, atWall: 6, cancel: 7, lost: 8 };
+  const SLOT = 3;
+  const MAX_SLOTS = SLOT * MAX_ACTIONS;
+  // Taken before any learner code runs.
+  const stringify = JSON.stringify;
+
+  /** The answer a reply's numbers stand for, shaped as the learner's code reads it. */
+  function answerOf(x, y, z) {
+    const kind = ANSWERS[x];
+    if (kind === "busy") return { kind, request: y };
+    if (kind === "released") return { kind, request: y, deleted: z === 1 };
+    return { kind, request: y, token: z };
+  }
+
+  /** What every instance of one task shares: the run's timer names and the action buffer. */
+  function labSide(make) {
+    const ids = new Map();
+    const names = [];
+    const io = { memory: null, ptr: 0, len: 0, view: new Float64Array(0) };
+    make.output = (memory, ptr, len) => {
+      io.memory = memory;
+      io.ptr = ptr;
+      io.len = len;
+      io.view = new Float64Array(memory.buffer, ptr, len);
+    };
+    make.newRun = () => {
+      ids.clear();
+      names.length = 0;
+    };
+    make.timerName = (id) => names[id];
+    make.timerId = (name) => idOf(String(name));
+    function idOf(name) {
+      let id = ids.get(name);
+      if (id === undefined) {
+        id = names.length;
+        names.push(name);
+        ids.set(name, id);
+      }
+      return id;
+    }
+    return {
+      names,
+      idOf,
+      /** The buffer, as a view made anew when the wasm's memory grew (the old one is empty). */
+      buffer() {
+        if (io.view.length === 0 && io.memory) io.view = new Float64Array(io.memory.buffer, io.ptr, io.len);
+        return io.view;
+      },
+    };
+  }
+
   // --- Output -------------------------------------------------------------------------------
 
   /** A run's output budget: a new run starts when a client letter is made a second time. */
@@ -191,52 +261,61 @@
     });
   }
 
-  /** The `node` a TypeScript client sees; `inst.call` is the handler call under way, if any. */
-  function typeScriptNode(name, settings, inst) {
-    const act = (call, action) => {
-      const current = inst.call;
-      if (!current) throw new Error(`node.${call}: call it inside start, reply or timer, while the lab runs them`);
-      if (current.actions.length >= MAX_ACTIONS) {
-        current.overflow = `node.${call}: one handler call asked for more than ${MAX_ACTIONS.toLocaleString("en")} actions; a handler should do a few things and return`;
-        throw new Error(current.overflow);
+  /**
+   * The `node` a TypeScript client sees. `inst.active` while one of its handler calls is under
+   * way; actions go into `inst.out` from `inst.n` on; `side` numbers the timer names.
+   */
+  function typeScriptNode(name, settings, inst, side) {
+    // `named`: `a` is a timer name, numbered once the action is taken (so a name numbered is
+    // a name the wasm reads).
+    const act = (call, op, a, b, named = false) => {
+      if (!inst.active) throw new Error(`node.${call}: call it inside start, reply or timer, while the lab runs them`);
+      const n = inst.n;
+      if (n >= MAX_SLOTS) {
+        inst.overflow = `node.${call}: one handler call asked for more than ${MAX_ACTIONS.toLocaleString("en")} actions; a handler should do a few things and return`;
+        throw new Error(inst.overflow);
       }
-      current.actions.push(action);
+      const out = inst.out;
+      out[n] = op;
+      out[n + 1] = named ? side.idOf(a) : a;
+      out[n + 2] = b;
+      inst.n = n + SLOT;
     };
     return Object.freeze({
       name,
       settings,
       acquire(ttlMs) {
-        act("acquire(ttlMs)", { do: "acquire", ttl: checkMs("acquire(ttlMs)", "ttlMs", ttlMs) });
+        act("acquire(ttlMs)", OP.acquire, checkMs("acquire(ttlMs)", "ttlMs", ttlMs), 0);
         return (inst.requests += 1);
       },
       renew(token) {
-        act("renew(token)", { do: "renew", token: checkToken("renew(token)", token) });
+        act("renew(token)", OP.renew, checkToken("renew(token)", token), 0);
         return (inst.requests += 1);
       },
       release(token) {
-        act("release(token)", { do: "release", token: checkToken("release(token)", token) });
+        act("release(token)", OP.release, checkToken("release(token)", token), 0);
         return (inst.requests += 1);
       },
       write(token) {
-        act("write(token)", { do: "write", token: checkToken("write(token)", token) });
+        act("write(token)", OP.write, checkToken("write(token)", token), 0);
         return (inst.writes += 1);
       },
       after(ms, name) {
         const delay = checkMs("after(ms, name)", "ms", ms);
-        act("after(ms, name)", { do: "after", name: checkName("after(ms, name)", name), delay });
+        act("after(ms, name)", OP.after, checkName("after(ms, name)", name), delay, true);
       },
       atWall(wallMs, name) {
         const at = checkMs("atWall(wallMs, name)", "wallMs", wallMs);
-        act("atWall(wallMs, name)", { do: "at_wall", name: checkName("atWall(wallMs, name)", name), at });
+        act("atWall(wallMs, name)", OP.atWall, checkName("atWall(wallMs, name)", name), at, true);
       },
       cancel(name) {
-        act("cancel(name)", { do: "cancel", name: checkName("cancel(name)", name) });
+        act("cancel(name)", OP.cancel, checkName("cancel(name)", name), 0, true);
       },
       lost(reason = "deadline") {
         if (reason !== "deadline" && reason !== "not_owner") {
           throw new Error(`node.lost(reason): reason must be "not_owner" or "deadline", got ${quote(reason)}`);
         }
-        act("lost(reason)", { do: "lost", reason });
+        act("lost(reason)", OP.lost, reason === "not_owner" ? 1 : 0, 0);
       },
       monotonic: () => state.mono / 1000,
       wall: () => state.wall / 1000,
@@ -249,8 +328,8 @@
     timer: "timer(node, name)",
   };
 
-  function missing(kind, input) {
-    const what = kind === "reply" ? "an answer arrived" : kind === "timer" ? `timer ${JSON.stringify(String(input.timer))} fired` : "the client started";
+  function missing(kind, timerName) {
+    const what = kind === "reply" ? "an answer arrived" : kind === "timer" ? `timer ${stringify(String(timerName))} fired` : "the client started";
     return { error: { text: `${FILE.typescript} has no function ${HANDLERS[kind]}, but ${what}: define it at the top level`, line: 0 } };
   }
 
@@ -260,14 +339,23 @@
    */
   function typeScriptClient(factory, url) {
     const run = newRun();
-    return function make(letter, settings) {
+    // The wasm hands every client of a task the same settings object; their frozen copy in
+    // milliseconds is made once.
+    let settingsIn = null;
+    let settingsOut = null;
+    const make = function make(letter, settings) {
       const name = String(letter);
       startInstance(run, name);
-      const inst = { call: null, requests: 0, writes: 0, output: [] };
-      const node = typeScriptNode(name, settingsMs(settings), inst);
+      if (settings !== settingsIn || settingsOut === null) {
+        settingsOut = settingsMs(settings);
+        settingsIn = settings;
+      }
+      const inst = { active: false, out: null, n: 0, overflow: null, requests: 0, writes: 0, output: [] };
+      const node = typeScriptNode(name, settingsOut, inst, side);
       const sink = (text) => addOutput(run, inst.output, text);
       let handlers = null;
       let failure = null;
+      let last = null;
       state.mono = 0;
       state.wall = 0;
       state.sink = sink;
@@ -280,39 +368,54 @@
         state.sink = null;
       }
       return {
-        handle(input) {
-          if (failure) return failure;
-          const kind = input.kind;
-          const handler = handlers[kind];
-          if (typeof handler !== "function" || !HANDLERS[kind]) return missing(kind, input);
-          const call = { actions: [], overflow: null };
-          state.mono = input.mono;
-          state.wall = input.wall;
+        handle(kind, mono, wall, x, y, z) {
+          if (failure) {
+            last = failure;
+            return -1;
+          }
+          const handler = kind === 0 ? handlers.start : kind === 1 ? handlers.reply : kind === 2 ? handlers.timer : undefined;
+          if (typeof handler !== "function") {
+            last = missing(KINDS[kind], side.names[x]);
+            return -1;
+          }
+          inst.out = side.buffer();
+          inst.n = 0;
+          inst.overflow = null;
+          state.mono = mono;
+          state.wall = wall;
           state.sink = sink;
-          inst.call = call;
-          let result;
+          inst.active = true;
+          let error = null;
           try {
-            const value =
-              kind === "reply" ? handler(node, input.answer) : kind === "timer" ? handler(node, input.timer) : handler(node);
+            const value = kind === 1 ? handler(node, answerOf(x, y, z)) : kind === 2 ? handler(node, side.names[x]) : handler(node);
             if (value !== null && typeof value === "object" && typeof value.then === "function") {
               value.then(undefined, () => {});
-              throw new Error(`${HANDLERS[kind]} must not be async: the lab uses what it did before it returned, so it cannot await`);
+              throw new Error(`${HANDLERS[KINDS[kind]]} must not be async: the lab uses what it did before it returned, so it cannot await`);
             }
-            result = call.overflow ? { error: { text: call.overflow, line: 0 } } : { actions: call.actions };
-          } catch (error) {
-            result = { error: typeScriptError(error, url) };
+            if (inst.overflow) error = { text: inst.overflow, line: 0 };
+          } catch (thrown) {
+            error = typeScriptError(thrown, url);
           } finally {
-            inst.call = null;
+            inst.active = false;
             state.sink = null;
           }
-          if (inst.output.length) {
-            if (!result.error) result.output = inst.output;
-            inst.output = [];
+          const output = inst.output;
+          if (output.length) inst.output = [];
+          if (error) {
+            last = { error };
+            return -1;
           }
-          return result;
+          if (output.length) {
+            last = { actions: [], output };
+            return -1 - inst.n;
+          }
+          return inst.n;
         },
+        last: () => stringify(last),
       };
     };
+    const side = labSide(make);
+    return make;
   }
 
   /** Turns sucrase's error into the {text, line} a snippet's syntax error gives. */
@@ -751,18 +854,24 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
       state.wall = 0;
       // undefined arrives in Python as None (null would be a JsNull).
       const key = pyNew(name, fresh, s.ttl, s.renewEvery, s.retryEvery, s.acquireRetry, s.requestTimeout, s.workEvery, s.driftMargin, s.releaseAfter ?? undefined);
+      let last = null;
       return {
-        handle(input) {
-          state.mono = input.mono;
-          state.wall = input.wall;
-          const answer = input.answer;
-          const text = answer
-            ? pyHandle(key, input.kind, input.mono, input.wall, answer.kind, answer.request, answer.token ?? undefined, answer.deleted ?? undefined)
-            : pyHandle(key, input.kind, input.mono, input.wall, undefined, undefined, undefined, undefined, input.timer ?? undefined);
-          return JSON.parse(text);
+        // The actions come back as JSON text made in Python (see _handle): all in last().
+        handle(kind, mono, wall, x, y, z) {
+          state.mono = mono;
+          state.wall = wall;
+          if (kind === 1) {
+            const answer = answerOf(x, y, z);
+            last = pyHandle(key, "reply", mono, wall, answer.kind, y, answer.token, answer.deleted);
+          } else {
+            last = pyHandle(key, KINDS[kind], mono, wall, undefined, undefined, undefined, undefined, kind === 2 ? side.names[x] : undefined);
+          }
+          return -1;
         },
+        last: () => last,
       };
     };
+    const side = labSide(make);
     return { make };
   }
 
