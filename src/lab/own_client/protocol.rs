@@ -1,8 +1,9 @@
 //! What passes between the laboratory and a learner's client, as plain data: the calls the
 //! lab makes ([`Input`]), the answers it hands over ([`Answer`]), the settings a client is
 //! built with ([`Settings`]) and the actions it may ask for ([`Action`]). Times are integer
-//! microseconds. The JavaScript runtime in the snippet sandbox speaks exactly this shape
-//! (`www/snippets/sandbox/worker.js`); anything else it sends is refused, never trusted.
+//! microseconds. The engine (`src/bin/client_worker.rs`) carries these across to the
+//! runtime in the snippet sandbox (`www/snippets/sandbox/client-runtime.js`), mostly as
+//! numbers; anything it reads back that is not one of these is refused, never trusted.
 
 use serde::{Deserialize, Serialize};
 
