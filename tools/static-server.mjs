@@ -87,6 +87,9 @@ export async function startServer(root, port = 0, extraRoutes = {}) {
       response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
     }
   });
+  // Node closes an idle kept-alive connection after 5 s; a client reusing it at that moment
+  // reads ECONNRESET (seen in e2e: Playwright's route.fetch after a 5-s accessibility check).
+  server.keepAliveTimeout = 120_000;
   await new Promise((done) => server.listen(port, '127.0.0.1', done));
   const url = `http://127.0.0.1:${server.address().port}`;
   return {
