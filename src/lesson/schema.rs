@@ -274,6 +274,7 @@ records! {
         python_heading: Text, python_intro: Text, typescript_heading: Text,
         typescript_intro: Text, from_link: Text, run: Text, stop: Text,
         reset: Text, time_limit: Text, output: Text, errors: Text,
+        output_empty: Text, errors_empty: Text,
         not_run: Text, rule: Text, solution: Text, reported: Text,
         stopped: Text,
         crashed: Text,

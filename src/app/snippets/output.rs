@@ -17,13 +17,14 @@ pub struct OutputConsoleProps {
 #[component]
 pub fn OutputConsole(props: &OutputConsoleProps) -> Html {
     let language = props.language.id();
-    let stream = |part: &str, title: &str, text: &OutputText| {
+    let stream = |part: &str, title: &str, empty: &str, text: &OutputText| {
         let heading = format!("snippet-{language}-{part}-heading");
         html! {
             <>
                 <h4 id={heading.clone()}>{title.to_owned()}</h4>
                 // Text nodes only: whatever the code prints is never read as HTML.
-                <pre class={format!("snippet-{part}")} role="region" tabindex="0"
+                // An empty console says so in its `data-empty` words (the style sheet shows them).
+                <pre class={format!("snippet-{part}")} role="region" tabindex="0" data-empty={empty.to_owned()}
                     aria-labelledby={format!("snippet-{language}-heading {heading}")}>
                     { for text.pieces().map(|piece| Html::from(VText::new(piece.clone()))) }
                 </pre>
@@ -32,8 +33,8 @@ pub fn OutputConsole(props: &OutputConsoleProps) -> Html {
     };
     html! {
         <>
-            {stream("stdout", SANDBOX.snippets.output, &props.stdout)}
-            {stream("stderr", SANDBOX.snippets.errors, &props.stderr)}
+            {stream("stdout", SANDBOX.snippets.output, SANDBOX.snippets.output_empty, &props.stdout)}
+            {stream("stderr", SANDBOX.snippets.errors, SANDBOX.snippets.errors_empty, &props.stderr)}
         </>
     }
 }
