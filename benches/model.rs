@@ -14,7 +14,7 @@ fn main() {
 mod native {
     use lease_lab::model::search::{search_block, FaultKind, SearchSpec};
     use lease_lab::model::{
-        presets, Fault, FaultPlan, Recording, Scenario, SimDuration, SimTime, Simulation,
+        presets, Fault, FaultPlan, Recording, RunStore, Scenario, SimDuration, SimTime, Simulation,
         TimedFault,
     };
     use std::hint::black_box;

@@ -3,7 +3,8 @@
 
 use lease_lab::lab::{Lab, LabAction, PolicySwitch, Speed};
 use lease_lab::model::{
-    presets, CheckId, ClientId, Fault, SimDuration, SimTime, Simulation, TimedFault,
+    presets, CheckId, ClientId, Fault, RunQuestions, RunStore, SimDuration, SimTime, Simulation,
+    TimedFault,
 };
 
 fn apply(lab: &Lab, action: LabAction) -> Lab {

@@ -13,6 +13,7 @@ use lease_lab::model::search::{FaultKind, SearchSpec};
 use lease_lab::model::{
     presets, trace_hash, CheckId, CheckStatus, ClientConfig, ClientId, Run, Scenario, Simulation,
 };
+use lease_lab::model::{RunQuestions, RunStore};
 
 /// The lesson's heartbeat, as the reference solutions write it.
 struct Reference {

@@ -4,8 +4,9 @@
 use std::ops::Deref;
 use std::rc::Rc;
 
-pub use crate::lab::reading::{RunReading, TracedRun, WriteCounts};
+pub use crate::lab::reading::{RunReading, TracedRun};
 use crate::model::{Recording, Run};
+pub use crate::model::{RunQuestions, RunStore, WriteCounts};
 
 /// The run a view shows. Props compare it by identity: a run is never changed in place, so a
 /// new one always comes in a new `Rc`.
