@@ -239,6 +239,39 @@ impl Recording {
         });
         read(moment)
     }
+
+    /// Visits the events in `range`, all after `checkpoint` and before the next one:
+    /// replayed from the last moment asked about when it lies in that stretch, otherwise
+    /// from the checkpoint.
+    fn visit_stretch(
+        &self,
+        checkpoint: usize,
+        range: Range<usize>,
+        visit: &mut dyn FnMut(&Event, Found, &Tally),
+    ) {
+        let cache = self.moment.borrow();
+        let moment = cache.as_ref().filter(|m| m.checkpoint == checkpoint);
+        let mut tally = self.bookmarks[checkpoint].clone();
+        let mut at_each = |tally: &mut Tally, e: &Event, found: Found| {
+            if tally.events < range.end {
+                tally.add(e, found);
+                if tally.events > range.start {
+                    visit(e, found, tally);
+                }
+            }
+        };
+        for (e, found) in moment.map_or(&[][..], |m| &m.events) {
+            at_each(&mut tally, e, *found);
+        }
+        if tally.events < range.end {
+            let mut world = moment
+                .map_or(&self.checkpoints[checkpoint], |m| &m.world)
+                .clone();
+            while tally.events < range.end && world.step() {
+                world.drain(|e, found, _| at_each(&mut tally, e, found));
+            }
+        }
+    }
 }
 
 impl RunStore for Recording {
@@ -266,34 +299,19 @@ impl RunStore for Recording {
     fn bookmarks(&self) -> &[Tally] {
         &self.bookmarks
     }
-    /// Replays from the checkpoint at or before `range`, or from the last moment asked about
-    /// when it lies after that checkpoint (`visit` must not read the recording meanwhile).
+    /// Replays each stretch between checkpoints that `range` covers (`visit` must not read
+    /// the recording meanwhile).
     fn visit(&self, range: Range<usize>, visit: &mut dyn FnMut(&Event, Found, &Tally)) {
-        let checkpoint = self
-            .bookmarks
-            .partition_point(|b| b.events <= range.start)
-            .saturating_sub(1);
-        let cache = self.moment.borrow();
-        let moment = cache.as_ref().filter(|m| m.checkpoint == checkpoint);
-        let mut tally = self.bookmarks[checkpoint].clone();
-        let mut at_each = |tally: &mut Tally, e: &Event, found: Found| {
-            if tally.events < range.end {
-                tally.add(e, found);
-                if tally.events > range.start {
-                    visit(e, found, tally);
-                }
-            }
-        };
-        for (e, found) in moment.map_or(&[][..], |m| &m.events) {
-            at_each(&mut tally, e, *found);
-        }
-        if tally.events < range.end {
-            let mut world = moment
-                .map_or(&self.checkpoints[checkpoint], |m| &m.world)
-                .clone();
-            while tally.events < range.end && world.step() {
-                world.drain(|e, found, _| at_each(&mut tally, e, found));
-            }
+        let mut start = range.start;
+        while start < range.end {
+            let checkpoint = self
+                .bookmarks
+                .partition_point(|b| b.events <= start)
+                .saturating_sub(1);
+            let next = self.bookmarks.get(checkpoint + 1);
+            let end = next.map_or(range.end, |b| b.events.min(range.end));
+            self.visit_stretch(checkpoint, start..end, visit);
+            start = end;
         }
     }
 }
