@@ -11,8 +11,8 @@ use std::rc::Rc;
 
 use lease_lab::lab::reading::{RunReading, TracedRun};
 use lease_lab::model::{
-    presets, CheckId, ClientId, FencingToken, Recorder, Recording, Run, RunQuestions, RunStore,
-    SimTime, Simulation, Violation, ViolationDetail,
+    presets, CheckId, ClientId, FencingToken, Recorder, Recording, Run, RunQuestions, SimTime,
+    Simulation, Violation, ViolationDetail,
 };
 
 /// Forty moments spread over the run, the end, and around every 60th event.

@@ -33,7 +33,7 @@ use crate::lesson::content::SANDBOX;
 use crate::lesson::reasons;
 use crate::model::fields;
 use crate::model::{
-    presets, Fault, Recorder, Recording, RunQuestions, RunStore, Scenario, SimTime, TimedFault,
+    presets, Fault, Recorder, Recording, RunQuestions, Scenario, SimTime, TimedFault,
 };
 use simulating::{Jobs, Role};
 

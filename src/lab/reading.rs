@@ -13,8 +13,8 @@ use std::rc::Rc;
 
 use crate::model::overview::{FailoverGroup, Overview};
 use crate::model::{
-    CheckReport, Event, Found, Metrics, Recording, Run, RunStore, Scenario, SimDuration, SimTime,
-    Tally, Violation, ViolationDetail,
+    Event, Found, Metrics, Recording, Run, RunStore, RunSummary, SimDuration, SimTime, Tally,
+    Violation, ViolationDetail,
 };
 
 /// A run as the views read it: its store (and so every question), the timeline's lanes, and
@@ -77,20 +77,8 @@ impl TracedRun {
 
 /// The run's own store answers.
 impl RunStore for TracedRun {
-    fn scenario(&self) -> &Scenario {
-        self.run.scenario()
-    }
-    fn end(&self) -> SimTime {
-        self.run.end()
-    }
-    fn event_count(&self) -> usize {
-        self.run.event_count()
-    }
-    fn checks(&self) -> &[CheckReport; 4] {
-        self.run.checks()
-    }
-    fn metrics(&self) -> &Metrics {
-        self.run.metrics()
+    fn summary(&self) -> &RunSummary {
+        self.run.summary()
     }
     fn tally_at(&self, t: SimTime) -> Tally {
         self.run.tally_at(t)

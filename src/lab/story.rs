@@ -181,7 +181,7 @@ fn service_line(at: crate::model::SimTime, event: ServiceEvent) -> Option<String
 mod tests {
     use super::*;
     use crate::model::search::{first_broken, search_block, shrink, with_plan};
-    use crate::model::{Policy, RunStore, Scenario, Simulation};
+    use crate::model::{Policy, Scenario, Simulation};
 
     #[test]
     fn a_shrunk_unfenced_pause_tells_who_paused_who_acquired_what_landed_and_what_broke() {

@@ -65,7 +65,9 @@ pub use msg::Message;
 pub use net::{DropReason, LinkConfig, Network};
 pub use policy::Policy;
 pub use presets::{Preset, SystemDefaults};
-pub use reader::{ClientSnapshot, RunQuestions, RunStore, Snapshot, Tally, Window, WriteCounts};
+pub use reader::{
+    ClientSnapshot, RunQuestions, RunStore, RunSummary, Snapshot, Tally, Window, WriteCounts,
+};
 pub use recording::{Recorder, Recording};
 pub use rng::SimRng;
 pub use run::{Interval, LifecyclePoint, MessageFate, MessageRecord, Run, Tenure};

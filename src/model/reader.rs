@@ -220,23 +220,31 @@ pub struct Snapshot {
     pub broken: Vec<CheckId>,
 }
 
-/// How a run is stored: what it holds for the whole run, and the primitives every question
-/// is answered from.
-pub trait RunStore {
+/// What holds for a whole run, however it is stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSummary {
     /// The scenario the run followed (for a live run: the faults applied, at their times).
-    fn scenario(&self) -> &Scenario;
+    pub scenario: Scenario,
     /// When the run ends.
-    fn end(&self) -> SimTime;
-    /// How many events the whole run has.
-    fn event_count(&self) -> usize;
-    /// The four check reports for the whole run.
-    fn checks(&self) -> &[CheckReport; 4];
-    /// The checkers' measurements over the whole run.
-    fn metrics(&self) -> &Metrics;
+    pub end: SimTime,
+    /// How many events the run has.
+    pub events: usize,
+    /// The stable trace hash (FNV-1a over the canonical encoding of every event).
+    pub hash: u64,
+    /// The four check reports.
+    pub checks: [CheckReport; 4],
+    /// The checkers' measurements.
+    pub metrics: Metrics,
+}
+
+/// How a run is stored: its summary, and the primitives every question is answered from.
+pub trait RunStore {
+    /// What holds for the whole run.
+    fn summary(&self) -> &RunSummary;
     /// The tally after every event at or before `t`.
     fn tally_at(&self, t: SimTime) -> Tally;
     /// The checkers' measurements after every event at or before `t`, by the same rules as
-    /// the whole run's [`RunStore::metrics`].
+    /// the whole run's [`RunQuestions::metrics`].
     fn metrics_at(&self, t: SimTime) -> Metrics;
     /// The tallies the store keeps along the trace, oldest first, the first before any
     /// event: a replay starts at one of them, so a stretch between two of them in which a
@@ -249,6 +257,31 @@ pub trait RunStore {
 
 /// The questions the views ask of a run, each answered once for every kind of store.
 pub trait RunQuestions: RunStore {
+    /// The scenario the run followed (for a live run: the faults applied, at their times).
+    fn scenario(&self) -> &Scenario {
+        &self.summary().scenario
+    }
+    /// When the run ends.
+    fn end(&self) -> SimTime {
+        self.summary().end
+    }
+    /// How many events the whole run has.
+    fn event_count(&self) -> usize {
+        self.summary().events
+    }
+    /// The stable trace hash, the same for every store of the same events.
+    fn trace_hash(&self) -> u64 {
+        self.summary().hash
+    }
+    /// The four check reports for the whole run.
+    fn checks(&self) -> &[CheckReport; 4] {
+        &self.summary().checks
+    }
+    /// The checkers' measurements over the whole run.
+    fn metrics(&self) -> &Metrics {
+        &self.summary().metrics
+    }
+
     /// The status of one check over the whole run.
     fn check(&self, id: CheckId) -> CheckStatus {
         self.checks()[id.index()].status

@@ -10,10 +10,10 @@
 //! between slices; the finished [`Recording`] is a [`RunStore`], so it answers the views'
 //! questions ([`super::RunQuestions`]) by the same code as a whole trace.
 
-use super::check::{CheckReport, Found, Metrics};
+use super::check::{Found, Metrics};
 use super::checked::CheckedWorld;
 use super::overview::Overview;
-use super::reader::{RunStore, Tally};
+use super::reader::{RunStore, RunSummary, Tally};
 use super::scenario::Scenario;
 use super::time::{SimDuration, SimTime};
 use super::trace::{Event, TraceHasher};
@@ -126,12 +126,14 @@ impl Recorder {
     fn into_recording(self, end: SimTime) -> Recording {
         let outcome = self.world.outcome();
         Recording {
-            end,
-            scenario: self.scenario,
-            hash: self.hasher.finish(),
-            checks: outcome.checks,
-            metrics: outcome.metrics,
-            events: self.tally.events,
+            summary: RunSummary {
+                end,
+                scenario: self.scenario,
+                hash: self.hasher.finish(),
+                checks: outcome.checks,
+                metrics: outcome.metrics,
+                events: self.tally.events,
+            },
             checkpoints: self.checkpoints,
             bookmarks: self.bookmarks,
             overview: self.overview,
@@ -155,12 +157,7 @@ struct Moment {
 /// A finished run: its hash, checks and metrics, and exact answers about any moment.
 #[derive(Clone, Debug)]
 pub struct Recording {
-    scenario: Scenario,
-    end: SimTime,
-    hash: u64,
-    checks: [CheckReport; 4],
-    metrics: Metrics,
-    events: usize,
+    summary: RunSummary,
     checkpoints: Vec<CheckedWorld>,
     bookmarks: Vec<Tally>,
     overview: Overview,
@@ -173,10 +170,6 @@ impl Recording {
         Recorder::new(s).finish()
     }
 
-    /// The stable trace hash, the same as [`super::Run::trace_hash`] of the same scenario.
-    pub fn trace_hash(&self) -> u64 {
-        self.hash
-    }
     /// The timeline's view of the whole run.
     pub fn overview(&self) -> &Overview {
         &self.overview
@@ -275,20 +268,8 @@ impl Recording {
 }
 
 impl RunStore for Recording {
-    fn scenario(&self) -> &Scenario {
-        &self.scenario
-    }
-    fn end(&self) -> SimTime {
-        self.end
-    }
-    fn event_count(&self) -> usize {
-        self.events
-    }
-    fn checks(&self) -> &[CheckReport; 4] {
-        &self.checks
-    }
-    fn metrics(&self) -> &Metrics {
-        &self.metrics
+    fn summary(&self) -> &RunSummary {
+        &self.summary
     }
     fn tally_at(&self, t: SimTime) -> Tally {
         self.with_moment(t, |m| m.tally.clone())

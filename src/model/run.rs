@@ -7,13 +7,13 @@ use std::cell::OnceCell;
 use std::ops::Range;
 
 use super::check::{
-    CheckReport, Checkers, Failover, Found, Judging, Metrics, Observations, Records, RenewRecord,
+    Checkers, Failover, Found, Judging, Metrics, Observations, Records, RenewRecord,
 };
 use super::client::Lifecycle;
 use super::ids::{ClientId, FencingToken, MsgId, NodeId};
 use super::msg::Message;
 use super::net::DropReason;
-use super::reader::{RunStore, Tally};
+use super::reader::{RunStore, RunSummary, Tally};
 use super::scenario::Scenario;
 use super::service::{LeaseEnd, ServiceEvent};
 use super::storage::WriteRecord;
@@ -144,14 +144,10 @@ pub struct Tenure {
 /// hash, what the checkers found reading them, the metrics and records.
 #[derive(Clone, Debug)]
 pub struct Run {
-    scenario: Scenario,
-    end: SimTime,
+    summary: RunSummary,
     events: Vec<Event>,
     /// What the checkers found at each event.
     found: Vec<Found>,
-    hash: u64,
-    checks: [CheckReport; 4],
-    metrics: Metrics,
     observed: Observations,
     messages: Vec<MessageRecord>,
     writes: Vec<WriteRecord>,
@@ -189,13 +185,16 @@ impl Run {
             ..
         } = index;
         Run {
-            hash: trace_hash(&events),
-            scenario,
-            end,
+            summary: RunSummary {
+                hash: trace_hash(&events),
+                events: events.len(),
+                scenario,
+                end,
+                checks,
+                metrics,
+            },
             events,
             found,
-            checks,
-            metrics,
             observed,
             messages,
             writes,
@@ -230,10 +229,6 @@ impl Run {
     /// What the checkers found at each event (beside [`Run::events`]).
     pub fn found(&self) -> &[Found] {
         &self.found
-    }
-    /// The stable trace hash (FNV-1a over the canonical encoding of every event).
-    pub fn trace_hash(&self) -> u64 {
-        self.hash
     }
     /// Every renew request and what became of it, in send order.
     pub fn renews(&self) -> &[RenewRecord] {
@@ -380,20 +375,8 @@ impl RunIndex {
 }
 
 impl RunStore for Run {
-    fn scenario(&self) -> &Scenario {
-        &self.scenario
-    }
-    fn end(&self) -> SimTime {
-        self.end
-    }
-    fn event_count(&self) -> usize {
-        self.events.len()
-    }
-    fn checks(&self) -> &[CheckReport; 4] {
-        &self.checks
-    }
-    fn metrics(&self) -> &Metrics {
-        &self.metrics
+    fn summary(&self) -> &RunSummary {
+        &self.summary
     }
     fn tally_at(&self, t: SimTime) -> Tally {
         let end = self.events_count_until(t);
@@ -407,7 +390,7 @@ impl RunStore for Run {
     }
     fn bookmarks(&self) -> &[Tally] {
         self.bookmarks.get_or_init(|| {
-            let mut tally = Tally::new(self.scenario.clients);
+            let mut tally = Tally::new(self.summary.scenario.clients);
             let mut bookmarks = vec![tally.clone()];
             for chunk in self.events.chunks(BOOKMARK_EVENTS) {
                 let found = &self.found[tally.events..tally.events + chunk.len()];

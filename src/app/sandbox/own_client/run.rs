@@ -22,7 +22,7 @@ use crate::lesson::checks::CheckWords;
 use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences::sandbox::own_client as says;
 use crate::model::{
-    CheckId, CheckStatus, ClientId, Run, RunQuestions, RunStore, Scenario, SimTime, Simulation,
+    CheckId, CheckStatus, ClientId, Run, RunQuestions, Scenario, SimTime, Simulation,
 };
 use crate::share::{LabLink, LinkState, SnippetCode};
 
