@@ -21,7 +21,7 @@ use super::time::SimTime;
 use super::trace::{trace_hash, Event, EventKind};
 
 /// Events between two of a whole trace's bookmarks: a question folds at most this many.
-pub const BOOKMARK_EVENTS: usize = 512;
+pub const BOOKMARK_EVENTS: usize = 256;
 
 /// What became of a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
