@@ -3,8 +3,8 @@
 //! keeps as bookmarks, and the events of an index range, each with the tally after it. Every
 //! question a view asks ([`RunQuestions`]) is answered once, from those primitives alone. A
 //! [`super::Recording`] keeps checkpoints of the world and replays them; a [`super::Run`]
-//! keeps its whole trace and slices it. Both fold events into their tallies with
-//! [`Tally::add`], so both count by the same rules.
+//! keeps its whole trace and slices it. Both fold events into their tallies with the same
+//! `Tally::add`, so both count by the same rules.
 
 use std::ops::Range;
 
