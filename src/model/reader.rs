@@ -289,12 +289,14 @@ pub trait RunQuestions: RunStore {
 
     /// The status of one check as of `t` (broken only if it broke at or before `t`).
     fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
-        match self.check(id) {
+        // Only a check broken by `t` needs the tally, for its count.
+        let status = self.check(id);
+        match status {
             CheckStatus::Broken { first, .. } if first.at <= t => {
-                check_as_of(self.check(id), id, t, &self.tally_at(t))
+                check_as_of(status, id, t, &self.tally_at(t))
             }
             CheckStatus::Broken { .. } => CheckStatus::Holding,
-            status => status,
+            _ => status,
         }
     }
 
@@ -303,20 +305,7 @@ pub trait RunQuestions: RunStore {
         let tally = self.tally_at(t);
         let scenario = self.scenario();
         let clients = (0..scenario.clients)
-            .map(|i| {
-                let id = ClientId(i);
-                let point = tally.lifecycles[id.index()];
-                let crashed = tally.crashed_at[id.index()].is_some();
-                ClientSnapshot {
-                    id,
-                    lifecycle: point.state,
-                    token: point.token,
-                    lost_flag: matches!(point.state, Lifecycle::Lost(_)),
-                    paused: !crashed && tally.paused_until[id.index()].is_some_and(|u| u > t),
-                    crashed,
-                    clock: clock_at(scenario, NodeId::Client(id), t),
-                }
-            })
+            .map(|i| client_at(&tally, scenario, ClientId(i), t))
             .collect();
         Snapshot {
             at: t,
@@ -429,6 +418,21 @@ fn check_as_of(status: CheckStatus, id: CheckId, t: SimTime, tally: &Tally) -> C
             count: tally.broken[id.index()],
         },
         s => s,
+    }
+}
+
+/// Client `id` as `tally` (taken at `t`) shows it: a crash ends any pause.
+fn client_at(tally: &Tally, scenario: &Scenario, id: ClientId, t: SimTime) -> ClientSnapshot {
+    let point = tally.lifecycles[id.index()];
+    let crashed = tally.crashed_at[id.index()].is_some();
+    ClientSnapshot {
+        id,
+        lifecycle: point.state,
+        token: point.token,
+        lost_flag: matches!(point.state, Lifecycle::Lost(_)),
+        paused: !crashed && tally.paused_until[id.index()].is_some_and(|u| u > t),
+        crashed,
+        clock: clock_at(scenario, NodeId::Client(id), t),
     }
 }
 
