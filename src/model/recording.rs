@@ -187,8 +187,7 @@ impl Recording {
 
     /// Reads the moment `t`: the world and tally after every event at or before `t`, and
     /// the events since their checkpoint. The last moment asked about serves when no event
-    /// lies between it and `t` (the world may then stand a little after `t`: read its clocks
-    /// at `t`); it is continued when it is earlier in the same stretch; otherwise the
+    /// lies between it and `t` (the world may then stand a little after `t`); it is continued when it is earlier in the same stretch; otherwise the
     /// checkpoint is replayed.
     fn with_moment<R>(&self, t: SimTime, read: impl FnOnce(&Moment) -> R) -> R {
         let checkpoint = self.checkpoint_before(t);
