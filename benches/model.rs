@@ -14,8 +14,8 @@ fn main() {
 mod native {
     use lease_lab::model::search::{search_block, FaultKind, SearchSpec};
     use lease_lab::model::{
-        presets, Fault, FaultPlan, Recording, Scenario, SimDuration, SimTime, Simulation,
-        TimedFault,
+        presets, Fault, FaultPlan, Recording, RunQuestions, Scenario, SimDuration, SimTime,
+        Simulation, TimedFault,
     };
     use std::hint::black_box;
     use std::time::Instant;

@@ -13,6 +13,7 @@
 use std::time::{Duration, Instant};
 
 use lease_lab::lab::{Lab, LabAction, PolicySwitch, FIRST_SLICE_EVENTS};
+use lease_lab::model::RunQuestions;
 use lease_lab::share::decode;
 
 /// xorshift64*: a tiny deterministic generator, so a seed reproduces a run.

@@ -3,7 +3,7 @@
 
 use lease_lab::lab::{Lab, LabAction, PolicySwitch, Speed};
 use lease_lab::model::{
-    presets, CheckId, ClientId, Fault, SimDuration, SimTime, Simulation, TimedFault,
+    presets, CheckId, ClientId, Fault, RunQuestions, SimDuration, SimTime, Simulation, TimedFault,
 };
 
 fn apply(lab: &Lab, action: LabAction) -> Lab {

@@ -48,26 +48,43 @@ fn count(events: &[Event], pick: impl Fn(&Event) -> bool) -> usize {
     events.iter().filter(|e| pick(e)).count()
 }
 
-/// The last `max` of `items`, each with what the checkers found at it (`found` is beside
-/// the whole list `items` starts).
-fn last<T: Copy>(items: &[T], found: &[Found], max: usize) -> Vec<(T, Found)> {
-    let first = items.len().saturating_sub(max);
-    items[first..]
-        .iter()
-        .copied()
-        .zip(found[first..items.len()].iter().copied())
-        .collect()
+/// The last `max` of `items`.
+fn last<T: Copy>(items: &[T], max: usize) -> Vec<T> {
+    items[items.len().saturating_sub(max)..].to_vec()
+}
+
+/// The writes among `events`, each with what the checkers found at it.
+fn writes_in(events: &[Event], found: &[Found]) -> Vec<(WriteRecord, Found)> {
+    let write = |(e, f): (&Event, &Found)| match e.kind {
+        EventKind::Write(w) => Some((w, *f)),
+        _ => None,
+    };
+    events.iter().zip(found).filter_map(write).collect()
+}
+
+/// The state at `t` as the run's own records tell it: each client's lifecycle and token,
+/// and the service's holder.
+fn recorded_state(
+    run: &Run,
+    t: SimTime,
+) -> (Vec<(Lifecycle, Option<FencingToken>)>, Option<ClientId>) {
+    let clients = (0..run.scenario().clients)
+        .map(|c| {
+            let history = run.lifecycle_history(ClientId(c));
+            let p = history[history.partition_point(|p| p.from <= t) - 1];
+            (p.state, p.token)
+        })
+        .collect();
+    let holder = run.holder_intervals().iter().find(|x| x.span.contains(t));
+    (clients, holder.map(|x| x.client))
 }
 
 fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
     let events = run.events_until(t);
     let tally = rec.tally_at(t);
     assert_eq!(tally.events, events.len(), "events at {t}");
-    assert_eq!(
-        tally.writes,
-        run.storage_log_until(t).len(),
-        "writes at {t}"
-    );
+    let writes = writes_in(events, run.found());
+    assert_eq!(tally.writes, writes.len(), "writes at {t}");
     let losses = count(events, |e| {
         matches!(
             e.kind,
@@ -84,16 +101,31 @@ fn assert_same_at(run: &Run, rec: &Recording, t: SimTime) {
         without_fate(run.state_at(t)),
         "state at {t}"
     );
+    let state = rec.state_at(t);
+    let shown: Vec<_> = state
+        .clients
+        .iter()
+        .map(|c| (c.lifecycle, c.token))
+        .collect();
+    let holder = state.holder.map(|(c, _)| c);
+    assert_eq!((shown, holder), recorded_state(run, t), "state at {t}");
     for id in CheckId::ALL {
         assert_eq!(rec.check_at(id, t), run.check_at(id, t), "{id:?} at {t}");
     }
     let shown = rec.events_before(t, 60);
     assert_eq!(shown.total, events.len());
-    assert_eq!(shown.items, last(events, run.found(), 60), "events at {t}");
-    let writes = run.storage_log_until(t);
+    let found = &run.found()[..events.len()];
+    let expected = last(
+        &events
+            .iter()
+            .copied()
+            .zip(found.iter().copied())
+            .collect::<Vec<_>>(),
+        60,
+    );
+    assert_eq!(shown.items, expected, "events at {t}");
     let window = rec.writes_before(t, 40);
-    let expected = last(writes, run.storage_found(), 40);
-    assert_eq!(window.items, expected, "writes at {t}");
+    assert_eq!(window.items, last(&writes, 40), "writes at {t}");
     let sent = run.messages().partition_point(|m| m.sent_at <= t);
     let packets = rec.packets_before(t, 12);
     assert_eq!(packets.total, sent, "packets at {t}");

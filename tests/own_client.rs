@@ -10,6 +10,7 @@ use lease_lab::lab::own_client::{
 };
 use lease_lab::model::check::Judging;
 use lease_lab::model::search::{FaultKind, SearchSpec};
+use lease_lab::model::RunQuestions;
 use lease_lab::model::{
     presets, trace_hash, CheckId, CheckStatus, ClientConfig, ClientId, Run, Scenario, Simulation,
 };

@@ -2,7 +2,7 @@
 //! natively (tests/model_presets.rs asserts the same constants), byte for byte.
 #![cfg(target_arch = "wasm32")]
 
-use lease_lab::model::{presets, CheckId, Recording, Scenario, Simulation};
+use lease_lab::model::{presets, CheckId, Recording, RunQuestions, Scenario, Simulation};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

@@ -32,7 +32,9 @@ pub use switches::PolicySwitch;
 use crate::lesson::content::SANDBOX;
 use crate::lesson::reasons;
 use crate::model::fields;
-use crate::model::{presets, Fault, Recorder, Recording, Scenario, SimTime, TimedFault};
+use crate::model::{
+    presets, Fault, Recorder, Recording, RunQuestions, Scenario, SimTime, TimedFault,
+};
 use simulating::{Jobs, Role};
 
 /// The sandbox: a scenario, its run, an optional comparison run, and playback.

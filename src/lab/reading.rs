@@ -1,34 +1,25 @@
 //! What the laboratory's views read from a run, whichever kind it is: a simulated
 //! [`Recording`] (checkpoints, replayed on demand) or a [`TracedRun`] that keeps its whole
-//! trace (a live run as it grows, its recording, or the simulation set beside it). Pure and
-//! tested natively (`tests/run_reading.rs`): both kinds answer every question alike; the
-//! views (`app::sandbox::reading::ShownRun`) never know which they read.
+//! trace (a live run as it grows, its recording, or the simulation set beside it). Each is
+//! a [`RunStore`], so every question is a [`RunQuestions`] method, answered by the same code
+//! for both; this adds only the timeline's lanes and how times are printed. Tested natively
+//! (`tests/run_reading.rs`); the views (`app::sandbox::reading::ShownRun`) never know which
+//! kind they read.
+//!
+//! [`RunQuestions`]: crate::model::RunQuestions
 
+use std::ops::Range;
 use std::rc::Rc;
 
 use crate::model::overview::{FailoverGroup, Overview};
 use crate::model::{
-    CheckId, CheckStatus, ClientId, Event, Found, Lifecycle, LifecyclePoint, Metrics, Recording,
-    Run, Scenario, SimDuration, SimTime, Snapshot, Violation, ViolationDetail, Window, WriteRecord,
+    Event, Found, Metrics, Recording, Run, RunStore, RunSummary, SimDuration, SimTime, Tally,
+    Violation, ViolationDetail,
 };
 
-/// How many writes had reached storage by some time, and how they fared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WriteCounts {
-    /// Writes storage decided on.
-    pub total: usize,
-    /// Of which the fence rejected.
-    pub rejected: usize,
-    /// Of which accepted although a higher token was stored.
-    pub stale: usize,
-}
-
-/// The questions the views ask of a run, every one as of a time `t`.
-pub trait RunReading {
-    /// The scenario the run followed (for a live run: the faults applied, at their times).
-    fn scenario(&self) -> &Scenario;
-    /// When the run ends (for a live run still going: now).
-    fn end(&self) -> SimTime;
+/// A run as the views read it: its store (and so every question), the timeline's lanes, and
+/// how its times are printed.
+pub trait RunReading: RunStore {
     /// The timeline's lanes over the whole run.
     fn overview(&self) -> &Overview;
     /// The failovers up to `t`, at the timeline's resolution (each kind of run puts the
@@ -36,26 +27,6 @@ pub trait RunReading {
     fn failovers_until(&self, t: SimTime) -> &[FailoverGroup] {
         self.overview().failovers_until(t)
     }
-    /// Everything a view draws at `t`.
-    fn state_at(&self, t: SimTime) -> Snapshot;
-    /// The time of the latest event at or before `t`.
-    fn latest_event_at(&self, t: SimTime) -> Option<SimTime>;
-    /// The writes storage decided on up to `t`, counted.
-    fn write_counts_at(&self, t: SimTime) -> WriteCounts;
-    /// The last `max` writes storage decided on at or before `t`, with the checkers' findings.
-    fn writes_before(&self, t: SimTime, max: usize) -> Window<(WriteRecord, Found)>;
-    /// One check's status as of `t`.
-    fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus;
-    /// The last `max` times a lost flag was set at or before `t`.
-    fn losses_before(&self, t: SimTime, max: usize) -> Window<(ClientId, LifecyclePoint)>;
-    /// The checkers' measurements as of `t`.
-    fn metrics_at(&self, t: SimTime) -> Metrics;
-    /// The checkers' measurements over the whole run.
-    fn metrics(&self) -> &Metrics;
-    /// The last `max` events at or before `t`, with the checkers' findings.
-    fn events_before(&self, t: SimTime, max: usize) -> Window<(Event, Found)>;
-    /// How many events the whole run has.
-    fn event_count(&self) -> usize;
     /// A time as the views print it.
     fn shown_time(&self, t: SimTime) -> SimTime {
         t
@@ -83,70 +54,8 @@ pub trait RunReading {
 }
 
 impl RunReading for Recording {
-    fn scenario(&self) -> &Scenario {
-        Recording::scenario(self)
-    }
-    fn end(&self) -> SimTime {
-        Recording::end(self)
-    }
     fn overview(&self) -> &Overview {
         Recording::overview(self)
-    }
-    fn state_at(&self, t: SimTime) -> Snapshot {
-        Recording::state_at(self, t)
-    }
-    fn latest_event_at(&self, t: SimTime) -> Option<SimTime> {
-        self.tally_at(t).latest
-    }
-    fn write_counts_at(&self, t: SimTime) -> WriteCounts {
-        let tally = self.tally_at(t);
-        WriteCounts {
-            total: tally.writes,
-            rejected: tally.writes_rejected(),
-            stale: tally.writes_stale,
-        }
-    }
-    fn writes_before(&self, t: SimTime, max: usize) -> Window<(WriteRecord, Found)> {
-        Recording::writes_before(self, t, max)
-    }
-    fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
-        Recording::check_at(self, id, t)
-    }
-    fn losses_before(&self, t: SimTime, max: usize) -> Window<(ClientId, LifecyclePoint)> {
-        Recording::losses_before(self, t, max)
-    }
-    fn metrics_at(&self, t: SimTime) -> Metrics {
-        Recording::metrics_at(self, t)
-    }
-    fn metrics(&self) -> &Metrics {
-        Recording::metrics(self)
-    }
-    fn events_before(&self, t: SimTime, max: usize) -> Window<(Event, Found)> {
-        Recording::events_before(self, t, max)
-    }
-    fn event_count(&self) -> usize {
-        Recording::event_count(self)
-    }
-}
-
-/// The last `max` of `items` with what the checkers found at each, and how many there were.
-fn last<T: Clone>(items: &[T], found: &[Found], max: usize) -> Window<(T, Found)> {
-    let first = items.len().saturating_sub(max);
-    Window {
-        items: items[first..]
-            .iter()
-            .cloned()
-            .zip(found[first..].iter().copied())
-            .collect(),
-        total: items.len(),
-    }
-}
-
-/// The last `max` of `items`, and how many there were.
-fn last_plain<T: Clone>(items: &[T], max: usize) -> Window<T> {
-    Window {
-        items: items[items.len().saturating_sub(max)..].to_vec(),
-        total: items.len(),
     }
 }
 
@@ -166,62 +75,28 @@ impl TracedRun {
     }
 }
 
-impl RunReading for TracedRun {
-    fn scenario(&self) -> &Scenario {
-        self.run.scenario()
+/// The run's own store answers.
+impl RunStore for TracedRun {
+    fn summary(&self) -> &RunSummary {
+        self.run.summary()
     }
-    fn end(&self) -> SimTime {
-        self.run.end()
-    }
-    fn overview(&self) -> &Overview {
-        &self.overview
-    }
-    fn state_at(&self, t: SimTime) -> Snapshot {
-        self.run.state_at(t)
-    }
-    fn latest_event_at(&self, t: SimTime) -> Option<SimTime> {
-        self.run.events_until(t).last().map(|e| e.at)
-    }
-    fn write_counts_at(&self, t: SimTime) -> WriteCounts {
-        let log = self.run.storage_log_until(t);
-        let found = &self.run.storage_found()[..log.len()];
-        WriteCounts {
-            total: log.len(),
-            rejected: log.iter().filter(|w| !w.verdict.accepted()).count(),
-            stale: found.iter().filter(|f| f.stale_over().is_some()).count(),
-        }
-    }
-    fn writes_before(&self, t: SimTime, max: usize) -> Window<(WriteRecord, Found)> {
-        last(self.run.storage_log_until(t), self.run.storage_found(), max)
-    }
-    fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
-        self.run.check_at(id, t)
-    }
-    fn losses_before(&self, t: SimTime, max: usize) -> Window<(ClientId, LifecyclePoint)> {
-        let mut losses: Vec<(ClientId, LifecyclePoint)> = (0..self.run.scenario().clients)
-            .map(ClientId)
-            .flat_map(|c| {
-                self.run
-                    .lifecycle_history(c)
-                    .iter()
-                    .filter(move |p| p.from <= t && matches!(p.state, Lifecycle::Lost(_)))
-                    .map(move |p| (c, *p))
-            })
-            .collect();
-        losses.sort_by_key(|(c, p)| (p.from, c.0));
-        last_plain(&losses, max)
+    fn tally_at(&self, t: SimTime) -> Tally {
+        self.run.tally_at(t)
     }
     fn metrics_at(&self, t: SimTime) -> Metrics {
         self.run.metrics_at(t)
     }
-    fn metrics(&self) -> &Metrics {
-        self.run.metrics()
+    fn bookmarks(&self) -> &[Tally] {
+        self.run.bookmarks()
     }
-    fn events_before(&self, t: SimTime, max: usize) -> Window<(Event, Found)> {
-        last(self.run.events_until(t), self.run.found(), max)
+    fn visit(&self, range: Range<usize>, visit: &mut dyn FnMut(&Event, Found, &Tally)) {
+        self.run.visit(range, visit)
     }
-    fn event_count(&self) -> usize {
-        self.run.events().len()
+}
+
+impl RunReading for TracedRun {
+    fn overview(&self) -> &Overview {
+        &self.overview
     }
     fn shown_time(&self, t: SimTime) -> SimTime {
         crate::lab::live::shown_time(t)

@@ -5,7 +5,7 @@ use super::describe;
 use crate::lesson::content::SANDBOX;
 use crate::lesson::mermaid::{sequence_diagram, SequenceArrow};
 use crate::lesson::sentences;
-use crate::model::{Message, MessageFate, NodeId, Recording, SimTime};
+use crate::model::{Message, MessageFate, NodeId, Recording, RunQuestions, SimTime};
 
 /// One arrow of the run's sequence.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use super::describe;
 use crate::lesson::checks::{CheckWords, ViolationWords};
 use crate::lesson::sentences;
 use crate::model::{
-    CheckId, CheckStatus, EventKind, Fault, LeaseEnd, Lifecycle, NodeId, Run, ServiceEvent,
-    SimDuration, Violation, ViolationDetail, WriteRecord, WriteVerdict,
+    CheckId, CheckStatus, EventKind, Fault, LeaseEnd, Lifecycle, NodeId, Run, RunQuestions,
+    ServiceEvent, SimDuration, Violation, ViolationDetail, WriteRecord, WriteVerdict,
 };
 
 /// The story of the first broken check `check` of `run`, one sentence per line, in time
@@ -45,9 +45,9 @@ fn writes_told(run: &Run, v: &Violation) -> Vec<WriteRecord> {
     else {
         return Vec::new();
     };
-    let log = run.storage_log_until(v.at);
+    let log = run.storage_log().iter().take_while(|w| w.at <= v.at);
     let last =
-        |wanted: &dyn Fn(&WriteRecord) -> bool| log.iter().rev().find(|w| wanted(w)).copied();
+        |wanted: &dyn Fn(&WriteRecord) -> bool| log.clone().filter(|w| wanted(w)).last().copied();
     let newer = last(&|w| w.token == highest && matches!(w.verdict, WriteVerdict::Accepted));
     let stale = last(&|w| w.client == client && w.token == token);
     newer.into_iter().chain(stale).collect()

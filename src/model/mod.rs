@@ -2,14 +2,14 @@
 //! a network, per-node clocks and fenced storage. Never touches clocks, the DOM or web crates.
 //!
 //! Data flows one way: [`Scenario`] → [`Simulation::run`] → [`Run`] (trace, checks,
-//! metrics, per-time views). Each component ([`LeaseClient`], [`LockService`], [`Storage`],
-//! [`Network`]) is a state machine with `handle_*` inputs, `poll_*` outputs and absolute
-//! deadlines; [`World`] steps them from event to event. Faults are data ([`FaultPlan`]).
+//! metrics), read at any time through [`RunQuestions`]. Each component ([`LeaseClient`],
+//! [`LockService`], [`Storage`], [`Network`]) is a state machine with `handle_*` inputs,
+//! `poll_*` outputs and absolute deadlines; [`World`] steps them from event to event. Faults are data ([`FaultPlan`]).
 //! One `u64` seed drives all randomness, so the same scenario gives the same trace hash
 //! natively and in wasm.
 //!
 //! ```
-//! use lease_lab::model::{presets, CheckId, ClientId, Simulation, SimTime};
+//! use lease_lab::model::{presets, CheckId, ClientId, RunQuestions, Simulation, SimTime};
 //! let preset = presets::preset("2").unwrap();
 //! let run = Simulation::run(&preset.scenario);
 //! assert!(!run.check(CheckId::OrderedByToken).is_broken());
@@ -35,6 +35,7 @@ mod planted;
 pub mod policy;
 pub mod presets;
 mod queue;
+pub mod reader;
 pub mod recording;
 pub mod rng;
 pub mod run;
@@ -64,11 +65,12 @@ pub use msg::Message;
 pub use net::{DropReason, LinkConfig, Network};
 pub use policy::Policy;
 pub use presets::{Preset, SystemDefaults};
-pub use recording::{Recorder, Recording, Tally, Window};
-pub use rng::SimRng;
-pub use run::{
-    ClientSnapshot, Interval, LifecyclePoint, MessageFate, MessageRecord, Run, Snapshot, Tenure,
+pub use reader::{
+    ClientSnapshot, RunQuestions, RunStore, RunSummary, Snapshot, Tally, Window, WriteCounts,
 };
+pub use recording::{Recorder, Recording};
+pub use rng::SimRng;
+pub use run::{Interval, LifecyclePoint, MessageFate, MessageRecord, Run, Tenure};
 pub use scenario::{Fraction, LinkDelay, LinkOverride, Scenario, ScenarioError, ScenarioProblem};
 pub use service::{LeaseEnd, LockService, ServiceConfig, ServiceEvent};
 pub use storage::{Storage, WriteRecord, WriteVerdict};

@@ -7,6 +7,7 @@ use super::check::{Failover, Found};
 use super::client::Lifecycle;
 use super::ids::{ClientId, FencingToken, NodeId};
 use super::msg::Message;
+use super::reader::RunQuestions;
 use super::service::ServiceEvent;
 use super::storage::WriteVerdict;
 use super::time::SimTime;

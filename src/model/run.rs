@@ -1,20 +1,27 @@
-//! A finished run: the full trace plus indexes that let a view ask "what was true at time
-//! t?" cheaply (binary searches over time-sorted vectors; no re-simulation needed).
+//! A finished run: the full trace plus the records its checkers, exports and tests read
+//! (packets, the storage log, lifecycles, tenures). As a [`RunStore`] it slices its trace,
+//! with a tally kept every [`BOOKMARK_EVENTS`] events, so a view's questions
+//! ([`super::RunQuestions`]) cost at most that many steps, however long the run.
+
+use std::cell::OnceCell;
+use std::ops::Range;
 
 use super::check::{
-    CheckId, CheckReport, CheckStatus, Checkers, Failover, Found, Judging, Metrics, Observations,
-    Records, RenewRecord,
+    Checkers, Failover, Found, Judging, Metrics, Observations, Records, RenewRecord,
 };
 use super::client::Lifecycle;
-use super::faults::Fault;
 use super::ids::{ClientId, FencingToken, MsgId, NodeId};
 use super::msg::Message;
 use super::net::DropReason;
+use super::reader::{RunStore, RunSummary, Tally};
 use super::scenario::Scenario;
 use super::service::{LeaseEnd, ServiceEvent};
 use super::storage::WriteRecord;
-use super::time::{LocalNow, NodeClock, SimTime};
+use super::time::SimTime;
 use super::trace::{trace_hash, Event, EventKind};
+
+/// Events between two of a whole trace's bookmarks: a question folds at most this many.
+pub const BOOKMARK_EVENTS: usize = 256;
 
 /// What became of a packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,17 +92,6 @@ impl MessageRecord {
         Some(record)
     }
 
-    /// When the packet stopped being on the wire (arrival or drop), if it did.
-    pub fn gone_at(&self) -> Option<SimTime> {
-        match self.fate {
-            MessageFate::Delivered(t) | MessageFate::Dropped(t, _) => Some(t),
-            MessageFate::InFlight => None,
-        }
-    }
-    /// True if the packet is on the wire at `t`.
-    pub fn in_flight_at(&self, t: SimTime) -> bool {
-        self.sent_at <= t && self.gone_at().is_none_or(|g| t < g)
-    }
     /// How far along its edge the packet is at `t`, in thousandths (0 = sent, 1000 = due).
     pub fn progress_permille(&self, t: SimTime) -> u32 {
         let total = self.deliver_at.saturating_since(self.sent_at).0.max(1);
@@ -144,65 +140,21 @@ pub struct Tenure {
     pub end: Option<LeaseEnd>,
 }
 
-/// One client as a view draws it at one instant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ClientSnapshot {
-    /// The client.
-    pub id: ClientId,
-    /// Its lifecycle state.
-    pub lifecycle: Lifecycle,
-    /// The token held or last held.
-    pub token: Option<FencingToken>,
-    /// Whether its lost flag is set.
-    pub lost_flag: bool,
-    /// Whether it is frozen by a pause.
-    pub paused: bool,
-    /// Whether it has crashed.
-    pub crashed: bool,
-    /// What its own clocks read.
-    pub clock: LocalNow,
-}
-
-/// Everything a view needs at one instant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Snapshot {
-    /// The instant.
-    pub at: SimTime,
-    /// Each client.
-    pub clients: Vec<ClientSnapshot>,
-    /// The service's holder and token at that instant.
-    pub holder: Option<(ClientId, FencingToken)>,
-    /// The service's clocks.
-    pub service_clock: LocalNow,
-    /// Packets on the wire, with their progress in thousandths.
-    pub in_flight: Vec<(MessageRecord, u32)>,
-    /// Storage log entries so far.
-    pub writes_so_far: usize,
-    /// Checks broken at or before this instant.
-    pub broken: Vec<CheckId>,
-}
-
 /// A finished run held as its whole trace (simulated, live, or from a link): the events, its
-/// hash, what the checkers found reading them, the metrics and view indexes.
+/// hash, what the checkers found reading them, the metrics and records.
 #[derive(Clone, Debug)]
 pub struct Run {
-    scenario: Scenario,
-    end: SimTime,
+    summary: RunSummary,
     events: Vec<Event>,
     /// What the checkers found at each event.
     found: Vec<Found>,
-    hash: u64,
-    checks: [CheckReport; 4],
-    metrics: Metrics,
     observed: Observations,
     messages: Vec<MessageRecord>,
     writes: Vec<WriteRecord>,
-    /// What the checkers found at each write.
-    writes_found: Vec<Found>,
     lifecycles: Vec<Vec<LifecyclePoint>>,
     tenures: Vec<Tenure>,
-    pauses: Vec<(ClientId, Interval)>,
-    crashes: Vec<(ClientId, SimTime)>,
+    /// The tally every [`BOOKMARK_EVENTS`] events, made when a view first reads the run.
+    bookmarks: OnceCell<Vec<Tally>>,
 }
 
 impl Run {
@@ -220,49 +172,38 @@ impl Run {
         let mut found = Vec::with_capacity(events.len());
         for e in &events {
             let f = checkers.observe(e);
-            index.add(e, f);
+            index.add(e);
             found.push(f);
         }
-        index.end_pauses_at_crashes();
         let end = end.max(events.last().map_or(SimTime::ZERO, |e| e.at));
         let (checks, metrics, observed) = checkers.finish(end);
         let RunIndex {
             messages,
             writes,
-            writes_found,
             lifecycles,
             tenures,
-            pauses,
-            crashes,
             ..
         } = index;
         Run {
-            hash: trace_hash(&events),
-            scenario,
-            end,
+            summary: RunSummary {
+                hash: trace_hash(&events),
+                events: events.len(),
+                scenario,
+                end,
+                checks,
+                metrics,
+            },
             events,
             found,
-            checks,
-            metrics,
             observed,
             messages,
             writes,
-            writes_found,
             lifecycles,
             tenures,
-            pauses,
-            crashes,
+            bookmarks: OnceCell::new(),
         }
     }
 
-    /// The scenario that produced this run.
-    pub fn scenario(&self) -> &Scenario {
-        &self.scenario
-    }
-    /// When the run ended.
-    pub fn end(&self) -> SimTime {
-        self.end
-    }
     /// Every event, in order.
     pub fn events(&self) -> &[Event] {
         &self.events
@@ -274,52 +215,20 @@ impl Run {
     fn events_count_until(&self, t: SimTime) -> usize {
         self.events.partition_point(|e| e.at <= t)
     }
+    /// The tally after the first `end` events, folded from the last bookmark at or before
+    /// event `start`; `each` sees every event folded, with the tally after it.
+    fn fold(&self, start: usize, end: usize, mut each: impl FnMut(&Event, Found, &Tally)) -> Tally {
+        let mut tally = self.bookmarks()[start / BOOKMARK_EVENTS].clone();
+        let from = tally.events;
+        for (e, found) in self.events[from..end].iter().zip(&self.found[from..]) {
+            tally.add(e, *found);
+            each(e, *found, &tally);
+        }
+        tally
+    }
     /// What the checkers found at each event (beside [`Run::events`]).
     pub fn found(&self) -> &[Found] {
         &self.found
-    }
-    /// What the checkers found at each event at or before `t`.
-    pub fn found_until(&self, t: SimTime) -> &[Found] {
-        &self.found[..self.events_count_until(t)]
-    }
-    /// The stable trace hash (FNV-1a over the canonical encoding of every event).
-    pub fn trace_hash(&self) -> u64 {
-        self.hash
-    }
-    /// The four check reports for the whole run.
-    pub fn checks(&self) -> &[CheckReport; 4] {
-        &self.checks
-    }
-    /// The status of one check over the whole run.
-    pub fn check(&self, id: CheckId) -> CheckStatus {
-        self.checks[id.index()].status
-    }
-    /// The status of one check as of time `t` (broken only if it broke at or before `t`).
-    pub fn check_at(&self, id: CheckId, t: SimTime) -> CheckStatus {
-        match self.check(id) {
-            CheckStatus::Broken { first, .. } if first.at > t => CheckStatus::Holding,
-            CheckStatus::Broken { first, .. } => {
-                let count = self
-                    .found_until(t)
-                    .iter()
-                    .filter(|f| f.checks().any(|c| c == id))
-                    .count() as u32;
-                CheckStatus::Broken { first, count }
-            }
-            s => s,
-        }
-    }
-    /// The run's measurements (whole run).
-    pub fn metrics(&self) -> &Metrics {
-        &self.metrics
-    }
-    /// The same measurements as of time `t`: counted by the same checkers, so a view that
-    /// shows figures at the cursor and for the whole run never mixes two definitions.
-    pub fn metrics_at(&self, t: SimTime) -> Metrics {
-        let h = &self.observed.history;
-        let n = h.partition_point(|(at, _)| *at <= t);
-        h.get(n.wrapping_sub(1))
-            .map_or_else(Metrics::default, |(_, m)| *m)
     }
     /// Every renew request and what became of it, in send order.
     pub fn renews(&self) -> &[RenewRecord] {
@@ -333,41 +242,13 @@ impl Run {
     pub fn messages(&self) -> &[MessageRecord] {
         &self.messages
     }
-    /// The packets on the wire at `t`, each with its progress in thousandths.
-    pub fn in_flight_at(&self, t: SimTime) -> Vec<(MessageRecord, u32)> {
-        let n = self.messages.partition_point(|m| m.sent_at <= t);
-        self.messages[..n]
-            .iter()
-            .filter(|m| m.in_flight_at(t))
-            .map(|m| (*m, m.progress_permille(t)))
-            .collect()
-    }
     /// The storage log: every write storage decided on, in arrival order.
     pub fn storage_log(&self) -> &[WriteRecord] {
         &self.writes
     }
-    /// The storage log up to and including `t`.
-    pub fn storage_log_until(&self, t: SimTime) -> &[WriteRecord] {
-        let n = self.writes.partition_point(|w| w.at <= t);
-        &self.writes[..n]
-    }
-    /// What the checkers found at each write of the storage log (beside it).
-    pub fn storage_found(&self) -> &[Found] {
-        &self.writes_found
-    }
     /// Client `c`'s lifecycle changes, starting with Idle at 0.
     pub fn lifecycle_history(&self, c: ClientId) -> &[LifecyclePoint] {
         self.lifecycles.get(c.index()).map_or(&[], |v| v.as_slice())
-    }
-    /// Client `c`'s lifecycle state and token at `t`.
-    pub fn lifecycle_at(&self, c: ClientId, t: SimTime) -> LifecyclePoint {
-        let h = self.lifecycle_history(c);
-        let n = h.partition_point(|p| p.from <= t);
-        h.get(n.wrapping_sub(1)).copied().unwrap_or(LifecyclePoint {
-            from: SimTime::ZERO,
-            state: Lifecycle::Idle,
-            token: None,
-        })
     }
     /// The service's holder intervals: one per granted token.
     pub fn holder_intervals(&self) -> &[Tenure] {
@@ -390,78 +271,6 @@ impl Run {
         }
         out
     }
-    /// Client `c`'s pauses.
-    pub fn pauses(&self, c: ClientId) -> impl Iterator<Item = Interval> + '_ {
-        self.pauses
-            .iter()
-            .filter(move |(cc, _)| *cc == c)
-            .map(|(_, i)| *i)
-    }
-    /// When client `c` crashed, if it did.
-    pub fn crashed_at(&self, c: ClientId) -> Option<SimTime> {
-        self.crashes
-            .iter()
-            .find(|(cc, _)| *cc == c)
-            .map(|(_, t)| *t)
-    }
-    /// What node `n`'s clocks read at `t` (replaying the plan's clock faults).
-    pub fn clock_at(&self, n: NodeId, t: SimTime) -> LocalNow {
-        let mut clock = NodeClock::new();
-        let mut faults: Vec<_> = self
-            .scenario
-            .faults
-            .0
-            .iter()
-            .filter(|f| f.at <= t)
-            .collect();
-        faults.sort_by_key(|f| f.at);
-        for f in faults {
-            match f.fault {
-                Fault::ClockStep { node, by_micros } if node == n => clock.step_wall(by_micros),
-                Fault::ClockDrift { node, ppm } if node == n => clock.set_drift(f.at, ppm),
-                _ => {}
-            }
-        }
-        clock.now(t)
-    }
-    /// The service's holder at `t`.
-    pub fn holder_at(&self, t: SimTime) -> Option<(ClientId, FencingToken)> {
-        self.tenures
-            .iter()
-            .find(|x| x.span.contains(t))
-            .map(|x| (x.client, x.token))
-    }
-    /// Everything a view draws at `t`.
-    pub fn state_at(&self, t: SimTime) -> Snapshot {
-        let clients = (0..self.scenario.clients)
-            .map(|i| {
-                let id = ClientId(i);
-                let p = self.lifecycle_at(id, t);
-                let crashed = self.crashed_at(id).is_some_and(|c| c <= t);
-                ClientSnapshot {
-                    id,
-                    lifecycle: p.state,
-                    token: p.token,
-                    lost_flag: matches!(p.state, Lifecycle::Lost(_)),
-                    paused: !crashed && self.pauses(id).any(|iv| iv.contains(t)),
-                    crashed,
-                    clock: self.clock_at(NodeId::Client(id), t),
-                }
-            })
-            .collect();
-        Snapshot {
-            at: t,
-            clients,
-            holder: self.holder_at(t),
-            service_clock: self.clock_at(NodeId::Service, t),
-            in_flight: self.in_flight_at(t),
-            writes_so_far: self.storage_log_until(t).len(),
-            broken: CheckId::ALL
-                .into_iter()
-                .filter(|&c| self.check_at(c, t).is_broken())
-                .collect(),
-        }
-    }
 }
 
 /// The per-time views of a run, built in one pass over its events.
@@ -470,11 +279,8 @@ struct RunIndex {
     /// Each message id's position in `messages` (`u32::MAX`: none yet).
     by_id: Vec<u32>,
     writes: Vec<WriteRecord>,
-    writes_found: Vec<Found>,
     lifecycles: Vec<Vec<LifecyclePoint>>,
     tenures: Vec<Tenure>,
-    pauses: Vec<(ClientId, Interval)>,
-    crashes: Vec<(ClientId, SimTime)>,
 }
 
 impl RunIndex {
@@ -488,15 +294,12 @@ impl RunIndex {
             messages: Vec::new(),
             by_id: Vec::new(),
             writes: Vec::new(),
-            writes_found: Vec::new(),
             lifecycles: vec![vec![idle]; clients],
             tenures: Vec::new(),
-            pauses: Vec::new(),
-            crashes: Vec::new(),
         }
     }
 
-    fn add(&mut self, e: &Event, found: Found) {
+    fn add(&mut self, e: &Event) {
         match e.kind {
             EventKind::Sent { .. } => self.push_message(MessageRecord::started_by(e)),
             EventKind::Delivered { id, .. } => {
@@ -509,10 +312,7 @@ impl RunIndex {
                 // Dropped as it was sent: the drop is its only event.
                 None => self.push_message(MessageRecord::started_by(e)),
             },
-            EventKind::Write(r) => {
-                self.writes.push(r);
-                self.writes_found.push(found);
-            }
+            EventKind::Write(r) => self.writes.push(r),
             EventKind::Service(s) => self.service(e.at, s),
             _ => self.client(e),
         }
@@ -562,37 +362,49 @@ impl RunIndex {
         }
     }
 
-    /// A client's lifecycle, pauses and crash.
+    /// A client's lifecycle.
     fn client(&mut self, e: &Event) {
-        let NodeId::Client(c) = e.node else {
-            return;
-        };
-        match e.kind {
-            EventKind::Lifecycle { to, token } => self.lifecycles[c.index()].push(LifecyclePoint {
+        if let (NodeId::Client(c), EventKind::Lifecycle { to, token }) = (e.node, e.kind) {
+            self.lifecycles[c.index()].push(LifecyclePoint {
                 from: e.at,
                 state: to,
                 token,
-            }),
-            EventKind::Paused { until, .. } => self.pauses.push((
-                c,
-                Interval {
-                    from: e.at,
-                    until: Some(until),
-                },
-            )),
-            EventKind::Crashed => self.crashes.push((c, e.at)),
-            _ => {}
+            });
         }
     }
+}
 
-    /// A crash ends any pause.
-    fn end_pauses_at_crashes(&mut self) {
-        for (c, iv) in self.pauses.iter_mut() {
-            if let Some(&(_, t)) = self.crashes.iter().find(|(cc, _)| cc == c) {
-                if iv.from <= t && iv.until.is_some_and(|u| u > t) {
-                    iv.until = Some(t);
-                }
+impl RunStore for Run {
+    fn summary(&self) -> &RunSummary {
+        &self.summary
+    }
+    fn tally_at(&self, t: SimTime) -> Tally {
+        let end = self.events_count_until(t);
+        self.fold(end, end, |_, _, _| {})
+    }
+    fn metrics_at(&self, t: SimTime) -> Metrics {
+        let h = &self.observed.history;
+        let n = h.partition_point(|(at, _)| *at <= t);
+        h.get(n.wrapping_sub(1))
+            .map_or_else(Metrics::default, |(_, m)| *m)
+    }
+    fn bookmarks(&self) -> &[Tally] {
+        self.bookmarks.get_or_init(|| {
+            let mut tally = Tally::new(self.summary.scenario.clients);
+            let mut bookmarks = vec![tally.clone()];
+            for chunk in self.events.chunks(BOOKMARK_EVENTS) {
+                let found = &self.found[tally.events..tally.events + chunk.len()];
+                chunk.iter().zip(found).for_each(|(e, f)| tally.add(e, *f));
+                bookmarks.push(tally.clone());
             }
-        }
+            bookmarks
+        })
+    }
+    fn visit(&self, range: Range<usize>, visit: &mut dyn FnMut(&Event, Found, &Tally)) {
+        self.fold(range.start, range.end, |e, found, tally| {
+            if tally.events > range.start {
+                visit(e, found, tally);
+            }
+        });
     }
 }

@@ -131,6 +131,7 @@ pub fn parse_search(text: &str) -> Result<SearchSpec, SearchError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::RunQuestions;
 
     #[test]
     fn a_search_reads_back_as_written() {

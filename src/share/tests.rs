@@ -3,7 +3,7 @@
 use super::values::base64url;
 use super::*;
 use crate::lab::LabAction;
-use crate::model::{ClientId, Fault, NodeId, SimDuration, TimedFault};
+use crate::model::{ClientId, Fault, NodeId, RunQuestions, SimDuration, TimedFault};
 
 fn lab_of(fragment: &str) -> (LabLink, Vec<String>) {
     let decoded = decode(fragment);

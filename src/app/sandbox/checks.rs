@@ -9,7 +9,7 @@ use super::reading::{RunReading, ShownRun};
 use super::RunProps;
 use crate::lab::{describe, PolicySwitch};
 use crate::lesson::checks::{CheckWords, ViolationWords, CHECK_TEXTS};
-use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, SimTime};
+use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, RunQuestions, SimTime};
 
 /// At most this many lost-flag moments are listed; the rest are counted.
 const SHOWN_LOSSES: usize = 6;

@@ -9,7 +9,7 @@ use super::{preset_choices, LabProps, RunProps, SetupProps};
 use crate::lab::{describe, LabAction, PolicySwitch, Speed};
 use crate::lesson::content::SANDBOX;
 use crate::model::fields::{FormUnit, ScenarioField, SCENARIO_FIELDS};
-use crate::model::{presets, Lifecycle, Policy, Scenario, SimTime};
+use crate::model::{presets, Lifecycle, Policy, RunQuestions, Scenario, SimTime};
 
 fn select_value(event: &Event) -> String {
     event.target_unchecked_into::<HtmlSelectElement>().value()

@@ -13,7 +13,7 @@ use crate::app::diagrams::lifecycle::{LifecycleDiagram, StateMarker};
 use crate::app::diagrams::sequence::{SequenceDiagram, SequenceMessage};
 use crate::lab::{describe, LabAction, RunSequence};
 use crate::lesson::content::{ArchEdge, LeaseState, SANDBOX};
-use crate::model::{Lifecycle, Message, NodeId, SimTime};
+use crate::model::{Lifecycle, Message, NodeId, RunQuestions, SimTime};
 
 const SEQUENCE_WINDOW: usize = 12;
 

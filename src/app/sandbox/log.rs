@@ -2,6 +2,7 @@
 //! Only the latest events are rendered, however long the run: the cursor moves the window.
 
 use crate::lesson::sentences;
+use crate::model::RunQuestions;
 use yew::prelude::*;
 
 use super::RunProps;

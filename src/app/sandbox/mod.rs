@@ -27,7 +27,7 @@ use yew::prelude::*;
 
 use crate::lab::{Lab, LabAction};
 use crate::lesson::content::{PresetText, SANDBOX};
-use crate::model::{presets, SimTime};
+use crate::model::{presets, RunQuestions, SimTime};
 use reading::ShownRun;
 
 /// The lab as a Yew reducer state. An action that changes nothing keeps the same `Rc`,
@@ -244,8 +244,7 @@ pub fn Laboratory() -> Html {
             None => {
                 let latest_event = lab
                     .run()
-                    .tally_at(lab.now())
-                    .latest
+                    .latest_event_at(lab.now())
                     .unwrap_or(SimTime::ZERO);
                 let at = driver::refresh_while_playing(&shown_step, lab, latest_event);
                 lab_view(&store, at, painted)

@@ -1,10 +1,10 @@
-//! The run a view shows, read through [`RunReading`] (`crate::lab::reading`), whichever
-//! kind of run it is.
+//! The run a view shows, read through [`RunReading`] (`crate::lab::reading`) and its
+//! questions (`crate::model::RunQuestions`), whichever kind of run it is.
 
 use std::ops::Deref;
 use std::rc::Rc;
 
-pub use crate::lab::reading::{RunReading, TracedRun, WriteCounts};
+pub use crate::lab::reading::{RunReading, TracedRun};
 use crate::model::{Recording, Run};
 
 /// The run a view shows. Props compare it by identity: a run is never changed in place, so a

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::reading::RunReading;
 use super::RunProps;
 use crate::lesson::content::SANDBOX;
-use crate::model::{Found, WriteRecord, WriteVerdict};
+use crate::model::{Found, RunQuestions, WriteRecord, WriteVerdict};
 
 const SHOWN_WRITES: usize = 40;
 

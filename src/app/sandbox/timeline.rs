@@ -11,7 +11,7 @@ use super::RunProps;
 use crate::lab::timeline::{client_lane, lane_y, Plot, DEFAULT_WIDTH, GUTTER, LANE, TOP};
 use crate::lesson::content::SANDBOX;
 use crate::model::overview::{ClientLane, Mark, MarkGroup, Overview, Span, Spans};
-use crate::model::{ClientId, Scenario, SimTime};
+use crate::model::{ClientId, RunQuestions, Scenario, SimTime};
 
 /// Titled marks of one kind on one lane are drawn one by one up to this many; beyond it
 /// they are drawn as one shape, so the page stays small however long the run.

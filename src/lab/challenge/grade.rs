@@ -9,8 +9,8 @@ use super::spec::{Condition, Over, Spec, Trial, SWEEP_STARTS};
 use crate::model::presets::pitfall_window_start;
 use crate::model::search::{random_plan, with_plan};
 use crate::model::{
-    CheckStatus, Fault, FaultPlan, Outcome, Run, Scenario, ScenarioError, SimDuration, SimTime,
-    Simulation,
+    CheckStatus, Fault, FaultPlan, Outcome, Run, RunQuestions, RunStore, Scenario, ScenarioError,
+    SimDuration, SimTime, Simulation,
 };
 
 /// What the model said of a try.

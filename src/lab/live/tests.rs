@@ -9,7 +9,7 @@ use super::trace::LiveTrace;
 use super::{LivePacket, NodeNow, Stamp};
 use crate::model::{
     CheckId, ClientId, EventKind, Fault, Lifecycle, LocalNow, LocalTime, NodeId, Policy, Run,
-    Scenario, ServiceEvent, SimDuration, SimTime, WriteVerdict, WALL_EPOCH,
+    RunQuestions, Scenario, ServiceEvent, SimDuration, SimTime, WriteVerdict, WALL_EPOCH,
 };
 
 const ORIGIN: Stamp = Stamp(1_764_590_000_000_000);

@@ -140,7 +140,9 @@ impl LiveTrace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Fault, FencingToken, MsgId, Policy, WriteRecord, WriteVerdict};
+    use crate::model::{
+        Fault, FencingToken, MsgId, Policy, RunQuestions, WriteRecord, WriteVerdict,
+    };
 
     fn scenario() -> Scenario {
         Scenario {

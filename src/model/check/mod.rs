@@ -137,7 +137,7 @@ pub struct CheckReport {
 }
 
 /// Measurements of a run, counted by the checkers' measures from the events (liveness and cost as
-/// well as safety). [`super::Run::metrics_at`] gives the same figures as of any instant.
+/// well as safety). [`super::RunStore::metrics_at`] gives the same figures as of any instant.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Metrics {
     /// Renew requests sent (renew traffic).

@@ -5,8 +5,8 @@
 
 use crate::model::planted::{self, Bug};
 use crate::model::{
-    CheckId, ClientId, ClockKind, Fault, FaultPlan, NodeId, Policy, RandomFaults, Run, Scenario,
-    SimDuration, SimRng, SimTime, Simulation,
+    CheckId, ClientId, ClockKind, Fault, FaultPlan, NodeId, Policy, RandomFaults, Run,
+    RunQuestions, Scenario, SimDuration, SimRng, SimTime, Simulation,
 };
 
 /// How many generated scenarios a planted bug may take to be caught.

@@ -14,7 +14,7 @@ use crate::lab::live::compare::{delivery_lateness, simulate, timer_lateness, End
 use crate::lab::live::trace::LiveTrace;
 use crate::lab::live::{shown_length, shown_time};
 use crate::lesson::content::LIVE;
-use crate::model::{ClientId, Run};
+use crate::model::{ClientId, Run, RunQuestions};
 
 #[derive(Properties)]
 pub struct ComparisonProps {

@@ -28,7 +28,7 @@ use crate::lab::live::session::{LiveAction, LiveState, Phase};
 use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
 use crate::lab::live::{shown_length, shown_time};
 use crate::lesson::content::LIVE;
-use crate::model::{Run, Scenario, SimTime};
+use crate::model::{Run, RunQuestions, Scenario, SimTime};
 use driver::{LiveRun, LiveUpdate};
 
 impl Reducible for LiveState {

@@ -21,7 +21,9 @@ use crate::lab::own_client::{
 use crate::lesson::checks::CheckWords;
 use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences::sandbox::own_client as says;
-use crate::model::{CheckId, CheckStatus, ClientId, Run, Scenario, SimTime, Simulation};
+use crate::model::{
+    CheckId, CheckStatus, ClientId, Run, RunQuestions, Scenario, SimTime, Simulation,
+};
 use crate::share::{LabLink, LinkState, SnippetCode};
 
 #[derive(Properties, PartialEq)]

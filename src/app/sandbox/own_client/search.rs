@@ -16,7 +16,7 @@ use crate::lab::own_client::{OwnSearch, RunReport};
 use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences;
 use crate::model::search::{with_plan, SearchSpec};
-use crate::model::{CheckStatus, Scenario};
+use crate::model::{CheckStatus, RunQuestions, Scenario};
 
 #[derive(Properties, PartialEq)]
 pub struct ClientSearchProps {
