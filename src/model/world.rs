@@ -363,6 +363,8 @@ impl<O: Output, C: ClientMachine> World<O, C> {
         self.run_until(self.end);
     }
 
+    // Cold: a few per run, kept out of the step loop's hot path.
+    #[cold]
     fn apply_fault(&mut self, f: Fault) {
         // Faults naming a client the scenario does not have are ignored (validation
         // refuses them; this keeps an unvalidated scenario from panicking).
@@ -435,6 +437,8 @@ impl<O: Output, C: ClientMachine> World<O, C> {
         }
     }
 
+    // Cold: a few per run, kept out of the step loop's hot path.
+    #[cold]
     fn wake(&mut self, i: usize) {
         let node = NodeId::Client(ClientId(i as u8));
         let slot = &mut self.slots[i];
