@@ -494,16 +494,17 @@ impl LeaseClient {
     }
 
     fn fire(&mut self, timer: TimerKind, now: LocalNow) {
-        match (timer, self.state) {
-            (TimerKind::Acquire, State::Idle | State::Acquiring { attempt: None }) => {
+        // Matched by reference: only the fields an arm uses are copied, not the whole state.
+        match (timer, &self.state) {
+            (TimerKind::Acquire, &State::Idle | &State::Acquiring { attempt: None }) => {
                 self.send_acquire(now)
             }
-            (TimerKind::RequestTimeout, state) => self.request_timed_out(state, now),
-            (TimerKind::Renew, state) => self.renew_due(state, now),
-            (TimerKind::SafeDeadline, State::Holding { lease, .. }) => {
+            (TimerKind::RequestTimeout, _) => self.request_timed_out(now),
+            (TimerKind::Renew, _) => self.renew_due(now),
+            (TimerKind::SafeDeadline, &State::Holding { lease, .. }) => {
                 self.lose(lease, LostReason::DeadlinePassed, now);
             }
-            (TimerKind::Work, State::Holding { lease, .. }) => {
+            (TimerKind::Work, &State::Holding { lease, .. }) => {
                 if !self.lost_flag && !self.cfg.policy.trust_flag_only && lease.deadline.passed(now)
                 {
                     self.lose(lease, LostReason::DeadlinePassedAtWrite, now);
@@ -511,14 +512,14 @@ impl LeaseClient {
                     self.write(lease.token, now);
                 }
             }
-            (TimerKind::Work, State::Unlocking { lease, .. }) => self.write(lease.token, now),
+            (TimerKind::Work, &State::Unlocking { lease, .. }) => self.write(lease.token, now),
             #[cfg(test)]
-            (TimerKind::Work, State::Lost { token, .. })
+            (TimerKind::Work, &State::Lost { token, .. })
                 if planted::is(planted::Bug::ClientSkipsLostFlag) =>
             {
                 self.write(token, now)
             }
-            (TimerKind::Release, State::Holding { lease, .. }) => {
+            (TimerKind::Release, &State::Holding { lease, .. }) => {
                 self.timers.clear_all();
                 let a = self.send_unlock(now, lease.token, true);
                 self.state = State::Releasing {
@@ -532,8 +533,8 @@ impl LeaseClient {
 
     /// The outstanding request got no answer in time: retry it later, or give up on a
     /// polite release.
-    fn request_timed_out(&mut self, state: State, now: LocalNow) {
-        match state {
+    fn request_timed_out(&mut self, now: LocalNow) {
+        match self.state {
             State::Acquiring { attempt: Some(a) } => {
                 self.state = State::Acquiring { attempt: None };
                 self.set(
@@ -579,8 +580,8 @@ impl LeaseClient {
     }
 
     /// Time to renew (or retry a renew, or retry a best-effort unlock).
-    fn renew_due(&mut self, state: State, now: LocalNow) {
-        match state {
+    fn renew_due(&mut self, now: LocalNow) {
+        match self.state {
             State::Holding { lease, renew: None } => {
                 if lease.deadline.passed(now) {
                     // No budget left: fail closed rather than renew late.
@@ -635,14 +636,15 @@ impl LeaseClient {
 
     /// Handles a reply from the lock service.
     pub fn handle_message(&mut self, now: LocalNow, msg: Message) {
-        let handled = match (msg, self.state) {
-            (Message::Granted { req, token }, State::Acquiring { attempt: Some(a) })
+        // Matched by reference, as in `fire`.
+        let handled = match (msg, &self.state) {
+            (Message::Granted { req, token }, &State::Acquiring { attempt: Some(a) })
                 if a.req == req =>
             {
                 self.granted(a, token, now);
                 true
             }
-            (Message::Busy { req }, State::Acquiring { attempt: Some(a) }) if a.req == req => {
+            (Message::Busy { req }, &State::Acquiring { attempt: Some(a) }) if a.req == req => {
                 self.state = State::Acquiring { attempt: None };
                 self.clear(TimerKind::RequestTimeout);
                 self.set(
@@ -653,7 +655,7 @@ impl LeaseClient {
             }
             (
                 Message::RenewOk { req, .. } | Message::NotOwner { req, .. },
-                State::Holding {
+                &State::Holding {
                     lease,
                     renew: Some(a),
                 },
@@ -661,12 +663,12 @@ impl LeaseClient {
                 self.renew_answered(msg, lease, a, now);
                 true
             }
-            (Message::ReleaseReply { req, .. }, state) => self.release_answered(req, state),
+            (Message::ReleaseReply { req, .. }, _) => self.release_answered(req),
             _ => false,
         };
         // The answer to a best-effort unlock is expected and needs no note.
         let best_effort_unlock = matches!(
-            (msg, self.state),
+            (msg, &self.state),
             (Message::ReleaseReply { .. }, State::Lost { .. })
         );
         if !handled && !best_effort_unlock && self.verbose {
@@ -733,8 +735,8 @@ impl LeaseClient {
 
     /// The answer to an unlock: a lost lease is now released at the service too, a polite
     /// release is done. Returns whether the reply was the one awaited.
-    fn release_answered(&mut self, req: RequestId, state: State) -> bool {
-        match state {
+    fn release_answered(&mut self, req: RequestId) -> bool {
+        match self.state {
             State::Unlocking {
                 lease,
                 unlock: Some(a),

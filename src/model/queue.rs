@@ -39,7 +39,8 @@ impl<T: Copy, const N: usize> Outbox<T, N> {
         if self.len == 0 {
             return None;
         }
-        let t = self.items[self.head].take();
+        // Copied, not taken: the slot is overwritten before it is read again.
+        let t = self.items[self.head];
         self.head = (self.head + 1) % N;
         self.len -= 1;
         t
