@@ -75,8 +75,13 @@ function staticCopy() {
   for (const [, href] of page.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*href="\.?\/?([^"]+)"/g)) {
     copyFileSync(join(dist, href), join(folder, href));
   }
-  // The same without its style sheets: what the style sheet costs the first paint.
-  writeFileSync(join(folder, 'unstyled.html'), page.replace(/<link\b[^>]*rel="stylesheet"[^>]*>/g, ''));
+  // The same without its style sheets: what the style sheet costs the first paint. The build
+  // inlines the lesson's sheet as the page's first <style> (tools/post-build.mjs); the rule
+  // added above, which keeps the first view, stays.
+  writeFileSync(
+    join(folder, 'unstyled.html'),
+    page.replace(/<link\b[^>]*rel="stylesheet"[^>]*>/g, '').replace(/<style>[\s\S]*?<\/style>(?=[\s\S]*<style>\.panel ~ \.panel)/, ''),
+  );
   writeFileSync(join(folder, 'bare.html'), BARE_PAGE);
   if (levers) writeLevers(folder, page);
   return folder;
