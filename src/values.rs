@@ -34,7 +34,7 @@ fn is_plain(byte: u8) -> bool {
         || matches!(byte, b'-' | b'.' | b'_' | b'~' | b':' | b'@' | b'+' | b'/')
 }
 
-/// %-escapes every byte that is not [plain](is_plain) (so `&`, `=`, `#` and spaces never
+/// %-escapes every byte that is not plain (`is_plain`) (so `&`, `=`, `#` and spaces never
 /// end a field early).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

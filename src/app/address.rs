@@ -52,7 +52,7 @@ pub fn restore_from_location() -> EmbedOptions {
     options
 }
 
-/// The link the laboratory starts from (see [`ShellAddress::lab_link`]).
+/// The link the laboratory starts from (see `ShellAddress::lab_link`).
 pub fn lab_link() -> String {
     ADDRESS.with(|address| address.borrow().lab_link.clone())
 }

@@ -10,7 +10,7 @@
 //! as numbers (the runtime's side is `client-runtime.js`, "The lab's side of a call"):
 //! `handle(kind, mono, wall, x, y, z)` gets the call, and the actions come back as
 //! `[op, a, b]` triples of numbers that the runtime writes into a buffer in this module's
-//! memory ([`ActionSlots`]). Timer names are numbered once per task (`make.timerName(id)`,
+//! memory (`ActionSlots`). Timer names are numbered once per task (`make.timerName(id)`,
 //! `make.timerId(name)`). Printed lines and errors, rare, come back as JSON text
 //! (`instance.last()`). Everything read is checked here again: an odd number is refused as
 //! unreadable, never trusted.

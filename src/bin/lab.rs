@@ -1,4 +1,4 @@
-//! The laboratory's wasm module: a thin shell around [`lease_lab::app::lab_entry`]. Trunk
+//! The laboratory's wasm module: a thin shell around `lease_lab::app::lab_entry`. Trunk
 //! builds it as `lab.js` and `lab_bg.wasm` (`index.html`'s `data-bin="lab"` link), which
 //! the page does not link: `www/shell/lab-loader.js` imports it when the Sandbox needs it.
 

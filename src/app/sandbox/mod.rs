@@ -1,7 +1,7 @@
 //! The Sandbox tab's laboratory, the pitfall exercise and the runnable snippets: the
 //! laboratory's own wasm module (see [`crate::app::lab_entry`]).
 //!
-//! The laboratory keeps a [`Lab`] in a reducer; [`driver`] feeds it frame times from
+//! The laboratory keeps a [`Lab`] in a reducer; `driver` feeds it frame times from
 //! `performance.now`, and every panel renders the lab's run at its cursor.
 
 mod challenges;

@@ -1,6 +1,6 @@
 //! The Sandbox's challenges: each one is data in `content/challenges.toml` ([`spec`]), a try
 //! is checked against what the challenge allows and shared as a link ([`link`]), graded by
-//! the model ([`grade`], the only part that runs it), worded ([`words`]) and remembered
+//! the model ([`grade`](mod@grade), the only part that runs it), worded ([`words`]) and remembered
 //! ([`progress`]). Pure and tested natively; the views are `src/app/sandbox/challenges`.
 
 pub mod grade;

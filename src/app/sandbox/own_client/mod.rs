@@ -1,7 +1,7 @@
 //! "Your client" in the laboratory: the learner's lease client in Python or TypeScript, run
 //! in the snippet sandbox as every client of the lab's scenario, its run drawn by the
-//! laboratory's own views from the trace the sandbox reports ([`run`]), and the
-//! counterexample search against it ([`search`]). The page never takes a verdict from the
+//! laboratory's own views from the trace the sandbox reports (`run`), and the
+//! counterexample search against it (`search`). The page never takes a verdict from the
 //! sandbox: it replays every reported trace through its own checkers.
 
 mod run;
