@@ -334,3 +334,44 @@ fn an_hour_of_failovers_stays_within_one_per_bucket_and_keeps_the_longest() {
         run.failovers()
     );
 }
+
+#[test]
+fn a_long_run_stopped_early_draws_as_finely_as_a_run_of_that_length() {
+    let long = Scenario {
+        duration: SimDuration::from_secs(3_600),
+        ..Scenario::default()
+    };
+    let mut recorder = Recorder::new(&long);
+    while recorder.simulated() < SimTime::from_secs(90) {
+        recorder.advance(500);
+    }
+    let stopped = recorder.simulated();
+    let cut = recorder.cut(stopped);
+    let short = Recording::of(cut.scenario());
+    assert_eq!(cut.overview(), short.overview());
+    // A bucket of 90 s is far shorter than the time between renews: each is its own mark.
+    let run = Simulation::run(cut.scenario());
+    let renews_sent = run
+        .events()
+        .iter()
+        .filter(|e| {
+            e.node == NodeId::Client(ClientId::A)
+                && matches!(
+                    e.kind,
+                    EventKind::Sent {
+                        msg: Message::Renew { .. },
+                        ..
+                    }
+                )
+        })
+        .count();
+    assert!(renews_sent > 20, "{renews_sent} renews");
+    let marks = cut.overview().clients[0].marks(overview::Mark::RenewSent);
+    assert!(marks.map(|g| g.count).all(|count| count == 1));
+    assert_eq!(
+        cut.overview().clients[0]
+            .marks(overview::Mark::RenewSent)
+            .count(),
+        renews_sent
+    );
+}

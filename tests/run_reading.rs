@@ -42,12 +42,13 @@ fn agree(id: &str) -> usize {
     traced.failovers_until(traced.end()).len()
 }
 
-/// Checks that `recording` and `run`, of the same events, answer every question alike (the
-/// lanes aside: a recording cut short keeps those of the longer run).
+/// Checks that `recording` and `run`, of the same events, answer every question alike and
+/// draw the same lanes (a recording cut short too: its lanes are those of its own length).
 fn agree_runs(name: &str, recording: &Recording, run: &Rc<Run>) {
     let traced = TracedRun::new(run.clone());
     let times = moments(&traced, run);
     let (sim, full): (&dyn RunReading, &dyn RunReading) = (recording, &traced);
+    assert_eq!(sim.overview(), full.overview(), "{name}");
     assert_eq!(sim.end(), full.end(), "{name}");
     assert_eq!(sim.event_count(), full.event_count(), "{name}");
     assert_eq!(sim.checks(), full.checks(), "{name}");

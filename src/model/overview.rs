@@ -1,7 +1,11 @@
-//! The whole run at the timeline's resolution: what a lane shows, kept in a fixed number of
-//! time buckets so its size does not grow with the run. Marks falling in one bucket are
+//! The whole run at the timeline's resolution: what a lane shows, kept in a bounded number
+//! of time buckets so its size does not grow with the run. Marks falling in one bucket are
 //! merged (their first time is kept), spans closer than a bucket are joined, and of the
 //! failovers whose grant falls in one bucket the longest is kept.
+//!
+//! A bucket starts a microsecond wide and doubles whenever the run outgrows [`BUCKETS`]
+//! of them, so a run is bucketed for the length it reached: a long run the learner stops
+//! early draws as finely as a short run of that length, not at the long run's resolution.
 
 use super::check::{Failover, Found};
 use super::client::Lifecycle;
@@ -13,8 +17,9 @@ use super::storage::WriteVerdict;
 use super::time::SimTime;
 use super::trace::{Event, EventKind};
 
-/// How many buckets the run is cut into: finer than the timeline can draw.
-pub const BUCKETS: u64 = 320;
+/// The most buckets a run is cut into (at least half as many once it outgrows the first
+/// ones): finer than the timeline can draw.
+pub const BUCKETS: u64 = 640;
 
 /// Kinds of point marks on a client's lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +83,30 @@ pub struct Span {
     pub until: Option<SimTime>,
 }
 
+impl Span {
+    /// Whether `next` starts less than a bucket after this one ended, and either is the same
+    /// client's or follows a span too short to draw apart.
+    fn joins(&self, next: &Span, width: u64) -> bool {
+        self.until.is_some_and(|until| {
+            let near = next.from.saturating_since(until).0 < width;
+            let short = until.saturating_since(self.from).0 < width;
+            near && (self.client == next.client || short)
+        })
+    }
+    /// This span drawn through to the end of `next`, as `next`'s client's.
+    fn joined(&self, next: Span) -> Span {
+        Span {
+            client: next.client,
+            token: self
+                .token
+                .filter(|_| self.client == next.client)
+                .or(next.token),
+            from: self.from,
+            until: next.until,
+        }
+    }
+}
+
 /// Spans of one lane, joined when closer than a bucket.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Spans {
@@ -90,27 +119,27 @@ impl Spans {
         &self.spans
     }
     fn open(&mut self, width: u64, client: ClientId, token: Option<FencingToken>, at: SimTime) {
-        if let Some(last) = self.spans.last_mut() {
-            if let Some(until) = last.until {
-                let near = at.saturating_since(until).0 < width;
-                let short = until.saturating_since(last.from).0 < width;
-                if near && (last.client == client || short) {
-                    *last = Span {
-                        client,
-                        token: last.token.filter(|_| last.client == client).or(token),
-                        from: last.from,
-                        until: None,
-                    };
-                    return;
-                }
-            }
-        }
-        self.spans.push(Span {
+        let span = Span {
             client,
             token,
             from: at,
             until: None,
-        });
+        };
+        match self.spans.last_mut() {
+            Some(last) if last.joins(&span, width) => *last = last.joined(span),
+            _ => self.spans.push(span),
+        }
+    }
+    /// Joins again the spans that are closer than a wider bucket.
+    fn rejoin(&mut self, width: u64) {
+        let mut joined: Vec<Span> = Vec::with_capacity(self.spans.len());
+        for span in self.spans.drain(..) {
+            match joined.last_mut() {
+                Some(last) if last.joins(&span, width) => *last = last.joined(span),
+                _ => joined.push(span),
+            }
+        }
+        self.spans = joined;
     }
     /// Ends the latest open span carrying `token` (or, failing that, the earliest open one).
     fn close(&mut self, token: Option<FencingToken>, at: SimTime) {
@@ -166,6 +195,21 @@ impl ClientLane {
     pub fn marks(&self, mark: Mark) -> impl Iterator<Item = &MarkGroup> {
         self.marks[mark.index()].iter().map(|(_, group)| group)
     }
+    /// Merges the marks and spans of each pair of buckets into one bucket `width` wide.
+    fn coarsen(&mut self, width: u64) {
+        for groups in &mut self.marks {
+            let mut merged: Vec<(u64, MarkGroup)> = Vec::with_capacity(groups.len());
+            for (bucket, group) in groups.drain(..) {
+                match merged.last_mut() {
+                    Some((b, kept)) if *b == bucket / 2 => kept.count += group.count,
+                    _ => merged.push((bucket / 2, group)),
+                }
+            }
+            *groups = merged;
+        }
+        self.believed.rejoin(width);
+        self.paused.rejoin(width);
+    }
     fn mark(&mut self, bucket: u64, mark: Mark, at: SimTime, token: Option<FencingToken>) {
         let groups = &mut self.marks[mark.index()];
         match groups.last_mut() {
@@ -195,10 +239,10 @@ pub struct Overview {
 }
 
 impl Overview {
-    /// An empty overview of a run of `clients` clients ending at `end`.
-    pub fn new(clients: u8, end: SimTime) -> Overview {
+    /// An empty overview of a run of `clients` clients.
+    pub fn new(clients: u8) -> Overview {
         Overview {
-            width: (end.0 / BUCKETS).max(1),
+            width: 1,
             tenures: Spans::default(),
             clients: vec![ClientLane::default(); usize::from(clients)],
             failovers: Vec::new(),
@@ -207,7 +251,7 @@ impl Overview {
 
     /// The lanes of a run held as its whole trace.
     pub fn of_run(run: &super::run::Run) -> Overview {
-        let mut overview = Overview::new(run.scenario().clients, run.end());
+        let mut overview = Overview::new(run.scenario().clients);
         for (e, found) in run.events().iter().zip(run.found()) {
             overview.add(e, *found);
         }
@@ -219,6 +263,7 @@ impl Overview {
 
     /// Adds one failover the checkers found; failovers come in the order of their grants.
     pub fn add_failover(&mut self, f: &Failover) {
+        self.widen_to(f.granted_at);
         let bucket = f.granted_at.0 / self.width;
         match self.failovers.last_mut() {
             Some(group) if group.longest.granted_at.0 / self.width == bucket => {
@@ -234,6 +279,34 @@ impl Overview {
         }
     }
 
+    /// Doubles the buckets' width until `t` falls within [`BUCKETS`] of them.
+    fn widen_to(&mut self, t: SimTime) {
+        while t.0 / self.width >= BUCKETS {
+            self.width *= 2;
+            let width = self.width;
+            self.tenures.rejoin(width);
+            for lane in &mut self.clients {
+                lane.coarsen(width);
+            }
+            let mut merged: Vec<FailoverGroup> = Vec::with_capacity(self.failovers.len());
+            for group in self.failovers.drain(..) {
+                match merged.last_mut() {
+                    Some(kept)
+                        if kept.longest.granted_at.0 / width
+                            == group.longest.granted_at.0 / width =>
+                    {
+                        kept.count += group.count;
+                        if group.longest.duration() > kept.longest.duration() {
+                            kept.longest = group.longest;
+                        }
+                    }
+                    _ => merged.push(group),
+                }
+            }
+            self.failovers = merged;
+        }
+    }
+
     /// The failover groups whose longest failover's grant came at or before `t`.
     pub fn failovers_until(&self, t: SimTime) -> &[FailoverGroup] {
         let shown = self
@@ -244,6 +317,7 @@ impl Overview {
 
     /// Adds one event of the trace, with what the checkers found at it.
     pub fn add(&mut self, e: &Event, found: Found) {
+        self.widen_to(e.at);
         let width = self.width;
         let bucket = e.at.0 / width;
         let NodeId::Client(c) = e.node else {
@@ -321,7 +395,7 @@ mod tests {
     #[test]
     fn a_failover_every_100_ms_for_an_hour_keeps_one_per_bucket_the_longest() {
         let end = SimTime::ZERO + SimDuration::from_secs(3_600);
-        let mut view = Overview::new(2, end);
+        let mut view = Overview::new(2);
         let mut all = Vec::new();
         for i in 0..36_000u64 {
             let granted_at = SimTime::from_millis(100 * (i + 1));
@@ -337,13 +411,15 @@ mod tests {
             all.push(f);
         }
         let kept = view.failovers_until(end);
-        assert!(kept.len() as u64 <= BUCKETS + 1, "{} groups", kept.len());
+        assert!(kept.len() as u64 <= BUCKETS, "{} groups", kept.len());
+        assert!(kept.len() as u64 > BUCKETS / 4, "{} groups", kept.len());
         assert_eq!(kept.iter().map(|g| g.count).sum::<u32>(), 36_000);
         for pair in kept.windows(2) {
             assert!(pair[0].longest.granted_at < pair[1].longest.granted_at);
         }
         // Each group holds the longest failover of the ones granted in its bucket.
-        let width = end.0 / BUCKETS;
+        let width = view.width;
+        assert!(end.0 / width < BUCKETS && end.0 / width >= BUCKETS / 2);
         for g in kept {
             let bucket = g.longest.granted_at.0 / width;
             let longest_there = all

@@ -48,7 +48,7 @@ impl Recorder {
             scenario: s.clone(),
             checkpoints: vec![world.clone()],
             bookmarks: vec![tally.clone()],
-            overview: Overview::new(s.clients, world.end()),
+            overview: Overview::new(s.clients),
             world,
             tally,
             hasher: TraceHasher::default(),
