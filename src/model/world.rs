@@ -20,11 +20,6 @@ use std::collections::VecDeque;
 #[derive(Clone, Debug)]
 struct Slot<C> {
     client: C,
-    /// The client's next event and its real time ([`NEVER`] for none), cached: valid unless
-    /// `dirty`. Whatever changes its timers, pause, inbox or clock marks it dirty.
-    next_at: SimTime,
-    next: Next,
-    dirty: bool,
     paused_until: Option<SimTime>,
     crashed: bool,
     write_pause: Option<super::time::SimDuration>,
@@ -46,6 +41,12 @@ enum Next {
     Wake(usize),
     Inbox(usize),
     ClientTimer(usize),
+}
+
+/// The node of client `i` (A is 0).
+#[inline]
+fn client_node(i: usize) -> NodeId {
+    NodeId::Client(ClientId(i as u8))
 }
 
 /// How much a world tells of what happens.
@@ -79,11 +80,15 @@ pub struct World<O = Vec<Event>, C = LeaseClient> {
     end: SimTime,
     clocks: Vec<NodeClock>,
     service: LockService,
-    /// The real time of the service's expiry timer ([`NEVER`] for none), valid unless dirty.
+    /// The real time of the service's expiry timer ([`NEVER`] for none). Like every cached
+    /// next time here, it is recomputed as soon as what it depends on changes, and is never
+    /// earlier than `now`, so choosing the next event is a minimum over a few numbers.
     service_next: SimTime,
-    service_dirty: bool,
     storage: Storage,
     slots: Vec<Slot<C>>,
+    /// Each client's next event and its real time ([`NEVER`] for none), by client; kept up
+    /// to date by [`World::refresh_client`] whenever its timers, pause, inbox or clock change.
+    client_next: Vec<(SimTime, Next)>,
     net: Network,
     faults: Vec<TimedFault>,
     next_fault: usize,
@@ -143,9 +148,6 @@ impl<O: Output, C: ClientMachine> World<O, C> {
             .take(s.clients as usize)
             .map(|client| Slot {
                 client,
-                next_at: NEVER,
-                next: Next::ClientTimer(0),
-                dirty: true,
                 paused_until: None,
                 crashed: false,
                 write_pause: None,
@@ -160,21 +162,26 @@ impl<O: Output, C: ClientMachine> World<O, C> {
         for l in &s.links {
             net.configure_link(l.a, l.b, l.config());
         }
-        World {
+        let mut world = World {
             now: SimTime::ZERO,
             end: SimTime::ZERO + s.duration,
             clocks: vec![NodeClock::new(); 2 + slots.len()],
             service: LockService::new(s.service_config()),
             service_next: NEVER,
-            service_dirty: true,
             storage: Storage::new(s.policy.fencing),
+            client_next: vec![(NEVER, Next::ClientTimer(0)); slots.len()],
             slots,
             net,
             faults,
             next_fault: 0,
             out,
             steps: 0,
+        };
+        world.refresh_service(world.local(NodeId::Service));
+        for i in 0..world.slots.len() {
+            world.refresh_client(i, world.local(client_node(i)));
         }
+        world
     }
 
     /// The current simulation time.
@@ -242,60 +249,58 @@ impl<O: Output, C: ClientMachine> World<O, C> {
 
     /// The earliest pending event and its time; ties go to the source listed first (faults,
     /// deliveries, the service, then the clients in order). [`NEVER`] when nothing is pending.
-    fn next_event(&mut self) -> (SimTime, Next) {
-        let now = self.now;
+    #[inline]
+    fn next_event(&self) -> (SimTime, Next) {
         let mut best = (NEVER, Next::Fault);
-        let mut consider = |t: SimTime, k: Next| {
-            let t = t.max(now);
-            if t < best.0 {
-                best = (t, k);
-            }
-        };
         if let Some(f) = self.faults.get(self.next_fault) {
-            consider(f.at, Next::Fault);
+            best.0 = f.at;
         }
         if let Some(t) = self.net.poll_timeout() {
-            consider(t, Next::Deliver);
-        }
-        if self.service_dirty {
-            let clock = &self.clocks[NodeId::Service.index()];
-            self.service_next = self
-                .service
-                .poll_timeout(clock.now(now))
-                .map_or(NEVER, |m| clock.real_at_mono(m));
-            self.service_dirty = false;
-        }
-        consider(self.service_next, Next::ServiceTimer);
-        for i in 0..self.slots.len() {
-            if self.slots[i].dirty {
-                self.refresh_slot(i);
+            if t < best.0 {
+                best = (t, Next::Deliver);
             }
-            let slot = &self.slots[i];
-            consider(slot.next_at, slot.next);
         }
+        if self.service_next < best.0 {
+            best = (self.service_next, Next::ServiceTimer);
+        }
+        for &(t, next) in &self.client_next {
+            if t < best.0 {
+                best = (t, next);
+            }
+        }
+        debug_assert!(best.0 >= self.now, "a cached next time lies in the past");
         best
     }
 
-    /// Works out client `i`'s next event: waking from its pause, reading a packet that
-    /// waited in its socket buffer (at once, unless a timer falls first), or its timer.
-    fn refresh_slot(&mut self, i: usize) {
-        let clock = &self.clocks[NodeId::Client(ClientId(i as u8)).index()];
-        let slot = &mut self.slots[i];
-        slot.dirty = false;
-        (slot.next_at, slot.next) = if slot.crashed {
+    /// Works out the service's next event (its expiry timer) after it changed; `now` is what
+    /// its clocks read.
+    #[inline]
+    fn refresh_service(&mut self, now: LocalNow) {
+        let clock = &self.clocks[NodeId::Service.index()];
+        self.service_next = self
+            .service
+            .poll_timeout(now)
+            .map_or(NEVER, |m| clock.real_at_mono(m).max(self.now));
+    }
+
+    /// Works out client `i`'s next event after it changed (`now` is what its clocks read):
+    /// waking from its pause, reading a packet that waited in its socket buffer (at once,
+    /// unless a timer falls first), or its timer.
+    #[inline]
+    fn refresh_client(&mut self, i: usize, now: LocalNow) {
+        let clock = &self.clocks[client_node(i).index()];
+        let slot = &self.slots[i];
+        self.client_next[i] = if slot.crashed {
             (NEVER, Next::ClientTimer(i))
         } else if let Some(w) = slot.paused_until {
             (w, Next::Wake(i))
         } else {
-            let timer = slot
-                .client
-                .poll_timeout(clock.now(self.now))
-                .map(|m| clock.real_at_mono(m));
+            let timer = slot.client.poll_timeout(now).map(|m| clock.real_at_mono(m));
             match (timer, slot.inbox.front()) {
-                // `ZERO` reads as now: the packet is read at once.
-                (None, Some(_)) => (SimTime::ZERO, Next::Inbox(i)),
-                (Some(t), Some(p)) if p.deliver_at <= t => (SimTime::ZERO, Next::Inbox(i)),
-                (Some(t), _) => (t, Next::ClientTimer(i)),
+                (None, Some(_)) => (self.now, Next::Inbox(i)),
+                (Some(t), Some(p)) if p.deliver_at <= t => (self.now, Next::Inbox(i)),
+                // A timer that fell due during a pause fires now.
+                (Some(t), _) => (t.max(self.now), Next::ClientTimer(i)),
                 (None, None) => (NEVER, Next::ClientTimer(i)),
             }
         };
@@ -325,22 +330,20 @@ impl<O: Output, C: ClientMachine> World<O, C> {
             Next::ServiceTimer => {
                 let now = self.local(NodeId::Service);
                 self.service.handle_timeout(now);
-                self.service_dirty = true;
-                self.drain_service();
+                self.drain_service(now);
             }
             Next::Wake(i) => self.wake(i),
             Next::Inbox(i) => {
                 let p = self.slots[i].inbox.pop_front().expect("inbox");
-                let node = NodeId::Client(ClientId(i as u8));
+                let node = client_node(i);
                 let (id, from, msg) = (p.id, p.from, p.msg);
                 self.push(node, EventKind::Read { id, from, msg });
                 self.client_message(i, p.msg);
             }
             Next::ClientTimer(i) => {
-                let now = self.local(NodeId::Client(ClientId(i as u8)));
+                let now = self.local(client_node(i));
                 self.slots[i].client.handle_timeout(now);
-                self.slots[i].dirty = true;
-                self.drain_client(i);
+                self.drain_client(i, now);
             }
         }
         true
@@ -389,7 +392,7 @@ impl<O: Output, C: ClientMachine> World<O, C> {
                     let until =
                         (self.now + duration).max(slot.paused_until.unwrap_or(SimTime::ZERO));
                     slot.paused_until = Some(until);
-                    slot.dirty = true;
+                    self.refresh_node(node);
                     self.push(
                         node,
                         EventKind::Paused {
@@ -403,48 +406,49 @@ impl<O: Output, C: ClientMachine> World<O, C> {
             Fault::DelayNextPacket { from, to, extra } => self.net.delay_next(from, to, extra),
             Fault::ClockStep { node, by_micros } => {
                 self.clocks[node.index()].step_wall(by_micros);
-                self.mark_dirty(node);
+                self.refresh_node(node);
             }
             Fault::ClockDrift { node, ppm } => {
                 self.clocks[node.index()].set_drift(self.now, ppm);
-                self.mark_dirty(node);
+                self.refresh_node(node);
             }
             Fault::Crash { client } => {
                 let slot = &mut self.slots[client.index()];
                 if !slot.crashed {
                     slot.crashed = true;
-                    slot.dirty = true;
                     slot.paused_until = None;
                     slot.held_write = None;
                     slot.inbox.clear();
+                    self.refresh_node(node);
                     self.push(node, EventKind::Crashed);
                 }
             }
             Fault::RevokeLease => {
                 let now = self.local(NodeId::Service);
                 self.service.revoke(now);
-                self.service_dirty = true;
-                self.drain_service();
+                self.drain_service(now);
             }
         }
     }
 
-    fn mark_dirty(&mut self, n: NodeId) {
+    /// Works out node `n`'s next event after a fault changed it.
+    fn refresh_node(&mut self, n: NodeId) {
+        let now = self.local(n);
         match n {
-            NodeId::Service => self.service_dirty = true,
+            NodeId::Service => self.refresh_service(now),
             NodeId::Storage => {}
-            NodeId::Client(c) => self.slots[c.index()].dirty = true,
+            NodeId::Client(c) => self.refresh_client(c.index(), now),
         }
     }
 
     // Cold: a few per run, kept out of the step loop's hot path.
     #[cold]
     fn wake(&mut self, i: usize) {
-        let node = NodeId::Client(ClientId(i as u8));
+        let node = client_node(i);
         let slot = &mut self.slots[i];
         slot.paused_until = None;
-        slot.dirty = true;
         let held = slot.held_write.take();
+        self.refresh_node(node);
         self.push(node, EventKind::Woke);
         // The write that was past its check when the pause hit leaves first.
         if let Some(msg) = held {
@@ -528,8 +532,7 @@ impl<O: Output, C: ClientMachine> World<O, C> {
                 let NodeId::Client(from) = p.from else { return };
                 let now = self.local(NodeId::Service);
                 self.service.handle_message(now, from, p.msg);
-                self.service_dirty = true;
-                self.drain_service();
+                self.drain_service(now);
             }
             NodeId::Storage => {
                 let (NodeId::Client(client), Message::Write { token, seq }) = (p.from, p.msg)
@@ -565,15 +568,15 @@ impl<O: Output, C: ClientMachine> World<O, C> {
     // Inlined into its two callers, so the reply is not passed through a call (-0.9 %).
     #[inline(always)]
     fn client_message(&mut self, i: usize, msg: Message) {
-        let now = self.local(NodeId::Client(ClientId(i as u8)));
+        let now = self.local(client_node(i));
         self.slots[i].client.handle_message(now, msg);
-        self.slots[i].dirty = true;
-        self.drain_client(i);
+        self.drain_client(i, now);
     }
 
-    fn drain_client(&mut self, i: usize) {
-        let c = ClientId(i as u8);
-        let node = NodeId::Client(c);
+    /// Takes client `i`'s events and packets after an input at `now` (its clocks' reading),
+    /// then works out its next event.
+    fn drain_client(&mut self, i: usize, now: LocalNow) {
+        let node = client_node(i);
         while let Some(ev) = self.slots[i].client.poll_event() {
             match ev {
                 ClientEvent::Lifecycle { to, token } => {
@@ -600,7 +603,6 @@ impl<O: Output, C: ClientMachine> World<O, C> {
                 slot.held_write = Some(tx.msg);
                 let until = self.now + d;
                 slot.paused_until = Some(until);
-                slot.dirty = true;
                 self.push(
                     node,
                     EventKind::Paused {
@@ -616,15 +618,19 @@ impl<O: Output, C: ClientMachine> World<O, C> {
             }
             self.send(node, tx.to, tx.msg);
         }
+        self.refresh_client(i, now);
     }
 
-    fn drain_service(&mut self) {
+    /// Takes the service's events and replies after an input at `now` (its clocks' reading),
+    /// then works out its next event.
+    fn drain_service(&mut self, now: LocalNow) {
         while let Some(ev) = self.service.poll_event() {
             self.push(NodeId::Service, EventKind::Service(ev));
         }
         while let Some((to, msg)) = self.service.poll_transmit() {
             self.send(NodeId::Service, to, msg);
         }
+        self.refresh_service(now);
     }
 }
 
