@@ -89,6 +89,9 @@ pub struct World<O = Vec<Event>, C = LeaseClient> {
     /// Each client's next event and its real time ([`NEVER`] for none), by client; kept up
     /// to date by [`World::refresh_client`] whenever its timers, pause, inbox or clock change.
     client_next: Vec<(SimTime, Next)>,
+    /// The earliest of `client_next` (the first client of equal ones), so that a step does
+    /// not scan the clients when none of them changed.
+    earliest_client: (SimTime, Next),
     net: Network,
     faults: Vec<TimedFault>,
     next_fault: usize,
@@ -170,6 +173,7 @@ impl<O: Output, C: ClientMachine> World<O, C> {
             service_next: NEVER,
             storage: Storage::new(s.policy.fencing),
             client_next: vec![(NEVER, Next::ClientTimer(0)); slots.len()],
+            earliest_client: (NEVER, Next::ClientTimer(0)),
             slots,
             net,
             faults,
@@ -263,10 +267,8 @@ impl<O: Output, C: ClientMachine> World<O, C> {
         if self.service_next < best.0 {
             best = (self.service_next, Next::ServiceTimer);
         }
-        for &(t, next) in &self.client_next {
-            if t < best.0 {
-                best = (t, next);
-            }
+        if self.earliest_client.0 < best.0 {
+            best = self.earliest_client;
         }
         debug_assert!(best.0 >= self.now, "a cached next time lies in the past");
         best
@@ -304,6 +306,16 @@ impl<O: Output, C: ClientMachine> World<O, C> {
                 (None, None) => (NEVER, Next::ClientTimer(i)),
             }
         };
+        self.earliest_client =
+            self.client_next
+                .iter()
+                .fold((NEVER, Next::ClientTimer(0)), |best, &next| {
+                    if next.0 < best.0 {
+                        next
+                    } else {
+                        best
+                    }
+                });
     }
 
     /// Processes the next event if it falls at or before the end; returns false when there
