@@ -49,6 +49,39 @@ fn client_node(i: usize) -> NodeId {
     NodeId::Client(ClientId(i as u8))
 }
 
+/// Sends `msg` at `at` and tells `out` what became of it.
+// Inlined into its callers: the event it tells of is built in place (-5.9 %).
+#[inline(always)]
+fn send_over<O: Output>(
+    net: &mut Network,
+    out: &mut O,
+    at: SimTime,
+    from: NodeId,
+    to: NodeId,
+    msg: Message,
+) {
+    let kind = match net.send(at, from, to, msg) {
+        SendOutcome::InFlight(p) => EventKind::Sent {
+            id: p.id,
+            to,
+            msg,
+            deliver_at: p.deliver_at,
+        },
+        SendOutcome::Dropped(p, reason) => EventKind::Dropped {
+            id: p.id,
+            to,
+            sent_at: p.sent_at,
+            msg,
+            reason,
+        },
+    };
+    out.event(Event {
+        at,
+        node: from,
+        kind,
+    });
+}
+
 /// How much a world tells of what happens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Detail {
@@ -469,30 +502,10 @@ impl<O: Output, C: ClientMachine> World<O, C> {
         }
     }
 
-    // Inlined into its three callers: the event it tells of is built in place (-5.9 %).
+    /// Sends `msg` from `from` now, as `send_over` does.
     #[inline(always)]
     fn send(&mut self, from: NodeId, to: NodeId, msg: Message) {
-        match self.net.send(self.now, from, to, msg) {
-            SendOutcome::InFlight(p) => self.push(
-                from,
-                EventKind::Sent {
-                    id: p.id,
-                    to,
-                    msg,
-                    deliver_at: p.deliver_at,
-                },
-            ),
-            SendOutcome::Dropped(p, reason) => self.push(
-                from,
-                EventKind::Dropped {
-                    id: p.id,
-                    to,
-                    sent_at: p.sent_at,
-                    msg,
-                    reason,
-                },
-            ),
-        }
+        send_over(&mut self.net, &mut self.out, self.now, from, to, msg);
     }
 
     fn deliver(&mut self) {
@@ -590,34 +603,37 @@ impl<O: Output, C: ClientMachine> World<O, C> {
     /// then works out its next event.
     fn drain_client(&mut self, i: usize, now: LocalNow) {
         let node = client_node(i);
-        while let Some(ev) = self.slots[i].client.poll_event() {
+        let at = self.now;
+        // Borrowed apart, so the slot is looked up once, not again after every event.
+        let (slot, out, net) = (&mut self.slots[i], &mut self.out, &mut self.net);
+        let event = |out: &mut O, kind| out.event(Event { at, node, kind });
+        while let Some(ev) = slot.client.poll_event() {
             match ev {
                 ClientEvent::Lifecycle { to, token } => {
-                    self.push(node, EventKind::Lifecycle { to, token });
+                    event(out, EventKind::Lifecycle { to, token });
                     if let super::client::Lifecycle::Lost(_) = to {
-                        self.slots[i].lost_at = Some(self.now);
+                        slot.lost_at = Some(at);
                     }
                 }
                 ClientEvent::TimerFired { timer, late_by } => {
-                    self.push(node, EventKind::Timer { timer, late_by })
+                    event(out, EventKind::Timer { timer, late_by })
                 }
-                ClientEvent::StaleReply { msg } => self.push(node, EventKind::StaleReply { msg }),
+                ClientEvent::StaleReply { msg } => event(out, EventKind::StaleReply { msg }),
             }
         }
-        while let Some(tx) = self.slots[i].client.poll_transmit() {
+        while let Some(tx) = slot.client.poll_transmit() {
             // The trace records what the client put on the wire, not what it says it did.
             if let Message::Write { token, seq } = tx.msg {
-                self.push(node, EventKind::WriteIssued { token, seq });
+                event(out, EventKind::WriteIssued { token, seq });
             }
-            let slot = &mut self.slots[i];
             if let (Message::Write { .. }, Some(d)) = (tx.msg, slot.write_pause) {
                 // The pause hits after the pre-write check passed, before the write leaves.
                 slot.write_pause = None;
                 slot.held_write = Some(tx.msg);
-                let until = self.now + d;
+                let until = at + d;
                 slot.paused_until = Some(until);
-                self.push(
-                    node,
+                event(
+                    out,
                     EventKind::Paused {
                         until,
                         in_write_path: true,
@@ -629,7 +645,7 @@ impl<O: Output, C: ClientMachine> World<O, C> {
                 slot.held_write = Some(tx.msg);
                 continue;
             }
-            self.send(node, tx.to, tx.msg);
+            send_over(net, out, at, node, tx.to, tx.msg);
         }
         self.refresh_client(i, now);
     }
