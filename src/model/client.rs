@@ -342,6 +342,7 @@ impl LeaseClient {
 
     /// The earliest timer, as a reading of the monotonic clock (wall deadlines converted with
     /// the clocks' current relation). `None` when no timer is armed.
+    #[inline]
     pub fn poll_timeout(&self, now: LocalNow) -> Option<LocalTime> {
         self.timers.earliest(now)
     }
