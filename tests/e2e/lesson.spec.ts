@@ -444,7 +444,11 @@ test.describe('Voice readout', () => {
     const status = page.locator('.readout').getByRole('status');
     await expect(status).toHaveText(/Reading aloud|could not read aloud/);
     const stop = page.getByRole('button', { name: 'Stop', exact: true });
-    if (await stop.isEnabled()) await stop.click();
+    // The engine's failure arrives on its own schedule and disables Stop, possibly between
+    // a check and a click; so Stop is tried briefly, and only the end state is asserted.
+    await stop.click({ timeout: 2_000 }).catch(() => undefined);
+    await expect(stop).toBeDisabled();
+    await expect(status).toHaveText(/^$|could not read aloud/);
     await expect(page.getByRole('button', { name: 'Read this tab aloud' })).toBeEnabled();
     await expect(page.locator('.reading')).toHaveCount(0);
     await page.getByRole('button', { name: 'Read this tab aloud' }).click();
