@@ -3,6 +3,7 @@
 //! the built-in Prefer client's checks and outcome on every preset (differential testing);
 //! the lesson's mistakes must break checks; runs are deterministic; bad API use is refused.
 
+use lease_lab::lab::own_client::report::pack;
 use lease_lab::lab::own_client::runner::{own_scenario, run, search, MakeClient, OwnSearch};
 use lease_lab::lab::own_client::{
     Action, AnswerKind, Handled, Handlers, Input, InputKind, LossReason, Refusal, RunStop,
@@ -483,4 +484,26 @@ fn the_starter_writes_on_as_a_zombie_on_the_ntp_step_and_the_write_path_pause() 
         assert_eq!(broken, [CheckId::NoWriteAfterLost], "preset {id}");
         assert!(statuses(&builtin(s)).iter().all(|(_, b)| !b), "preset {id}");
     }
+}
+
+/// Every preset's task as the page packs it for the sandbox's worker. The Node layer
+/// (`tests/sandbox/solutions.test.mjs`) runs both reference solutions on these through the
+/// real client_worker wasm, so the file must follow the model's scenario format.
+#[test]
+fn the_node_layers_preset_tasks_are_the_presets_packed_as_the_page_packs_them() {
+    let entries: Vec<String> = presets::presets()
+        .iter()
+        .map(|preset| {
+            let task = pack(&preset.scenario).expect("a preset packs");
+            format!("  \"{}\": \"{task}\"", preset.id)
+        })
+        .collect();
+    let expected = format!("{{\n{}\n}}\n", entries.join(",\n"));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sandbox/preset-tasks.json");
+    let file = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        file == expected,
+        "tests/sandbox/preset-tasks.json is out of date; if the scenario format changed on \
+         purpose, write this into it:\n{expected}"
+    );
 }

@@ -46,6 +46,15 @@ const PRESETS = [
   '6-wall-timers', '6-write-until-wall-ttl', '7', '7-monotonic', '8', '8-unfenced', '9',
 ];
 
+// Where "Show a solution" is compared with the built-in client in the page. A Python run
+// starts a fresh interpreter, so Python covers a few presets here; the Node layer
+// (tests/sandbox/solutions.test.mjs) shows its report byte-equal to TypeScript's on every
+// preset, through the same wasm.
+const SOLUTION_PRESETS: Record<Language, string[]> = {
+  TypeScript: PRESETS,
+  Python: ['2', '6', '8-unfenced'],
+};
+
 /** The workbench of one language, found the way a person would. */
 function workbench(page: Page, language: Language) {
   const panel = page.getByRole('region', { name: `Your client in ${language}`, exact: true });
@@ -175,13 +184,14 @@ for (const language of LANGUAGES) {
       }
     });
 
-    test(`${language}: "Show a solution" ends every preset as the built-in client does`, async ({ page }) => {
+    test(`${language}: "Show a solution" ends ${SOLUTION_PRESETS[language] === PRESETS ? 'every preset' : 'a write-path pause, an NTP step and a late write'} as the built-in client does`, async ({ page }) => {
       test.setTimeout(600_000);
       await openApp(page, '#/sandbox');
       const seen: string[] = [];
-      for (const preset of PRESETS) {
+      const presets = SOLUTION_PRESETS[language];
+      for (const preset of presets) {
         const w = await loadPreset(page, language, preset);
-        if (preset === PRESETS[0]) {
+        if (preset === presets[0]) {
           await w.solution.click();
           await expect(w.solution).toBeDisabled();
         }

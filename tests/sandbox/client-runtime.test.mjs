@@ -6,28 +6,7 @@
 //   node --test tests/sandbox/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pathToFileURL, fileURLToPath } from "node:url";
-import vm from "node:vm";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const runtimeSource = readFileSync(join(ROOT, "www/snippets/sandbox/client-runtime.js"), "utf8");
-// In this realm (results compare as plain objects), with `self` as the worker's scope.
-const scope = {};
-vm.runInThisContext(`(function (self) {\n${runtimeSource}\n})`)(scope);
-const runtime = scope.LeaseLabClientRuntime;
-
-// sucrase as the worker has it (www/vendor is made by tools/vendor.mjs), else from npm.
-let sucrase;
-try {
-  const box = {};
-  vm.runInNewContext(`${readFileSync(join(ROOT, "www/vendor/sucrase.js"), "utf8")}; this.sucrase = sucrase;`, box);
-  sucrase = box.sucrase;
-} catch {
-  sucrase = (await import("sucrase")).default ?? (await import("sucrase"));
-}
+import { runtime, typeScriptClient, pyodide, withShadows } from "./harness.mjs";
 
 const SETTINGS = {
   ttl: 10_000_000,
@@ -85,47 +64,13 @@ function lab(make) {
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "client-runtime-"));
-let modules = 0;
-
-/** The worker's steps for TypeScript: sucrase, wrap, import once; the factory's make. */
+/** The worker's steps for TypeScript, with the lab's side of each call as above. */
 async function typeScript(code) {
-  const prepared = runtime.prepareTypeScript(sucrase, code);
-  if (prepared.error) return prepared;
-  const file = join(dir, `client${(modules += 1)}.mjs`);
-  writeFileSync(file, prepared.text);
-  const url = pathToFileURL(file).href;
-  const module = await import(url);
-  return { make: lab(runtime.typeScriptClient(module.default, url)) };
+  const prepared = await typeScriptClient(code);
+  return prepared.error ? prepared : { make: lab(prepared.make) };
 }
 
 const start = (mono = 0, wall = 1_700_000_000_000_000) => ({ kind: "start", mono, wall });
-
-/** Runs `fn` with the worker's shadows installed on this process's globals, then undoes them. */
-function withShadows(fn) {
-  const saved = {
-    Date: globalThis.Date,
-    random: Math.random,
-    setTimeout: globalThis.setTimeout,
-    setInterval: globalThis.setInterval,
-    fetch: globalThis.fetch,
-    console: { ...console },
-  };
-  try {
-    runtime.installJsShadows(globalThis);
-    return fn();
-  } finally {
-    globalThis.Date = saved.Date;
-    Math.random = saved.random;
-    globalThis.setTimeout = saved.setTimeout;
-    globalThis.setInterval = saved.setInterval;
-    globalThis.fetch = saved.fetch;
-    Object.assign(console, saved.console);
-    delete performance.now;
-    delete crypto.getRandomValues;
-    delete crypto.randomUUID;
-  }
-}
 
 test("TypeScript: the wrapper keeps line 1 on line 1 and drops a top-level export", () => {
   const { text } = runtime.wrapTypeScript("export function start(node) {\n  node.acquire(1);\n}\nexport const x = 1;");
@@ -248,22 +193,6 @@ test("TypeScript: a run keeps 500 lines of output, and a new run starts afresh",
 });
 
 // --- Python (Pyodide from www/vendor, as tools/vendor.mjs makes it) ---------------------------
-
-const PYODIDE = join(ROOT, "www/vendor/pyodide/");
-let pyodidePromise;
-function pyodide() {
-  pyodidePromise ??= (async () => {
-    const { loadPyodide } = await import(pathToFileURL(join(PYODIDE, "pyodide.mjs")).href);
-    const asm = await import(pathToFileURL(join(PYODIDE, "pyodide.asm.mjs")).href);
-    return loadPyodide({
-      indexURL: PYODIDE,
-      createPyodideModule: asm.default,
-      lockFileContents: readFileSync(join(PYODIDE, "pyodide-lock.json"), "utf8"),
-      env: { PYTHONHASHSEED: "0" },
-    });
-  })();
-  return pyodidePromise;
-}
 
 const PYTHON_CLIENT = `import time
 from time import monotonic

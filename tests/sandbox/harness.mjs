@@ -1,0 +1,83 @@
+// What the sandbox's worker (www/snippets/sandbox/worker.js) sets up before it runs a client,
+// done the same way in Node: the client runtime, sucrase and Pyodide from www/vendor, a
+// learner's TypeScript imported once as a module, and the runtime's clock shadows.
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL, fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+const runtimeSource = readFileSync(join(ROOT, "www/snippets/sandbox/client-runtime.js"), "utf8");
+// In this realm (results compare as plain objects), with `self` as the worker's scope.
+const scope = {};
+vm.runInThisContext(`(function (self) {\n${runtimeSource}\n})`)(scope);
+export const runtime = scope.LeaseLabClientRuntime;
+
+// sucrase as the worker has it (www/vendor is made by tools/vendor.mjs), else from npm.
+let sucrase;
+try {
+  const box = {};
+  vm.runInNewContext(`${readFileSync(join(ROOT, "www/vendor/sucrase.js"), "utf8")}; this.sucrase = sucrase;`, box);
+  sucrase = box.sucrase;
+} catch {
+  sucrase = (await import("sucrase")).default ?? (await import("sucrase"));
+}
+
+const dir = mkdtempSync(join(tmpdir(), "client-runtime-"));
+let modules = 0;
+
+/** The worker's steps for TypeScript: sucrase, wrap, import once; the runtime's `make`. */
+export async function typeScriptClient(code) {
+  const prepared = runtime.prepareTypeScript(sucrase, code);
+  if (prepared.error) return prepared;
+  const file = join(dir, `client${(modules += 1)}.mjs`);
+  writeFileSync(file, prepared.text);
+  const url = pathToFileURL(file).href;
+  const module = await import(url);
+  return { make: runtime.typeScriptClient(module.default, url) };
+}
+
+const PYODIDE = join(ROOT, "www/vendor/pyodide/");
+let pyodidePromise;
+/** One Pyodide for the whole file, loaded as the worker loads it (hash seed 0). */
+export function pyodide() {
+  pyodidePromise ??= (async () => {
+    const { loadPyodide } = await import(pathToFileURL(join(PYODIDE, "pyodide.mjs")).href);
+    const asm = await import(pathToFileURL(join(PYODIDE, "pyodide.asm.mjs")).href);
+    return loadPyodide({
+      indexURL: PYODIDE,
+      createPyodideModule: asm.default,
+      lockFileContents: readFileSync(join(PYODIDE, "pyodide-lock.json"), "utf8"),
+      env: { PYTHONHASHSEED: "0" },
+    });
+  })();
+  return pyodidePromise;
+}
+
+/** Runs `fn` with the worker's shadows installed on this process's globals, then undoes them. */
+export function withShadows(fn, options) {
+  const saved = {
+    Date: globalThis.Date,
+    random: Math.random,
+    setTimeout: globalThis.setTimeout,
+    setInterval: globalThis.setInterval,
+    fetch: globalThis.fetch,
+    console: { ...console },
+  };
+  try {
+    runtime.installJsShadows(globalThis, options);
+    return fn();
+  } finally {
+    globalThis.Date = saved.Date;
+    Math.random = saved.random;
+    globalThis.setTimeout = saved.setTimeout;
+    globalThis.setInterval = saved.setInterval;
+    globalThis.fetch = saved.fetch;
+    Object.assign(console, saved.console);
+    delete performance.now;
+    delete crypto.getRandomValues;
+    delete crypto.randomUUID;
+  }
+}
