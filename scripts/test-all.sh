@@ -9,8 +9,9 @@ mkdir -p "$logs"
 summary=()
 passed_total=0
 
+timings=()
 run_layer() { # name, command...
-  local name=$1
+  local name=$1 began=$SECONDS
   shift
   echo "==> $name: $*"
   if ! "$@" 2>&1 | tee "$logs/$name.log"; then
@@ -18,6 +19,7 @@ run_layer() { # name, command...
     printf '%s\n' "${summary[@]}"
     exit 1
   fi
+  timings+=("$name $((SECONDS - began)) s")
 }
 
 # Adds up libtest's "test result: ok. N passed; M failed" lines (native and wasm runners).
@@ -78,3 +80,5 @@ for line in "${summary[@]}"; do
   passed_total=$((passed_total + ${n:-0}))
 done
 echo "all layers: $passed_total passed, 0 failed"
+# Wall time per layer, compiling included (cold or warm caches make the difference).
+echo "time per layer: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g'); in all $SECONDS s"
