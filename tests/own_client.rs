@@ -499,7 +499,10 @@ fn the_node_layers_preset_tasks_are_the_presets_packed_as_the_page_packs_them() 
         })
         .collect();
     let expected = format!("{{\n{}\n}}\n", entries.join(",\n"));
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sandbox/preset-tasks.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/sandbox/preset-tasks.json"
+    );
     let file = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         file == expected,
