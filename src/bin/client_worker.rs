@@ -10,7 +10,8 @@
 //! as numbers (the runtime's side is `client-runtime.js`, "The lab's side of a call"):
 //! `handle(kind, mono, wall, x, y, z)` gets the call, and the actions come back as
 //! `[op, a, b]` triples of numbers that the runtime writes into a buffer in this module's
-//! memory (`ActionSlots`). Timer names are numbered once per task (`make.timerName(id)`,
+//! memory (`ActionSlots`). The codes are [`lease_lab::lab::own_client::wire`]'s, which
+//! `wire()` hands to the runtime. Timer names are numbered once per task (`make.timerName(id)`,
 //! `make.timerId(name)`). Printed lines and errors, rare, come back as JSON text
 //! (`instance.last()`). Everything read is checked here again: an odd number is refused as
 //! unreadable, never trusted.
@@ -24,9 +25,9 @@ mod shell {
     use js_sys::Function;
     use lease_lab::lab::own_client::report::{pack, unpack};
     use lease_lab::lab::own_client::runner::{run, search};
+    use lease_lab::lab::own_client::wire::{self, Op, SLOT};
     use lease_lab::lab::own_client::{
-        Action, AnswerKind, Handled, Handlers, Input, InputKind, LossReason, OwnSearch, Report,
-        Settings,
+        Action, Handled, Handlers, Input, InputKind, OwnSearch, Report, Settings,
     };
     use lease_lab::model::search::{with_plan, SearchSpec};
     use lease_lab::model::{ClientConfig, ClientId, Scenario};
@@ -69,8 +70,6 @@ mod shell {
         fn last(this: &Instance) -> Result<JsValue, JsValue>;
     }
 
-    /// Numbers per action: op and two arguments.
-    const SLOT: usize = 3;
     /// Most names one call can bring that the table has not seen (one per action).
     const MAX_NEW_NAMES: usize = lease_lab::lab::own_client::machine::MAX_ACTIONS_PER_CALL;
     /// Room for the most actions one call may ask for.
@@ -170,30 +169,24 @@ mod shell {
             }
             for slot in self.slots[..n].chunks_exact(SLOT) {
                 let (a, b) = (slot[1].get(), slot[2].get());
-                let action = match whole(slot[0].get())? {
-                    1 => Action::Acquire { ttl: whole(a)? },
-                    2 => Action::Renew { token: whole(a)? },
-                    3 => Action::Release { token: whole(a)? },
-                    4 => Action::Write { token: whole(a)? },
-                    5 => Action::After {
-                        name: self.name(u32::try_from(whole(a)?).ok()?)?,
+                let name = || self.name(u32::try_from(whole(a)?).ok()?);
+                let action = match wire::op(whole(slot[0].get())?)? {
+                    Op::Acquire => Action::Acquire { ttl: whole(a)? },
+                    Op::Renew => Action::Renew { token: whole(a)? },
+                    Op::Release => Action::Release { token: whole(a)? },
+                    Op::Write => Action::Write { token: whole(a)? },
+                    Op::After => Action::After {
+                        name: name()?,
                         delay: whole(b)?,
                     },
-                    6 => Action::AtWall {
-                        name: self.name(u32::try_from(whole(a)?).ok()?)?,
+                    Op::AtWall => Action::AtWall {
+                        name: name()?,
                         at: i64::try_from(whole(b)?).ok()?,
                     },
-                    7 => Action::Cancel {
-                        name: self.name(u32::try_from(whole(a)?).ok()?)?,
+                    Op::Cancel => Action::Cancel { name: name()? },
+                    Op::Lost => Action::Lost {
+                        reason: wire::loss(whole(a)?)?,
                     },
-                    8 => Action::Lost {
-                        reason: match whole(a)? {
-                            0 => LossReason::Deadline,
-                            1 => LossReason::NotOwner,
-                            _ => return None,
-                        },
-                    },
-                    _ => return None,
                 };
                 into.push(action);
             }
@@ -206,16 +199,6 @@ mod shell {
         (x.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&x)).then_some(x as u64)
     }
 
-    fn answer_code(kind: AnswerKind) -> f64 {
-        match kind {
-            AnswerKind::Granted => 0.0,
-            AnswerKind::Busy => 1.0,
-            AnswerKind::Renewed => 2.0,
-            AnswerKind::NotOwner => 3.0,
-            AnswerKind::Released => 4.0,
-        }
-    }
-
     /// One instance of the learner's code, reached through the runtime.
     struct JsClient {
         instance: Instance,
@@ -224,8 +207,8 @@ mod shell {
 
     impl Handlers for JsClient {
         fn handle(&mut self, input: &Input<'_>) -> Option<Handled> {
-            let (kind, x, y, z) = match input.kind {
-                InputKind::Start => (0, 0.0, 0.0, 0.0),
+            let (x, y, z) = match input.kind {
+                InputKind::Start => (0.0, 0.0, 0.0),
                 InputKind::Reply => {
                     let a = input.answer?;
                     let z = match (a.token, a.deleted) {
@@ -233,10 +216,15 @@ mod shell {
                         (None, Some(deleted)) => f64::from(u8::from(deleted)),
                         (None, None) => 0.0,
                     };
-                    (1, answer_code(a.kind), f64::from(a.request), z)
+                    (
+                        f64::from(wire::answer_code(a.kind)),
+                        f64::from(a.request),
+                        z,
+                    )
                 }
-                InputKind::Timer => (2, f64::from(self.shared.id(input.timer?)?), 0.0, 0.0),
+                InputKind::Timer => (f64::from(self.shared.id(input.timer?)?), 0.0, 0.0),
             };
+            let kind = wire::kind_code(input.kind);
             let (mono, wall) = (input.mono as f64, input.wall as f64);
             let r = self.instance.handle(kind, mono, wall, x, y, z).ok()?;
             let (n, more) = if r >= 0.0 {
@@ -305,6 +293,14 @@ mod shell {
 
     fn scenario(task: &str) -> Option<Scenario> {
         unpack::<Scenario>(task).filter(|s| s.validate().is_ok())
+    }
+
+    /// The codes and limits the runtime speaks to this module with ([`wire::Table`]); the
+    /// worker hands them to the runtime before any client is made.
+    #[wasm_bindgen(js_name = wire)]
+    pub fn wire_table() -> JsValue {
+        let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+        wire::table().serialize(&serializer).unwrap_or_default()
     }
 
     /// Runs the learner's client on the scenario `task` packs; the packed [`Report`], or an

@@ -6,7 +6,7 @@
 //   node --test tests/sandbox/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runtime, typeScriptClient, pyodide, withShadows } from "./harness.mjs";
+import { runtime, typeScriptClient, pyodide, withShadows, wire } from "./harness.mjs";
 
 const SETTINGS = {
   ttl: 10_000_000,
@@ -23,39 +23,39 @@ const SETTINGS = {
 // maker whose instances take an input as the old JSON protocol shaped it, cross the boundary
 // as the wasm does (numbers in, the action buffer and last() out) and give back what the
 // wasm reads: {actions: [{do, ...}], output} or {error}.
-const KINDS = ["start", "reply", "timer"];
-const ANSWERS = ["granted", "busy", "renewed", "not_owner", "released"];
-const OPS = [null, "acquire", "renew", "release", "write", "after", "at_wall", "cancel", "lost"];
+// The codes are the engine's table (src/lab/own_client/wire.rs), as the runtime has them.
 function lab(make) {
-  const memory = { buffer: new ArrayBuffer(8 * 4000) };
+  const slot = wire.slot;
+  const len = slot * wire.maxActions;
+  const memory = { buffer: new ArrayBuffer(8 * (len + 7)) };
   const ptr = 8 * 7; // anywhere in the memory
-  make.output(memory, ptr, 3000);
-  const slots = new Float64Array(memory.buffer, ptr, 3000);
+  make.output(memory, ptr, len);
+  const slots = new Float64Array(memory.buffer, ptr, len);
   const action = (op, a, b) => {
     const name = () => make.timerName(a);
-    switch (OPS[op]) {
+    switch (wire.ops[op]) {
       case "acquire": return { do: "acquire", ttl: a };
       case "after": return { do: "after", name: name(), delay: b };
       case "at_wall": return { do: "at_wall", name: name(), at: b };
       case "cancel": return { do: "cancel", name: name() };
-      case "lost": return { do: "lost", reason: a === 1 ? "not_owner" : "deadline" };
-      default: return { do: OPS[op], token: a };
+      case "lost": return { do: "lost", reason: wire.losses[a] };
+      default: return { do: wire.ops[op], token: a };
     }
   };
   return (letter, settings) => {
     const instance = make(letter, settings);
     return {
       handle(input) {
-        const kind = KINDS.indexOf(input.kind);
+        const kind = wire.kinds.indexOf(input.kind);
         const a = input.answer;
         const [x, y, z] = a
-          ? [ANSWERS.indexOf(a.kind), a.request, a.token ?? (a.deleted === undefined ? 0 : Number(a.deleted))]
+          ? [wire.answers.indexOf(a.kind), a.request, a.token ?? (a.deleted === undefined ? 0 : Number(a.deleted))]
           : [input.timer === undefined ? 0 : make.timerId(input.timer), 0, 0];
         const r = instance.handle(kind, input.mono, input.wall, x, y, z);
         const n = r >= 0 ? r : -1 - r;
-        assert.equal(n % 3, 0);
+        assert.equal(n % slot, 0);
         const actions = [];
-        for (let i = 0; i < n; i += 3) actions.push(action(slots[i], slots[i + 1], slots[i + 2]));
+        for (let i = 0; i < n; i += slot) actions.push(action(slots[i], slots[i + 1], slots[i + 2]));
         if (r >= 0) return { actions };
         const rest = JSON.parse(instance.last());
         return rest.error ? rest : { actions: [...actions, ...rest.actions], ...(rest.output ? { output: rest.output } : {}) };
@@ -179,6 +179,14 @@ function start(node) {
     "setTimeout is not available in the lab: arm a timer with node.after(ms, name) and handle it in timer(node, name)",
     "5 true",
   ]);
+});
+
+test("TypeScript: a printed line longer than the engine's limit is cut there and ends in an ellipsis", async () => {
+  const { make } = await typeScript("function start(node) { console.log('x'.repeat(5000)); console.log('y'.repeat(2000)); }");
+  const [long, atLimit] = withShadows(() => make("A", SETTINGS).handle(start()).output);
+  assert.equal(wire.maxLineChars, 2000);
+  assert.equal(long, `${"x".repeat(wire.maxLineChars)}…`);
+  assert.equal(atLimit, "y".repeat(2000));
 });
 
 test("TypeScript: a run keeps 500 lines of output, and a new run starts afresh", async () => {

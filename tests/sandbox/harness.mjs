@@ -1,6 +1,7 @@
 // What the sandbox's worker (www/snippets/sandbox/worker.js) sets up before it runs a client,
-// done the same way in Node: the client runtime, sucrase and Pyodide from www/vendor, a
-// learner's TypeScript imported once as a module, and the runtime's clock shadows.
+// done the same way in Node: the client runtime connected to the lab's engine (from dist/,
+// which the release build made), sucrase and Pyodide from www/vendor, a learner's
+// TypeScript imported once as a module, and the runtime's clock shadows.
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,13 @@ const runtimeSource = readFileSync(join(ROOT, "www/snippets/sandbox/client-runti
 const scope = {};
 vm.runInThisContext(`(function (self) {\n${runtimeSource}\n})`)(scope);
 export const runtime = scope.LeaseLabClientRuntime;
+
+// The lab's engine as the worker loads it (the release build's client_worker), connected to
+// the runtime: the codes and limits of a call are the engine's (src/lab/own_client/wire.rs).
+export const engine = await import(pathToFileURL(join(ROOT, "dist/client_worker.js")).href);
+await engine.default({ module_or_path: readFileSync(join(ROOT, "dist/client_worker_bg.wasm")) });
+export const wire = engine.wire();
+runtime.connect(wire);
 
 // sucrase as the worker has it (www/vendor is made by tools/vendor.mjs), else from npm.
 let sucrase;

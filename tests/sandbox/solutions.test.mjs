@@ -11,14 +11,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { ROOT, runtime, typeScriptClient, pyodide, withShadows } from "./harness.mjs";
+import { ROOT, engine, runtime, typeScriptClient, pyodide, withShadows } from "./harness.mjs";
 
 const TASKS = JSON.parse(readFileSync(new URL("./preset-tasks.json", import.meta.url), "utf8"));
 const code = (name) => readFileSync(join(ROOT, "www/snippets/client", name), "utf8");
-
-const engine = await import(pathToFileURL(join(ROOT, "dist/client_worker.js")).href);
-await engine.default({ module_or_path: readFileSync(join(ROOT, "dist/client_worker_bg.wasm")) });
 
 async function python(file) {
   const prepared = runtime.pythonClient(await pyodide(), code(file));

@@ -21,8 +21,8 @@ pub const MAX_TIMERS: usize = 32;
 pub const MAX_TIMER_NAME: usize = 40;
 /// Most lines printed by one client in one run that are kept.
 pub const MAX_OUTPUT_LINES: usize = 500;
-/// Longest printed line kept, in characters.
-const MAX_LINE_CHARS: usize = 500;
+/// Longest printed line kept, in characters; a longer one is cut and ends in "…".
+pub const MAX_LINE_CHARS: usize = 2_000;
 /// Longest a timer or lease may be asked for: a day.
 pub const MAX_DELAY: SimDuration = SimDuration::from_secs(86_400);
 
@@ -179,8 +179,7 @@ impl OwnClient {
     fn keep_output(&mut self, now: LocalNow, lines: Vec<String>) {
         let room = MAX_OUTPUT_LINES.saturating_sub(self.output.len());
         for line in lines.into_iter().take(room) {
-            let kept: String = line.chars().take(MAX_LINE_CHARS).collect();
-            self.output.push((now.mono, kept));
+            self.output.push((now.mono, cut_line(line)));
         }
     }
 
@@ -408,5 +407,34 @@ impl ClientMachine for OwnClient {
 
     fn lifecycle(&self) -> Lifecycle {
         self.lifecycle
+    }
+}
+
+/// `line` within [`MAX_LINE_CHARS`]: a longer one is cut there and ends in "…", as the
+/// runtime cuts it first.
+fn cut_line(line: String) -> String {
+    match line.char_indices().nth(MAX_LINE_CHARS) {
+        None => line,
+        Some((at, _)) => {
+            let mut kept = line[..at].to_owned();
+            kept.push('…');
+            kept
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_printed_line_is_cut_at_the_limit_with_an_ellipsis_once() {
+        let limit = "é".repeat(MAX_LINE_CHARS);
+        assert_eq!(cut_line(limit.clone()), limit);
+        let long = format!("{limit}xyz");
+        let cut = cut_line(long);
+        assert_eq!(cut, format!("{limit}…"));
+        // The runtime's cut line (the limit and "…") comes through unchanged.
+        assert_eq!(cut_line(cut.clone()), cut);
     }
 }

@@ -8,12 +8,14 @@
 //! * [`protocol`]: the calls, answers, settings and actions, as plain data;
 //! * [`machine`]: the client the world drives ([`OwnClient`]), its timers and refusals;
 //! * [`runner`]: a run with its trace, and the counterexample search against the code;
-//! * [`report`]: what the sandbox sends back, read by the page as untrusted.
+//! * [`report`]: what the sandbox sends back, read by the page as untrusted;
+//! * [`wire`]: the numbers a handler call and its actions cross to the runtime as.
 
 pub mod machine;
 pub mod protocol;
 pub mod report;
 pub mod runner;
+pub mod wire;
 
 pub use machine::{ClientStop, During, Handlers, OwnClient, Refusal, Stop};
 pub use protocol::{Action, Answer, AnswerKind, Handled, Input, InputKind, LossReason, Settings};

@@ -10,16 +10,9 @@
   "use strict";
 
   const FILE = { python: "client.py", typescript: "client.ts" };
-  // One handler call may ask for this many actions; past it the call is an error.
-  const MAX_ACTIONS = 1000;
-  // What one run (all its clients) may print, in lines; past it the rest is dropped.
-  const MAX_OUTPUT_LINES = 500;
-  const MAX_OUTPUT_LINE_CHARS = 2000;
-  const MAX_NAME_CHARS = 40;
   const MAX_ERROR_CHARS = 4000;
   // Larger times lose integer precision in microseconds.
   const MAX_US = Number.MAX_SAFE_INTEGER;
-  const CAPPED = `… more output was dropped: a run keeps ${MAX_OUTPUT_LINES} lines`;
 
   // The simulated clocks of the node whose code runs now (µs), read by the language's own
   // clocks once shadowed (installJsShadows), and where the current output goes.
@@ -42,13 +35,46 @@
   // action in three numbers: [OP, a, b]. Timer names are numbered in order as a run first uses
   // them, afresh for each run (make.newRun(), which the wasm calls before a run's first client):
   // make.timerName(id), make.timerId(name). The wasm checks everything it reads again.
-  const KINDS = ["start", "reply", "timer"];
-  const ANSWERS = ["granted", "busy", "renewed", "not_owner", "released"];
-  const OP = { acquire: 1, renew: 2, release: 3, write: 4, after: 5, atWall: 6, cancel: 7, lost: 8 };
-  const SLOT = 3;
-  const MAX_SLOTS = SLOT * MAX_ACTIONS;
+  //
+  // The codes, and the limits applied here first, are the wasm's (src/lab/own_client/wire.rs):
+  // connect(engine.wire()) sets them once, before any client is made. KINDS, ANSWERS and
+  // LOSSES list names by code; OP gives an action's code by its name.
+  let KINDS, ANSWERS, LOSSES, OP, SLOT, MAX_ACTIONS, MAX_SLOTS;
+  // A handler call may ask for MAX_ACTIONS actions; a run (all its clients) keeps
+  // MAX_OUTPUT_LINES printed lines of at most MAX_LINE_CHARS characters.
+  let MAX_OUTPUT_LINES, MAX_LINE_CHARS, MAX_NAME_CHARS, CAPPED, PYTHON_PRELUDE;
   // Taken before any learner code runs.
   const stringify = JSON.stringify;
+
+  /** Takes the engine's table of codes and limits; once, and only a well-formed one. */
+  function connect(table) {
+    if (KINDS) throw new Error("The client runtime is already connected to the lab's engine.");
+    const names = (list, length) => {
+      if (!Array.isArray(list) || list.length !== length || !list.every((n) => n === null || typeof n === "string")) {
+        throw new Error("The lab's engine handed the client runtime an unreadable table.");
+      }
+      return Object.freeze([...list]);
+    };
+    const count = (n) => {
+      if (!Number.isSafeInteger(n) || n <= 0) throw new Error("The lab's engine handed the client runtime an unreadable table.");
+      return n;
+    };
+    const t = table ?? {};
+    const kinds = names(t.kinds, 3);
+    const ops = names(t.ops, t.ops?.length);
+    [ANSWERS, LOSSES] = [names(t.answers, t.answers?.length), names(t.losses, 2)];
+    OP = Object.freeze(Object.fromEntries(ops.flatMap((name, code) => (name === null ? [] : [[name, code]]))));
+    [SLOT, MAX_ACTIONS, MAX_OUTPUT_LINES] = [count(t.slot), count(t.maxActions), count(t.maxOutputLines)];
+    [MAX_LINE_CHARS, MAX_NAME_CHARS] = [count(t.maxLineChars), count(t.maxNameChars)];
+    MAX_SLOTS = SLOT * MAX_ACTIONS;
+    CAPPED = `… more output was dropped: a run keeps ${MAX_OUTPUT_LINES} lines`;
+    PYTHON_PRELUDE = pythonPrelude();
+    KINDS = kinds;
+  }
+
+  function connected() {
+    if (!KINDS) throw new Error("The client runtime is not connected to the lab's engine: call connect(engine.wire()) first.");
+  }
 
   /** The answer a reply's numbers stand for, shaped as the learner's code reads it. */
   function answerOf(x, y, z) {
@@ -123,7 +149,7 @@
         return;
       }
       run.lines += 1;
-      out.push(line.length > MAX_OUTPUT_LINE_CHARS ? `${line.slice(0, MAX_OUTPUT_LINE_CHARS)}…` : line);
+      out.push(line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line);
     }
   }
 
@@ -306,7 +332,7 @@
       },
       atWall(wallMs, name) {
         const at = checkMs("atWall(wallMs, name)", "wallMs", wallMs);
-        act("atWall(wallMs, name)", OP.atWall, checkName("atWall(wallMs, name)", name), at, true);
+        act("atWall(wallMs, name)", OP.at_wall, checkName("atWall(wallMs, name)", name), at, true);
       },
       cancel(name) {
         act("cancel(name)", OP.cancel, checkName("cancel(name)", name), 0, true);
@@ -315,7 +341,7 @@
         if (reason !== "deadline" && reason !== "not_owner") {
           throw new Error(`node.lost(reason): reason must be "not_owner" or "deadline", got ${quote(reason)}`);
         }
-        act("lost(reason)", OP.lost, reason === "not_owner" ? 1 : 0, 0);
+        act("lost(reason)", OP.lost, LOSSES.indexOf(reason), 0);
       },
       monotonic: () => state.mono / 1000,
       wall: () => state.wall / 1000,
@@ -338,6 +364,7 @@
    * export, `url` its blob: URL (to find the learner's lines in a stack).
    */
   function typeScriptClient(factory, url) {
+    connected();
     const run = newRun();
     // The wasm hands every client of a task the same settings object; their frozen copy in
     // milliseconds is made once.
@@ -373,9 +400,10 @@
             last = failure;
             return -1;
           }
-          const handler = kind === 0 ? handlers.start : kind === 1 ? handlers.reply : kind === 2 ? handlers.timer : undefined;
+          const call = KINDS[kind];
+          const handler = call === "start" ? handlers.start : call === "reply" ? handlers.reply : call === "timer" ? handlers.timer : undefined;
           if (typeof handler !== "function") {
-            last = missing(KINDS[kind], side.names[x]);
+            last = missing(call, side.names[x]);
             return -1;
           }
           inst.out = side.buffer();
@@ -387,10 +415,10 @@
           inst.active = true;
           let error = null;
           try {
-            const value = kind === 1 ? handler(node, answerOf(x, y, z)) : kind === 2 ? handler(node, side.names[x]) : handler(node);
+            const value = call === "reply" ? handler(node, answerOf(x, y, z)) : call === "timer" ? handler(node, side.names[x]) : handler(node);
             if (value !== null && typeof value === "object" && typeof value.then === "function") {
               value.then(undefined, () => {});
-              throw new Error(`${HANDLERS[KINDS[kind]]} must not be async: the lab uses what it did before it returned, so it cannot await`);
+              throw new Error(`${HANDLERS[call]} must not be async: the lab uses what it did before it returned, so it cannot await`);
             }
             if (inst.overflow) error = { text: inst.overflow, line: 0 };
           } catch (thrown) {
@@ -485,13 +513,13 @@
   // Runtime-owned Python, run once in a lab worker before the learner's code is compiled.
   // Actions are kept as JSON text as they are made, so a handler call costs one crossing
   // each way and one JSON.parse.
-  const PYTHON_PRELUDE = String.raw`
+  const pythonPrelude = () => String.raw`
 import builtins as _builtins, sys as _sys, math as _math, json as _json, traceback as _traceback, linecache as _linecache
 
 _FILE = "client.py"
 _MAX_ACTIONS = ${MAX_ACTIONS}
 _MAX_LINES = ${MAX_OUTPUT_LINES}
-_MAX_LINE_CHARS = ${MAX_OUTPUT_LINE_CHARS}
+_MAX_LINE_CHARS = ${MAX_LINE_CHARS}
 _MAX_NAME = ${MAX_NAME_CHARS}
 _MAX_US = ${MAX_US}
 _MAX_MS = _MAX_US / 1000
@@ -831,6 +859,7 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
    * the prelude runs in a namespace of its own.
    */
   function pythonClient(pyodide, code) {
+    connected();
     const namespace = pyodide.globals.get("dict")();
     pyodide.runPython(PYTHON_PRELUDE, { globals: namespace, filename: "<lab runtime>" });
     const syntax = namespace.get("_compile")(code);
@@ -860,11 +889,12 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
         handle(kind, mono, wall, x, y, z) {
           state.mono = mono;
           state.wall = wall;
-          if (kind === 1) {
+          const call = KINDS[kind];
+          if (call === "reply") {
             const answer = answerOf(x, y, z);
             last = pyHandle(key, "reply", mono, wall, answer.kind, y, answer.token, answer.deleted);
           } else {
-            last = pyHandle(key, KINDS[kind], mono, wall, undefined, undefined, undefined, undefined, kind === 2 ? side.names[x] : undefined);
+            last = pyHandle(key, call, mono, wall, undefined, undefined, undefined, undefined, call === "timer" ? side.names[x] : undefined);
           }
           return -1;
         },
@@ -892,9 +922,7 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
 
   const api = Object.freeze({
     FILE,
-    MAX_ACTIONS,
-    MAX_OUTPUT_LINES,
-    PYTHON_PRELUDE,
+    connect,
     state,
     wrapTypeScript,
     prepareTypeScript,

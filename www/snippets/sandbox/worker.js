@@ -109,6 +109,8 @@ async function loadLab(files) {
   delete self.LeaseLabClientRuntime;
   const engine = await import(blobUrl(files["client_worker.js"], "text/javascript"));
   await engine.default({ module_or_path: files["client_worker_bg.wasm"] });
+  // The codes and limits of a call are the engine's own (src/lab/own_client/wire.rs).
+  runtime.connect(engine.wire());
   return { runtime, engine };
 }
 
