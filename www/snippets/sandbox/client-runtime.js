@@ -49,8 +49,8 @@
   /** Takes the engine's table of codes and limits; once, and only a well-formed one. */
   function connect(table) {
     if (KINDS) throw new Error("The client runtime is already connected to the lab's engine.");
-    const names = (list, length) => {
-      if (!Array.isArray(list) || list.length !== length || !list.every((n) => n === null || typeof n === "string")) {
+    const names = (list) => {
+      if (!Array.isArray(list) || list.length === 0 || !list.every((n) => n === null || typeof n === "string")) {
         throw new Error("The lab's engine handed the client runtime an unreadable table.");
       }
       return Object.freeze([...list]);
@@ -60,9 +60,9 @@
       return n;
     };
     const t = table ?? {};
-    const kinds = names(t.kinds, 3);
-    const ops = names(t.ops, t.ops?.length);
-    [ANSWERS, LOSSES] = [names(t.answers, t.answers?.length), names(t.losses, 2)];
+    const kinds = names(t.kinds);
+    const ops = names(t.ops);
+    [ANSWERS, LOSSES] = [names(t.answers), names(t.losses)];
     OP = Object.freeze(Object.fromEntries(ops.flatMap((name, code) => (name === null ? [] : [[name, code]]))));
     [SLOT, MAX_ACTIONS, MAX_OUTPUT_LINES] = [count(t.slot), count(t.maxActions), count(t.maxOutputLines)];
     [MAX_LINE_CHARS, MAX_NAME_CHARS] = [count(t.maxLineChars), count(t.maxNameChars)];
