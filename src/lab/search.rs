@@ -6,8 +6,8 @@
 //! search panel are thin shells around [`answer`] and [`Schedule`].
 
 use crate::model::search::{
-    first_broken, random_plan, search_block, shrink, with_plan, Counterexample, FaultKind,
-    SearchSpec,
+    first_broken, random_plan, sampled_steps, search_block, shrink, with_plan, Counterexample,
+    FaultKind, SearchSpec,
 };
 use crate::model::{CheckId, Scenario, SimTime};
 use serde::{Deserialize, Serialize};
@@ -40,10 +40,15 @@ pub const MAX_BLOCK: u64 = 4_096;
 pub const FIRST_BLOCK: u64 = 4;
 /// How long a block should keep a worker busy, so progress shows at least every second.
 pub const BLOCK_TARGET_MS: u64 = 250;
-/// Simulation steps one search worker checks per second, about, as [`estimated_secs`]
-/// assumes them before a search has measured its own speed. Set low on purpose (several times
-/// below what a worker manages on this project's machine), so an estimate errs long.
-pub const STEPS_PER_SECOND: u64 = 2_000_000;
+/// Simulation steps one search worker checks per second, about, as an [`Estimate`] assumes
+/// them before a search has measured its own speed. A quarter of what a worker manages on
+/// this project's 2-core machine (about 33 million on the 7-client, 10-ms-slice run), so a
+/// slower device's estimate still errs long rather than short.
+pub const STEPS_PER_SECOND: u64 = 8_000_000;
+/// Steps an [`Estimate`] simulates of the base run, at most (a few milliseconds).
+pub const SAMPLE_STEPS: u64 = 20_000;
+/// Steps a drawn fault may add to a plan, as an [`Estimate`] counts them.
+const STEPS_PER_FAULT: u64 = 64;
 /// A search estimated to take longer than this asks before it starts.
 pub const WARN_AFTER_SECS: u64 = 180;
 /// Most search workers, whatever the machine offers.
@@ -58,15 +63,36 @@ pub fn next_block(plans: u64, took_ms: u64) -> u64 {
     fit.clamp(1, plans.saturating_mul(4).clamp(1, MAX_BLOCK))
 }
 
-/// About how long `spec` takes over `base` with `workers` workers, in seconds, before any
-/// plan has run: the model's generous estimate of a plan's steps, at [`STEPS_PER_SECOND`].
-pub fn estimated_secs(base: &Scenario, spec: &SearchSpec, workers: u32) -> u64 {
-    let mut heaviest = base.clone();
-    heaviest.faults.0.clear();
-    let steps_per_plan = u128::from(heaviest.estimated_events()) + 64 * spec.max_faults as u128;
-    let steps = steps_per_plan * u128::from(spec.budget);
-    let per_second = u128::from(STEPS_PER_SECOND) * u128::from(workers.max(1));
-    u64::try_from(steps.div_ceil(per_second)).unwrap_or(u64::MAX)
+/// How long a search should take, told before any plan has run: a fault-free run of the base
+/// scenario, sampled for a bounded number of steps, stands for a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    steps_per_plan: u128,
+    steps_per_second: u128,
+}
+
+impl Estimate {
+    /// The estimate for searches over `base` drawing at most `max_faults` faults a plan, on
+    /// `workers` workers.
+    pub fn of(base: &Scenario, max_faults: u8, workers: u32) -> Estimate {
+        let steps = sampled_steps(base, SAMPLE_STEPS) + STEPS_PER_FAULT * u64::from(max_faults);
+        Estimate {
+            steps_per_plan: u128::from(steps.max(1)),
+            steps_per_second: u128::from(STEPS_PER_SECOND) * u128::from(workers.max(1)),
+        }
+    }
+
+    /// About how many seconds `budget` plans take (rounded up).
+    pub fn secs(&self, budget: u64) -> u64 {
+        let steps = self.steps_per_plan * u128::from(budget);
+        u64::try_from(steps.div_ceil(self.steps_per_second)).unwrap_or(u64::MAX)
+    }
+
+    /// About how many plans fit in `secs` (at least one).
+    pub fn plans_within(&self, secs: u64) -> u64 {
+        let plans = u128::from(secs) * self.steps_per_second / self.steps_per_plan;
+        u64::try_from(plans).unwrap_or(u64::MAX).max(1)
+    }
 }
 
 /// The seconds left once `tried` of `budget` plans took `elapsed_ms`; `None` until the speed
@@ -77,16 +103,6 @@ pub fn secs_left(tried: u64, budget: u64, elapsed_ms: u64) -> Option<u64> {
     }
     let left = u128::from(budget.saturating_sub(tried)) * u128::from(elapsed_ms);
     u64::try_from(left.div_ceil(u128::from(tried) * 1_000)).ok()
-}
-
-/// About how many plans fit in `secs` at the speed [`estimated_secs`] assumes (at least one).
-pub fn plans_within(base: &Scenario, spec: &SearchSpec, workers: u32, secs: u64) -> u64 {
-    let one = SearchSpec {
-        budget: 1_000,
-        ..spec.clone()
-    };
-    let per_thousand = estimated_secs(base, &one, workers).max(1);
-    (secs.saturating_mul(1_000) / per_thousand).max(1)
 }
 
 /// The workers to start on a machine reporting `hardware_concurrency` cores (0 if unknown):

@@ -158,6 +158,21 @@ pub fn with_plan(base: &Scenario, plan: FaultPlan) -> Scenario {
     }
 }
 
+/// About how many steps a plan of a search over `base` takes: `base`'s fault-free run, stepped
+/// to its end when that takes at most `sample` steps, or else for `sample` steps and scaled
+/// by the share of the run those covered. Bounded, so a page can ask before a search starts.
+pub fn sampled_steps(base: &Scenario, sample: u64) -> u64 {
+    let mut world = super::world::World::checked(&with_plan(base, FaultPlan::default()));
+    while world.steps() < sample {
+        if !world.step() {
+            return world.steps();
+        }
+    }
+    let covered = world.now().0.max(1);
+    let steps = u128::from(world.steps()) * u128::from(world.end().0) / u128::from(covered);
+    u64::try_from(steps).unwrap_or(u64::MAX)
+}
+
 /// A plan that broke a check: its index in the search, the plan, the check and when.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counterexample {

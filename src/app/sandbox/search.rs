@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use super::SetupProps;
 use crate::lab::search::{
-    default_spec, estimated_secs, plans_within, worker_count, WARN_AFTER_SECS,
+    default_spec, worker_count, Estimate, WARN_AFTER_SECS,
 };
 use crate::lab::LabAction;
 use crate::lesson::content::SEARCH;
@@ -147,10 +147,13 @@ fn use_search(lab: &UseReducerHandle<super::LabStore>) -> Search {
             let cores = gloo::utils::window().navigator().hardware_concurrency() as u32;
             let workers = worker_count(cores);
             let base = lab.0.scenario();
-            let secs = estimated_secs(base, &spec, workers);
-            if secs > WARN_AFTER_SECS && !anyway {
-                let plans = plans_within(base, &spec, workers, 60);
-                return phase.set(Phase::TooLong { secs, plans });
+            if !anyway {
+                let estimate = Estimate::of(base, spec.max_faults, workers);
+                let secs = estimate.secs(spec.budget);
+                if secs > WARN_AFTER_SECS {
+                    let plans = estimate.plans_within(60);
+                    return phase.set(Phase::TooLong { secs, plans });
+                }
             }
             crate::app::share::record_search(spec.clone());
             let budget = spec.budget;

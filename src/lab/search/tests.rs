@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::model::search::FaultKind;
-use crate::model::{Policy, SimDuration};
+use crate::model::{Policy, SimDuration, Simulation};
 
 fn unfenced() -> Scenario {
     Scenario {
@@ -234,36 +234,55 @@ fn a_schedule_with_changing_block_sizes_finds_the_same_counterexample() {
 }
 
 #[test]
-fn a_heavy_search_is_estimated_in_hours_and_a_light_one_in_seconds() {
+fn an_estimate_follows_the_steps_a_run_really_takes() {
+    // Seven clients writing every 10 ms for 250 s: tens of thousands of steps a plan.
     let heavy = Scenario {
         clients: 7,
         duration: SimDuration::from_secs(250),
-        ttl: SimDuration::from_millis(40),
-        drift_margin: SimDuration::from_millis(5),
+        work_slice: SimDuration::from_millis(10),
         ..Scenario::default()
     };
     heavy.validate().unwrap();
+    // The model's own upper bound says this of a 40-ms lease too, but its run takes under a
+    // hundred steps (the lease is too short to keep): an estimate must not warn of hours.
+    let quick = Scenario {
+        ttl: SimDuration::from_millis(40),
+        drift_margin: SimDuration::from_millis(5),
+        ..heavy.clone()
+    };
+    quick.validate().unwrap();
+    assert!(quick.estimated_events() > 10_000);
     let all_kinds = SearchSpec {
         kinds: FaultKind::ALL.to_vec(),
         budget: 700_000,
         ..default_spec(5)
     };
-    let heavy_secs = estimated_secs(&heavy, &all_kinds, 2);
-    assert!(heavy_secs > 3_600, "{heavy_secs} s");
-    let light = estimated_secs(&Scenario::default(), &default_spec(5), 2);
+    let heavy_estimate = Estimate::of(&heavy, all_kinds.max_faults, 2);
+    assert!(heavy_estimate.secs(all_kinds.budget) > 1_800);
+    let quick_secs = Estimate::of(&quick, all_kinds.max_faults, 2).secs(all_kinds.budget);
+    assert!(quick_secs < WARN_AFTER_SECS, "{quick_secs} s");
+    let light = Estimate::of(&Scenario::default(), 5, 2).secs(default_spec(5).budget);
     assert!(light < 60, "{light} s");
-    let minute = plans_within(&heavy, &all_kinds, 2, 60);
-    assert!((1..10_000).contains(&minute), "{minute}");
-    assert!(
-        estimated_secs(
-            &heavy,
-            &SearchSpec {
-                budget: minute,
-                ..all_kinds
-            },
-            2
-        ) <= 75
-    );
+    let minute = heavy_estimate.plans_within(60);
+    assert!((1..100_000).contains(&minute), "{minute}");
+    assert!((55..=65).contains(&heavy_estimate.secs(minute)));
+}
+
+#[test]
+fn a_long_run_is_sampled_and_scaled_not_run_to_its_end() {
+    let long = Scenario {
+        duration: SimDuration::from_secs(1_000),
+        work_slice: SimDuration::from_millis(10),
+        ..Scenario::default()
+    };
+    long.validate().unwrap();
+    let whole = Simulation::verdict(&long).steps;
+    assert!(whole > 10 * SAMPLE_STEPS);
+    let sampled = sampled_steps(&long, SAMPLE_STEPS);
+    // A steady run: the sample's rate holds for the rest within a few per cent.
+    assert!(sampled.abs_diff(whole) * 20 < whole, "sampled {sampled}, whole {whole}");
+    let short = Scenario::default();
+    assert_eq!(sampled_steps(&short, SAMPLE_STEPS), Simulation::verdict(&short).steps);
 }
 
 #[test]
