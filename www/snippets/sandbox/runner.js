@@ -11,12 +11,14 @@
 // page owns the time limit and the heartbeat, checks that every message comes from its own
 // iframe, and trusts each control message only once, in its phase.
 
-// Runs inside the iframe: answers the heartbeat, makes, feeds and kills workers, and relays
+// Runs inside the iframe: answers the heartbeat, makes, feeds and kills workers, compiles an
+// engine's wasm once for all of them (a worker then instantiates the module), and relays
 // what they post (strings within a budget, and one ArrayBuffer within its own, handed over)
 // tagged with their id, so a worker can neither speak for another nor swamp the page. Its
 // hash is in both policies.
 export const BOOTSTRAP = `"use strict";
 const workers = new Map();
+const compiled = new Map();
 onmessage = ({ source, data }) => {
   if (source !== parent || !data) return;
   const { type, id } = data;
@@ -43,10 +45,17 @@ onmessage = ({ source, data }) => {
       event.preventDefault();
       report(JSON.stringify({ type: "failed", text: event.message + " (line " + event.lineno + ")\\n", line: 0 }));
     };
-    worker.postMessage(data.init, Object.values(data.init.files));
+    const init = data.init;
+    init.modules = {};
+    const modules = data.compile.map((name) => {
+      if (!compiled.has(name)) compiled.set(name, WebAssembly.compile(init.files[name]).catch(() => null));
+      return compiled.get(name).then((module) => { if (module) init.modules[name] = module; });
+    });
+    worker.started = Promise.all(modules).then(() => worker.postMessage(init, Object.values(init.files)));
     workers.set(id, worker);
   } else if (type === "send") {
-    workers.get(id)?.postMessage(data.message);
+    const worker = workers.get(id);
+    worker?.started.then(() => worker.postMessage(data.message));
   } else if (type === "kill") {
     workers.get(id)?.terminate();
     workers.delete(id);
@@ -57,7 +66,7 @@ parent.postMessage({ ready: true }, "*");`;
 
 // sha256 of BOOTSTRAP; tests/e2e/client.spec.ts recomputes it, tools/csp.mjs puts it in
 // the page's policy too (a srcdoc iframe is bound by its parent's policy as well).
-export const BOOTSTRAP_HASH = "sha256-LBqoXpCkMKgDMKx44P/u2B8Si82CUv19n96l4TZOzfk=";
+export const BOOTSTRAP_HASH = "sha256-ERnBWQZ5sfZ6tXl+bFzZgTYEykDmwrNacmMxVhx2t44=";
 
 export const SANDBOX_POLICY = [
   "default-src 'none'",
@@ -79,6 +88,9 @@ const ENGINES = {
   ],
   typescript: ["sucrase.js"],
 };
+// The engine wasm the iframe compiles once and hands to each worker as a module: the page
+// cannot, since a module does not cross into the iframe's opaque origin.
+const COMPILED = { python: ["pyodide.asm.wasm"], typescript: [] };
 // What a task needs besides the language's engine, from the app's root (worker.js's
 // neighbour first, then the lab's wasm that Trunk builds beside index.html).
 const LAB_FILES = ["sandbox/client-runtime.js", "client_worker.js", "client_worker_bg.wasm"];
@@ -405,7 +417,8 @@ function spawnWorker(lane, source, files) {
     worker.makesSnapshot = init.makeSnapshot = true;
   }
   const relayBytes = worker.makesSnapshot ? MAX_SNAPSHOT_BYTES : -1;
-  post(sandbox, { type: "spawn", id: worker.id, source, init, relayChars: LAB_RELAY_CHARS, relayBytes }, Object.values(copies));
+  const compile = COMPILED[lane.language];
+  post(sandbox, { type: "spawn", id: worker.id, source, init, compile, relayChars: LAB_RELAY_CHARS, relayBytes }, Object.values(copies));
   return worker;
 }
 

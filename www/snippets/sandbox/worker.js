@@ -37,7 +37,7 @@ function blobUrl(bytes, type) {
 // Pyodide fetches its wasm and stdlib by URL; in this opaque origin every fetch is
 // cross-origin and blocked, so a shim answers those two names from the handed-in bytes.
 // CPython starts from the page's snapshot when it handed one in (runtime.startPython).
-async function loadPython({ files, makeSnapshot }, runtime) {
+async function loadPython({ files, modules, makeSnapshot }, runtime) {
   const { loadPyodide } = await import(blobUrl(files["pyodide.mjs"], "text/javascript"));
   const asm = await import(blobUrl(files["pyodide.asm.mjs"], "text/javascript"));
   const base = "https://engine.invalid/";
@@ -53,6 +53,19 @@ async function loadPython({ files, makeSnapshot }, runtime) {
     if (!file) throw new TypeError(`The sandbox has no network: ${url}`);
     return new Response(file[1], { headers: { "Content-Type": file[0] } });
   };
+  // The iframe's module of the wasm (from the same bytes), instantiated as it is: this worker
+  // compiles nothing. Should that fail, Pyodide compiles its wasm as usual.
+  const { instantiateStreaming } = WebAssembly;
+  const module = modules?.["pyodide.asm.wasm"];
+  if (module instanceof WebAssembly.Module) {
+    WebAssembly.instantiateStreaming = async (response, imports) => {
+      try {
+        return { module, instance: await WebAssembly.instantiate(module, imports) };
+      } catch {
+        return instantiateStreaming(response, imports);
+      }
+    };
+  }
   let started;
   try {
     const boot = (options) =>
@@ -60,6 +73,7 @@ async function loadPython({ files, makeSnapshot }, runtime) {
     started = await runtime.startPython(boot, { snapshot: files["python-snapshot"], makeSnapshot: makeSnapshot === true });
   } finally {
     self.fetch = networkFetch;
+    WebAssembly.instantiateStreaming = instantiateStreaming;
   }
   // Copied into the interpreter's memory: this worker's copy can go.
   delete files["python-snapshot"];
