@@ -75,8 +75,10 @@ async function loadPython({ files, modules, makeSnapshot }, runtime) {
     self.fetch = networkFetch;
     WebAssembly.instantiateStreaming = instantiateStreaming;
   }
-  // Copied into the interpreter's memory: this worker's copy can go.
-  delete files["python-snapshot"];
+  // Copied into the interpreter's memory. Pyodide's config keeps a reference to it, so the
+  // buffer is emptied (handed to a clone left to the collector), not only dropped.
+  const handed = files["python-snapshot"];
+  if (handed) structuredClone(handed, { transfer: [handed] });
   const { pyodide, snapshot } = started;
   // Posted now, before any learner code can run: the memory of an interpreter that ran
   // nothing else (in a buffer of its own, handed over). The page keeps it as bytes for the
