@@ -72,3 +72,9 @@ cat artifacts/perf/playback.json
 echo
 echo "== your client: the reference clients in the sandbox (release build)"
 node scripts/client-bench.mjs
+
+# How long a Python run makes the learner wait, click to result: first run, a second at once,
+# a third after 3 s idle (the snapshot and the warm worker at work).
+echo
+echo "== your client: Python, click to result (release build)"
+node scripts/python-start.mjs --rounds 5 dist

@@ -610,6 +610,49 @@ for (const language of LANGUAGES) {
   });
 }
 
+// Python's later runs restore a snapshot of an interpreter made by the page's first Python
+// worker before any code ran in it (tests/sandbox/snapshot.test.mjs has the details). Run 1
+// here is that first worker's; runs 2 and 3 restore its snapshot, and must see nothing of it.
+test('Python: nothing a run leaves behind (builtins, sys.modules, environment, files) is seen by the next runs', async ({ page }) => {
+  test.setTimeout(240_000);
+  const w = await openClient(page, 'Python');
+  const seen = [
+    'import builtins, os, sys',
+    '',
+    'def seen():',
+    '    return [hasattr(builtins, "lease_lab_leak"), "lease_lab_leak" in sys.modules,',
+    '            "LEASE_LAB_LEAK" in os.environ, os.path.exists("/tmp/lease_lab_leak")]',
+    '',
+  ];
+  const plant = [
+    ...seen,
+    'def start(node):',
+    '    if node.name != "A":',
+    '        return',
+    '    print("before", seen())',
+    '    builtins.lease_lab_leak = "run 1"',
+    '    sys.modules["lease_lab_leak"] = sys',
+    '    os.environ["LEASE_LAB_LEAK"] = "run 1"',
+    '    with open("/tmp/lease_lab_leak", "w") as f:',
+    '        f.write("run 1")',
+    '    print("after", seen())',
+    '',
+  ];
+  const probe = [...seen, 'def start(node):', '    if node.name == "A":', '        print("before", seen())', ''];
+  const printed = async () => (await printedLines(w)).map((line) => line.replace(/^\S+ m?s A: /, ''));
+  await replaceCode(w.editor, plant.join('\n'));
+  await runInLab(w);
+  await expect(w.alert).toHaveCount(0);
+  // The probe sees what run 1 planted, so it can fail.
+  expect(await printed()).toEqual(['before [False, False, False, False]', 'after [True, True, True, True]']);
+  await replaceCode(w.editor, probe.join('\n'));
+  for (const run of [2, 3]) {
+    await runInLab(w);
+    await expect(w.alert).toHaveCount(0);
+    expect(await printed(), `run ${run}`).toEqual(['before [False, False, False, False]']);
+  }
+});
+
 /**
  * A browser that can be driven again after a sandbox process dies. Playwright takes the death
  * of any of a page's frames for the page's own crash and refuses to go on, though the page

@@ -1,7 +1,8 @@
 // What the sandbox's worker (www/snippets/sandbox/worker.js) sets up before it runs a client,
 // done the same way in Node: the client runtime connected to the lab's engine (from dist/,
-// which the release build made), sucrase and Pyodide from www/vendor, a learner's
-// TypeScript imported once as a module, and the runtime's clock shadows.
+// which the release build made), sucrase and Pyodide from www/vendor (started by the
+// runtime's startPython, from a snapshot as the worker does), a learner's TypeScript imported
+// once as a module, and the runtime's clock shadows.
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,20 +49,34 @@ export async function typeScriptClient(code) {
 }
 
 const PYODIDE = join(ROOT, "www/vendor/pyodide/");
-let pyodidePromise;
-/** One Pyodide for the whole file, loaded as the worker loads it (hash seed 0). */
-export function pyodide() {
-  pyodidePromise ??= (async () => {
-    const { loadPyodide } = await import(pathToFileURL(join(PYODIDE, "pyodide.mjs")).href);
-    const asm = await import(pathToFileURL(join(PYODIDE, "pyodide.asm.mjs")).href);
-    return loadPyodide({
-      indexURL: PYODIDE,
-      createPyodideModule: asm.default,
-      lockFileContents: readFileSync(join(PYODIDE, "pyodide-lock.json"), "utf8"),
-      env: { PYTHONHASHSEED: "0" },
-    });
-  })();
-  return pyodidePromise;
+/** Pyodide's loadPyodide with the engine's files given, as the worker's `boot`. */
+export async function bootPython(options) {
+  const { loadPyodide } = await import(pathToFileURL(join(PYODIDE, "pyodide.mjs")).href);
+  const asm = await import(pathToFileURL(join(PYODIDE, "pyodide.asm.mjs")).href);
+  return loadPyodide({
+    indexURL: PYODIDE,
+    createPyodideModule: asm.default,
+    lockFileContents: readFileSync(join(PYODIDE, "pyodide-lock.json"), "utf8"),
+    ...options,
+  });
+}
+
+let first;
+let later;
+/**
+ * CPython as the sandbox's tasks get it (runtime.startPython, as the worker calls it): `first`
+ * as a page's first task, a full boot that made the snapshot; `later` as each later task,
+ * restored from that snapshot. Each is { pyodide, restored, snapshot }; one of each per file.
+ */
+export function pythons() {
+  first ??= runtime.startPython(bootPython, { makeSnapshot: true });
+  later ??= first.then(({ snapshot }) => runtime.startPython(bootPython, { snapshot }));
+  return Promise.all([first, later]).then(([first, later]) => ({ first, later }));
+}
+
+/** The interpreter most tasks run in: restored from the snapshot. */
+export async function pyodide() {
+  return (await pythons()).later.pyodide;
 }
 
 /** Runs `fn` with the worker's shadows installed on this process's globals, then undoes them. */

@@ -11,13 +11,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, engine, runtime, typeScriptClient, pyodide, withShadows } from "./harness.mjs";
+import { ROOT, engine, runtime, typeScriptClient, pythons, withShadows } from "./harness.mjs";
 
 const TASKS = JSON.parse(readFileSync(new URL("./preset-tasks.json", import.meta.url), "utf8"));
 const code = (name) => readFileSync(join(ROOT, "www/snippets/client", name), "utf8");
 
-async function python(file) {
-  const prepared = runtime.pythonClient(await pyodide(), code(file));
+/** `file` compiled in a task's interpreter: a later task's (restored) unless `first`. */
+async function python(file, task = "later") {
+  const prepared = runtime.pythonClient((await pythons())[task].pyodide, code(file));
   assert.equal(prepared.error, undefined, `${file} compiles`);
   return prepared.make;
 }
@@ -55,6 +56,14 @@ test("every preset's task is read by the lab's wasm and gives a report", () => {
 test("Python's reference solution ends every preset exactly as TypeScript's does", async () => {
   // The worker shadows JavaScript's clocks for Python too, crypto left usable for Pyodide.
   const python_ = reports(await python("reference.py"), { blockCrypto: false });
+  assert.deepEqual(differing(python_, typeScriptReports), []);
+});
+
+// A page's first Python task runs in the full boot that made the snapshot; every later one in
+// an interpreter restored from it. Both give the same report bytes.
+test("Python's first task, in the interpreter that made the snapshot, gives the same reports", async () => {
+  assert.equal((await pythons()).later.restored, true, "later tasks' Python is restored from the snapshot");
+  const python_ = reports(await python("reference.py", "first"), { blockCrypto: false });
   assert.deepEqual(differing(python_, typeScriptReports), []);
 });
 

@@ -854,6 +854,55 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     return '{"actions":[' + ",".join(acts) + "]}"
 `;
 
+  // Options every start of CPython gets. A run must give the same result every time, sets of
+  // strings included; a fresh object each time, since Pyodide writes into `env`.
+  const pythonOptions = (more) => ({ env: { PYTHONHASHSEED: "0" }, ...more });
+
+  /**
+   * Starts CPython for one task. `boot(options)` is Pyodide's loadPyodide with the engine's
+   * files given; the options here are added. A task's interpreter comes from `snapshot` (the
+   * memory of one that had booted and run nothing, made by an earlier task's start) when it
+   * restores, which skips CPython's bootstrap; else from a full boot, which makes such a
+   * snapshot when `makeSnapshot` asks, before anything else runs in it. Anything that fails on
+   * the way falls back to the plain full boot. Returns { pyodide, restored, snapshot }, the
+   * new snapshot (a Uint8Array) or null.
+   */
+  async function startPython(boot, { snapshot = null, makeSnapshot = false } = {}) {
+    const ready = (pyodide) => {
+      // Stdin reads as empty (by default Pyodide would ask the page, which a worker cannot,
+      // and fail with an I/O error); the runtime's own input() says why there is none.
+      pyodide.setStdin({ stdin: () => null });
+      return pyodide;
+    };
+    if (snapshot) {
+      try {
+        const pyodide = await boot(pythonOptions({ _loadSnapshot: snapshot }));
+        // The hash seed is the snapshot's, not the options'; this also proves it runs.
+        if (pyodide.runPython("import sys; sys.flags.hash_randomization") === 0) {
+          return { pyodide: ready(pyodide), restored: true, snapshot: null };
+        }
+      } catch {
+        // A full boot below.
+      }
+    }
+    if (makeSnapshot) {
+      let pyodide;
+      try {
+        pyodide = await boot(pythonOptions({ _makeSnapshot: true }));
+      } catch {
+        return { pyodide: ready(await boot(pythonOptions())), restored: false, snapshot: null };
+      }
+      let made = null;
+      try {
+        made = pyodide.makeMemorySnapshot();
+      } catch {
+        // This task runs all the same; the next one boots in full again.
+      }
+      return { pyodide: ready(pyodide), restored: false, snapshot: made };
+    }
+    return { pyodide: ready(await boot(pythonOptions())), restored: false, snapshot: null };
+  }
+
   /**
    * The instance factory for a Python client, or its syntax error. `pyodide` is loaded;
    * the prelude runs in a namespace of its own.
@@ -929,6 +978,7 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     typeScriptClient,
     typeScriptError,
     typeScriptNode,
+    startPython,
     pythonClient,
     installJsShadows,
     settingsMs,

@@ -6,14 +6,19 @@
 // <iframe sandbox="allow-scripts"> (an opaque origin) holding a tiny bootstrap and a policy
 // that allows no network at all. For each run the bootstrap makes a fresh classic worker
 // from a blob: URL; the page fetches the engine files itself, same-origin, and posts the
-// bytes in. The page owns the time limit and the heartbeat, checks that every message comes
-// from its own iframe, and trusts each control message only once, in its phase.
+// bytes in. For Python it also hands in a snapshot of a booted interpreter's memory, made by
+// an earlier worker before any user code ran there, so that CPython need not boot again. The
+// page owns the time limit and the heartbeat, checks that every message comes from its own
+// iframe, and trusts each control message only once, in its phase.
 
-// Runs inside the iframe: answers the heartbeat, makes, feeds and kills workers, and relays
-// what they post (strings only, within a budget) tagged with their id, so a worker can
-// neither speak for another nor swamp the page. Its hash is in both policies.
+// Runs inside the iframe: answers the heartbeat, makes, feeds and kills workers, compiles an
+// engine's wasm once for all of them (a worker then instantiates the module), and relays
+// what they post (strings within a budget, and one ArrayBuffer within its own, handed over)
+// tagged with their id, so a worker can neither speak for another nor swamp the page. Its
+// hash is in both policies.
 export const BOOTSTRAP = `"use strict";
 const workers = new Map();
+const compiled = new Map();
 onmessage = ({ source, data }) => {
   if (source !== parent || !data) return;
   const { type, id } = data;
@@ -23,8 +28,13 @@ onmessage = ({ source, data }) => {
     const worker = new Worker(URL.createObjectURL(new Blob([data.source], { type: "text/javascript" })));
     const report = (message) => parent.postMessage({ worker: id, data: message }, "*");
     let budget = data.relayChars;
+    let bytes = data.relayBytes;
     worker.onmessage = ({ data: message }) => {
       if (!workers.has(id)) return;
+      if (message instanceof ArrayBuffer && message.byteLength <= bytes) {
+        bytes = -1;
+        return parent.postMessage({ worker: id, bytes: message }, "*", [message]);
+      }
       budget -= typeof message === "string" ? message.length : budget + 1;
       if (budget >= 0) return report(message);
       worker.terminate();
@@ -35,10 +45,17 @@ onmessage = ({ source, data }) => {
       event.preventDefault();
       report(JSON.stringify({ type: "failed", text: event.message + " (line " + event.lineno + ")\\n", line: 0 }));
     };
-    worker.postMessage(data.init, Object.values(data.init.files));
+    const init = data.init;
+    init.modules = {};
+    const modules = data.compile.map((name) => {
+      if (!compiled.has(name)) compiled.set(name, WebAssembly.compile(init.files[name]).catch(() => null));
+      return compiled.get(name).then((module) => { if (module) init.modules[name] = module; });
+    });
+    worker.started = Promise.all(modules).then(() => worker.postMessage(init, Object.values(init.files)));
     workers.set(id, worker);
   } else if (type === "send") {
-    workers.get(id)?.postMessage(data.message);
+    const worker = workers.get(id);
+    worker?.started.then(() => worker.postMessage(data.message));
   } else if (type === "kill") {
     workers.get(id)?.terminate();
     workers.delete(id);
@@ -47,9 +64,9 @@ onmessage = ({ source, data }) => {
 };
 parent.postMessage({ ready: true }, "*");`;
 
-// sha256 of BOOTSTRAP; tests/e2e/snippets.spec.ts recomputes it, tools/csp.mjs puts it in
+// sha256 of BOOTSTRAP; tests/e2e/client.spec.ts recomputes it, tools/csp.mjs puts it in
 // the page's policy too (a srcdoc iframe is bound by its parent's policy as well).
-export const BOOTSTRAP_HASH = "sha256-OYB7LeHEMWged3zWeEDmlkO/PUFEeFcJf7rvYH9ZxcE=";
+export const BOOTSTRAP_HASH = "sha256-ERnBWQZ5sfZ6tXl+bFzZgTYEykDmwrNacmMxVhx2t44=";
 
 export const SANDBOX_POLICY = [
   "default-src 'none'",
@@ -71,6 +88,9 @@ const ENGINES = {
   ],
   typescript: ["sucrase.js"],
 };
+// The engine wasm the iframe compiles once and hands to each worker as a module: the page
+// cannot, since a module does not cross into the iframe's opaque origin.
+const COMPILED = { python: ["pyodide.asm.wasm"], typescript: [] };
 // What a task needs besides the language's engine, from the app's root (worker.js's
 // neighbour first, then the lab's wasm that Trunk builds beside index.html).
 const LAB_FILES = ["sandbox/client-runtime.js", "client_worker.js", "client_worker_bg.wasm"];
@@ -89,9 +109,17 @@ const KILL_GRACE_MS = 200;
 const FRAME_READY_MS = 10_000;
 // From a fresh worker to its engine being up; Python takes seconds, far more on a busy machine.
 const ENGINE_START_MS = 90_000;
+// Python's snapshot (worker.js) is about 30 MB: the memory of a booted interpreter. The iframe
+// relays one buffer a worker up to this size; after this many snapshots not made or not
+// restored, a lane stops asking and boots Python in full each time.
+export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+const SNAPSHOT_MISSES = 2;
 
 const lanes = Object.fromEntries(
-  Object.keys(ENGINES).map((language) => [language, { language, sandbox: null, run: null, warm: null }]),
+  Object.keys(ENGINES).map((language) => [
+    language,
+    { language, sandbox: null, run: null, warm: null, snapshot: null, snapshotMisses: 0 },
+  ]),
 );
 // Fetched bytes by URL, fetched once per page and kept, since each task needs a fresh worker.
 const fileBytes = new Map();
@@ -180,11 +208,32 @@ function onSandboxMessage(event) {
     sandbox.workers.delete(message.gone);
     sandbox.killing.delete(message.gone);
     if (sandbox.killing.size === 0) for (const resolve of sandbox.waiting.splice(0)) resolve();
+  } else if (message.bytes instanceof ArrayBuffer) {
+    const worker = sandbox.workers.get(message.worker);
+    if (worker) keepSnapshot(lane, worker, message.bytes);
   } else {
     const worker = sandbox.workers.get(message.worker);
     const data = worker && typeof message.data === "string" ? parseMessage(message.data) : null;
     if (data) onWorkerMessage(lane, worker, data);
   }
+}
+
+// Python's snapshot is taken only from a worker asked for one, and only while it loads: before
+// any user code ran in it (its "loaded" comes first). It is kept as bytes, one per lane, and
+// handed to later workers, whose Pyodide restores it; the page never reads it.
+function keepSnapshot(lane, worker, bytes) {
+  if (!worker.makesSnapshot || worker.phase !== "loading" || bytes.byteLength > MAX_SNAPSHOT_BYTES) return;
+  worker.makesSnapshot = false;
+  lane.snapshot = bytes;
+}
+
+// A snapshot asked for and not made, or handed in and not restored (the worker booted in full
+// instead), is a miss; one that did not restore is dropped, so the next worker makes another.
+function countSnapshot(lane, worker, restored) {
+  const refused = worker.restores && !restored;
+  if (worker.makesSnapshot || refused) lane.snapshotMisses += 1;
+  if (refused) lane.snapshot = null;
+  worker.makesSnapshot = false;
 }
 
 function parseMessage(text) {
@@ -207,6 +256,7 @@ function onWorkerMessage(lane, worker, data) {
       if (worker.phase !== "loading") return;
       worker.phase = "loaded";
       clearTimeout(worker.timer);
+      countSnapshot(lane, worker, data.restored === true);
       return;
     case "started":
       if (worker.phase !== "loaded" || !run) return;
@@ -351,7 +401,7 @@ async function loadFiles(lane, entries) {
 
 function spawnWorker(lane, source, files) {
   const sandbox = lane.sandbox;
-  const worker = { id: nextWorkerId++, sandbox, phase: "loading", run: null };
+  const worker = { id: nextWorkerId++, sandbox, phase: "loading", run: null, restores: false, makesSnapshot: false };
   worker.timer = setTimeout(() => {
     if (worker.run) endRun(worker.run, { kind: "failed", line: null }, "The engine did not start in time.\n");
     else discardWarm(lane, worker);
@@ -360,7 +410,15 @@ function spawnWorker(lane, source, files) {
   // Copies, handed over rather than cloned, keep the iframe's thread free to answer the heartbeat.
   const copies = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, bytes.slice(0)]));
   const init = { type: "init", language: lane.language, files: copies };
-  post(sandbox, { type: "spawn", id: worker.id, source, init, relayChars: LAB_RELAY_CHARS }, Object.values(copies));
+  if (lane.snapshot) {
+    worker.restores = true;
+    copies["python-snapshot"] = lane.snapshot.slice(0);
+  } else if (lane.language === "python" && lane.snapshotMisses < SNAPSHOT_MISSES) {
+    worker.makesSnapshot = init.makeSnapshot = true;
+  }
+  const relayBytes = worker.makesSnapshot ? MAX_SNAPSHOT_BYTES : -1;
+  const compile = COMPILED[lane.language];
+  post(sandbox, { type: "spawn", id: worker.id, source, init, compile, relayChars: LAB_RELAY_CHARS, relayBytes }, Object.values(copies));
   return worker;
 }
 

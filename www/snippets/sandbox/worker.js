@@ -3,10 +3,12 @@
 // from bytes the page handed in, runs one task, and is then terminated by the page: a worker
 // is never reused.
 //
-// Every message is one JSON string: the iframe relays strings only, within a byte budget.
-// Messages: "loaded" (all is up), "started" (user code begins), "progress" during a search,
-// and one ending, "result" or "failed". Before user code runs, postMessage is taken away
-// from it, and the page still trusts each message only once and only in its phase.
+// Every message is one JSON string, the iframe relaying strings within a byte budget, but
+// one: a Python worker asked for a snapshot posts it as an ArrayBuffer while it loads.
+// Messages: "loaded" (all is up; `restored`: Python came from the page's snapshot),
+// "started" (user code begins), "progress" during a search, and one ending, "result" or
+// "failed". Before user code runs, postMessage is taken away from it, and the page still
+// trusts each message only once and only in its phase.
 //
 // Everything is inside one function, so that no name here (post, send, fail...) is a global
 // that user code could call: top-level declarations of a classic script are.
@@ -34,7 +36,8 @@ function blobUrl(bytes, type) {
 
 // Pyodide fetches its wasm and stdlib by URL; in this opaque origin every fetch is
 // cross-origin and blocked, so a shim answers those two names from the handed-in bytes.
-async function loadPython(files) {
+// CPython starts from the page's snapshot when it handed one in (runtime.startPython).
+async function loadPython({ files, modules, makeSnapshot }, runtime) {
   const { loadPyodide } = await import(blobUrl(files["pyodide.mjs"], "text/javascript"));
   const asm = await import(blobUrl(files["pyodide.asm.mjs"], "text/javascript"));
   const base = "https://engine.invalid/";
@@ -42,6 +45,7 @@ async function loadPython(files) {
     [base + "pyodide.asm.wasm", ["application/wasm", files["pyodide.asm.wasm"]]],
     [base + "python_stdlib.zip", ["application/zip", files["python_stdlib.zip"]]],
   ]);
+  const lockFileContents = new TextDecoder().decode(files["pyodide-lock.json"]);
   const networkFetch = self.fetch;
   self.fetch = async (input) => {
     const url = input instanceof Request ? input.url : String(input);
@@ -49,23 +53,39 @@ async function loadPython(files) {
     if (!file) throw new TypeError(`The sandbox has no network: ${url}`);
     return new Response(file[1], { headers: { "Content-Type": file[0] } });
   };
-  let pyodide;
+  // The iframe's module of the wasm (from the same bytes), instantiated as it is: this worker
+  // compiles nothing. Should that fail, Pyodide compiles its wasm as usual.
+  const { instantiateStreaming } = WebAssembly;
+  const module = modules?.["pyodide.asm.wasm"];
+  if (module instanceof WebAssembly.Module) {
+    WebAssembly.instantiateStreaming = async (response, imports) => {
+      try {
+        return { module, instance: await WebAssembly.instantiate(module, imports) };
+      } catch {
+        return instantiateStreaming(response, imports);
+      }
+    };
+  }
+  let started;
   try {
-    pyodide = await loadPyodide({
-      indexURL: base,
-      createPyodideModule: asm.default,
-      lockFileContents: new TextDecoder().decode(files["pyodide-lock.json"]),
-      stdLibURL: base + "python_stdlib.zip",
-      // A run must give the same result every time, sets of strings included.
-      env: { PYTHONHASHSEED: "0" },
-    });
+    const boot = (options) =>
+      loadPyodide({ indexURL: base, createPyodideModule: asm.default, lockFileContents, stdLibURL: base + "python_stdlib.zip", ...options });
+    started = await runtime.startPython(boot, { snapshot: files["python-snapshot"], makeSnapshot: makeSnapshot === true });
   } finally {
     self.fetch = networkFetch;
+    WebAssembly.instantiateStreaming = instantiateStreaming;
   }
-  // Stdin reads as empty (by default Pyodide would ask the page, which a worker cannot, and
-  // fail with an I/O error); the runtime's own input() says why there is none.
-  pyodide.setStdin({ stdin: () => null });
+  // Copied into the interpreter's memory. Pyodide's config keeps a reference to it, so the
+  // buffer is emptied (handed to a clone left to the collector), not only dropped.
+  const handed = files["python-snapshot"];
+  if (handed) structuredClone(handed, { transfer: [handed] });
+  const { pyodide, snapshot } = started;
+  // Posted now, before any learner code can run: the memory of an interpreter that ran
+  // nothing else (in a buffer of its own, handed over). The page keeps it as bytes for the
+  // next tasks' workers.
+  if (snapshot) post(snapshot.buffer, [snapshot.buffer]);
   return {
+    restored: started.restored,
     // Compiles the client once (a syntax error comes back as {error}); instances come later.
     prepareLab: async (runtime, code) => runtime.pythonClient(pyodide, code),
     shadow: (runtime) => runtime.installJsShadows(self, { blockCrypto: false }),
@@ -82,7 +102,7 @@ function show(value) {
   }
 }
 
-async function loadTypeScript(files) {
+async function loadTypeScript({ files }) {
   importScripts(blobUrl(files["sucrase.js"], "text/javascript"));
   // The client's code becomes one module, imported once, whose default export makes a fresh
   // instance per call (see wrapTypeScript in client-runtime.js). Importing it runs none of it.
@@ -101,12 +121,16 @@ async function loadTypeScript(files) {
   return { prepareLab, shadow: (runtime) => runtime.installJsShadows(self) };
 }
 
-// Besides the engine, the client runtime and the lab's own wasm (client_worker, built by
-// Trunk for the web target), both from bytes the page handed in.
-async function loadLab(files) {
+// Besides the engine, the client runtime (first: it starts Python) and the lab's own wasm
+// (client_worker, built by Trunk for the web target), both from bytes the page handed in.
+function loadRuntime(files) {
   importScripts(blobUrl(files["client-runtime.js"], "text/javascript"));
   const runtime = self.LeaseLabClientRuntime;
   delete self.LeaseLabClientRuntime;
+  return runtime;
+}
+
+async function loadLab(files, runtime) {
   const engine = await import(blobUrl(files["client_worker.js"], "text/javascript"));
   await engine.default({ module_or_path: files["client_worker_bg.wasm"] });
   // The codes and limits of a call are the engine's own (src/lab/own_client/wire.rs).
@@ -172,27 +196,31 @@ function takePostMessageAway() {
 const loaders = { python: loadPython, typescript: loadTypeScript };
 // A search's progress goes out at most this often (timed by the real clock).
 const PROGRESS_MS = 250;
-let engine;
-let lab = null;
+let loading = null;
 let started = false;
 
+// The runtime first (it starts Python), then the engine, then the lab's wasm.
+async function load(init) {
+  const runtime = loadRuntime(init.files);
+  const ready = await loaders[init.language](init, runtime);
+  return [ready, await loadLab(init.files, runtime)];
+}
+
 self.onmessage = ({ data }) => {
-  if (data.type === "init" && !engine) {
-    const loading = loaders[data.language](data.files);
+  if (data.type === "init" && !loading) {
+    loading = load(data);
     // "loaded" once the engine, the runtime and the lab's wasm all are.
-    lab = loading.then(() => loadLab(data.files));
-    engine = loading;
-    Promise.all([loading, lab]).then(
-      () => send({ type: "loaded" }),
+    loading.then(
+      ([ready]) => send({ type: "loaded", restored: ready.restored }),
       (error) => fail(`The engine did not load: ${show(error)}\n`, 0),
     );
-  } else if (data.type === "lab" && lab && !started) {
+  } else if (data.type === "lab" && loading && !started) {
     started = true;
-    Promise.all([engine, lab]).then(async ([ready, loaded]) => {
+    loading.then(async ([ready, lab]) => {
       takePostMessageAway();
       harden();
       send({ type: "started" });
-      await runLab(ready, loaded, data);
+      await runLab(ready, lab, data);
     });
   }
 };
