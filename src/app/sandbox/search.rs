@@ -9,9 +9,7 @@ use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::SetupProps;
-use crate::lab::search::{
-    default_spec, worker_count, Estimate, WARN_AFTER_SECS,
-};
+use crate::lab::search::{default_spec, worker_count, Estimate, WARN_AFTER_SECS};
 use crate::lab::LabAction;
 use crate::lesson::content::SEARCH;
 use crate::model::search::{with_plan, Counterexample, FaultKind, SearchSpec};

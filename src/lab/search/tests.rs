@@ -280,9 +280,15 @@ fn a_long_run_is_sampled_and_scaled_not_run_to_its_end() {
     assert!(whole > 10 * SAMPLE_STEPS);
     let sampled = sampled_steps(&long, SAMPLE_STEPS);
     // A steady run: the sample's rate holds for the rest within a few per cent.
-    assert!(sampled.abs_diff(whole) * 20 < whole, "sampled {sampled}, whole {whole}");
+    assert!(
+        sampled.abs_diff(whole) * 20 < whole,
+        "sampled {sampled}, whole {whole}"
+    );
     let short = Scenario::default();
-    assert_eq!(sampled_steps(&short, SAMPLE_STEPS), Simulation::verdict(&short).steps);
+    assert_eq!(
+        sampled_steps(&short, SAMPLE_STEPS),
+        Simulation::verdict(&short).steps
+    );
 }
 
 #[test]
