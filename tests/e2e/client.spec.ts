@@ -653,6 +653,32 @@ test('Python: nothing a run leaves behind (builtins, sys.modules, environment, f
   }
 });
 
+// A snapshot that will not restore (here every worker is handed garbage in its place) costs
+// only time: each worker boots CPython in full, the page drops the snapshot and, after two
+// such misses, stops asking for one; every run still comes back, the same each time.
+test('Python: when the snapshot will not restore, every run boots in full and gives the same result', async ({ page }) => {
+  test.setTimeout(240_000);
+  let served = 0;
+  await page.route('**/sandbox/client-runtime.js', async (route) => {
+    const runtime = await (await route.fetch()).text();
+    const restore = 'pythonOptions({ _loadSnapshot: snapshot })';
+    expect(runtime).toContain(restore);
+    served += 1;
+    await route.fulfill({
+      body: runtime.replace(restore, 'pythonOptions({ _loadSnapshot: new Uint8Array(4096) })'),
+      contentType: 'text/javascript',
+    });
+  });
+  const w = await openClient(page, 'Python');
+  const hashes = [];
+  for (let run = 1; run <= 4; run += 1) {
+    hashes.push(await runInLab(w));
+    await expect(w.alert, `run ${run}`).toHaveCount(0);
+  }
+  expect(served).toBeGreaterThan(0);
+  expect(new Set(hashes).size, hashes.join(', ')).toBe(1);
+});
+
 /**
  * A browser that can be driven again after a sandbox process dies. Playwright takes the death
  * of any of a page's frames for the page's own crash and refuses to go on, though the page
