@@ -18,16 +18,22 @@ const browser = await chromium.launch({
 
 /** Clicks `name` and waits for the task's ending; the worker's time in ms, or the status. */
 async function timed(page, click) {
-  const before = await page.locator('.snippet-status').textContent();
+  // Watched in the page from before the click: two runs that take the same time end with
+  // the same status text, so comparing the text before and after would wait forever.
+  await page.evaluate(() => {
+    const status = document.querySelector('.snippet-status');
+    window.benchTaskEnded = new Promise((resolve, reject) => {
+      const observer = new MutationObserver(() => {
+        if (/^(Starting|Running|Searching|Downloading)/.test(status.textContent)) return;
+        observer.disconnect();
+        resolve();
+      });
+      observer.observe(status, { subtree: true, childList: true, characterData: true });
+      setTimeout(() => reject(new Error('the task did not end in 300 s')), 300_000);
+    });
+  });
   await click();
-  await page.waitForFunction(
-    (was) => {
-      const text = document.querySelector('.snippet-status')?.textContent ?? '';
-      return text !== was && !/^(Starting|Running|Searching|Downloading)/.test(text);
-    },
-    before,
-    { timeout: 300_000, polling: 100 },
-  );
+  await page.evaluate(() => window.benchTaskEnded);
   const status = await page.locator('.snippet-status').textContent();
   const ms = status.match(/in (\d+) ms/);
   if (!ms) throw new Error(`no time in the status: ${status}`);
