@@ -160,3 +160,40 @@ test('the layout never scrolls sideways on a 360 px phone', async ({ page }) => 
     expect(overflow, `horizontal overflow on ${tab.name}`).toBeLessThanOrEqual(0);
   }
 });
+
+// Every module is built with WebAssembly SIMD. A browser without it fails to compile them:
+// here every way of compiling wasm rejects with the CompileError such a browser throws.
+test.describe('in a browser that cannot compile the wasm (no SIMD)', () => {
+  test.use({ allowedConsoleErrors: [/CompileError|invalid SIMD opcode/] });
+
+  test('the pre-rendered lesson stays readable and its tabs still switch', async ({ page }) => {
+    await page.addInitScript(() => {
+      const refuse = () => new WebAssembly.CompileError('WebAssembly.Module(): invalid SIMD opcode');
+      const reject = () => Promise.reject(refuse());
+      Object.assign(WebAssembly, {
+        compile: reject,
+        compileStreaming: reject,
+        instantiate: reject,
+        instantiateStreaming: reject,
+        Module: function Module() {
+          throw refuse();
+        },
+      });
+    });
+    const refused: string[] = [];
+    page.on('pageerror', (error) => refused.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && refused.push(message.text()));
+    await openApp(page, '#/maps');
+    await expect(page.getByRole('tab', { name: 'Maps' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel')).toHaveAttribute('id', 'panel-maps');
+    await page.getByRole('tab', { name: 'Gist' }).click();
+    await expect(page).toHaveURL(/#\/gist$/);
+    await expect(page.getByRole('tabpanel')).toHaveAttribute('id', 'panel-gist');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Lease Renewal, Clock Skew & Heartbeat Failure Modes' }),
+    ).toBeVisible();
+    // The lesson never hydrated: it failed the way such a browser fails, not some other way.
+    await expect(page.locator('html')).not.toHaveAttribute('data-hydrated');
+    expect(refused.some((text) => /CompileError|invalid SIMD opcode/.test(text)), refused.join('\n')).toBe(true);
+  });
+});
