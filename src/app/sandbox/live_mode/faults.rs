@@ -75,26 +75,12 @@ fn field(
     }
 }
 
-/// The faults panel.
+/// Freezing this page: how long, and whether at its next write, announced before it starts.
 #[component]
-pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
+fn FreezeFields(props: &LiveFaultsProps) -> Html {
     let freeze = use_state(|| "3000".to_owned());
     let in_write_path = use_state(|| false);
-    let step = use_state(|| "-5000".to_owned());
-    let drop_for = use_state(|| "2000".to_owned());
-    let delay = use_state(|| "2000".to_owned());
     let frames: Rc<RefCell<Vec<AnimationFrame>>> = use_mut_ref(Vec::new);
-    let apply = |text: &UseStateHandle<String>, min, max, act: fn(&super::driver::LiveRun, i64)| {
-        let (text, live, notices) = (text.clone(), props.live.clone(), props.notices.clone());
-        Callback::from(move |_: MouseEvent| match read_ms(&text, min, max) {
-            Ok(n) => {
-                if let Some(run) = live.borrow().as_ref() {
-                    act(run, n);
-                }
-            }
-            Err(why) => notices.dispatch(LiveAction::Notice(why)),
-        })
-    };
     let on_freeze = {
         let (text, live, notices) = (freeze.clone(), props.live.clone(), props.notices.clone());
         let (in_write_path, frames) = (in_write_path.clone(), frames.clone());
@@ -149,6 +135,34 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
             in_write_path.set(input.checked());
         })
     };
+    html! {
+        <>
+            { field("live-freeze", LIVE.faults.freeze, &freeze, LIVE.faults.freeze_button, props.enabled, on_freeze) }
+            <label class="live-check-option">
+                <input type="checkbox" checked={*in_write_path} onchange={on_write_path} />
+                {LIVE.faults.freeze_write}
+            </label>
+        </>
+    }
+}
+
+/// The faults panel.
+#[component]
+pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
+    let step = use_state(|| "-5000".to_owned());
+    let drop_for = use_state(|| "2000".to_owned());
+    let delay = use_state(|| "2000".to_owned());
+    let apply = |text: &UseStateHandle<String>, min, max, act: fn(&super::driver::LiveRun, i64)| {
+        let (text, live, notices) = (text.clone(), props.live.clone(), props.notices.clone());
+        Callback::from(move |_: MouseEvent| match read_ms(&text, min, max) {
+            Ok(n) => {
+                if let Some(run) = live.borrow().as_ref() {
+                    act(run, n);
+                }
+            }
+            Err(why) => notices.dispatch(LiveAction::Notice(why)),
+        })
+    };
     let on_step = apply(&step, -STEP_CAP_MS, STEP_CAP_MS, |run, n| {
         run.step_wall_clock(n * 1_000)
     });
@@ -176,11 +190,7 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
     html! {
         <fieldset class="live-faults">
             <legend>{LIVE.faults.heading}</legend>
-            { field("live-freeze", LIVE.faults.freeze, &freeze, LIVE.faults.freeze_button, enabled, on_freeze) }
-            <label class="live-check-option">
-                <input type="checkbox" checked={*in_write_path} onchange={on_write_path} />
-                {LIVE.faults.freeze_write}
-            </label>
+            <FreezeFields {enabled} live={props.live.clone()} notices={props.notices.clone()} />
             { field("live-step", LIVE.faults.step, &step, LIVE.faults.step_button, enabled, on_step) }
             <p class="muted hint">{LIVE.faults.step_hint}</p>
             { field("live-drop", LIVE.faults.drop, &drop_for, LIVE.faults.drop_button, enabled, on_drop) }

@@ -57,23 +57,16 @@ thread_local! {
     static KEPT: RefCell<Option<Recording>> = const { RefCell::new(None) };
 }
 
-/// The live laboratory.
-#[component]
-pub fn LiveLab(props: &LiveLabProps) -> Html {
-    let state = use_reducer(|| {
-        let kept = KEPT.with(|kept| kept.borrow_mut().take());
-        match kept.or_else(|| crate::app::share::initial_live().map(|t| (Rc::new(t), None))) {
-            Some((trace, why)) => LiveState::recorded(trace, why),
-            None => LiveState::idle(),
-        }
-    });
-    let live: LiveHandle = use_mut_ref(|| None);
-    // The recording on show, for the clean-up to keep.
-    let shown: Rc<RefCell<Option<Recording>>> = use_mut_ref(|| None);
-    *shown.borrow_mut() = match &state.phase {
-        Phase::Stopped { trace, why, .. } => Some((trace.clone(), why.clone())),
-        _ => None,
-    };
+/// Stops the live run in `live` when the learner leaves live mode, the Sandbox tab or the
+/// page (keeping its recording, or the one `shown`, for when live mode comes back), and when
+/// `scenario` changes (telling `dispatcher` why).
+#[hook]
+fn use_live_run_stops(
+    live: &LiveHandle,
+    shown: Rc<RefCell<Option<Recording>>>,
+    dispatcher: UseReducerDispatcher<LiveState>,
+    scenario: &Scenario,
+) {
     {
         let live = live.clone();
         // Leaving live mode, the Sandbox tab or the page stops the run (workers and timer go)
@@ -91,8 +84,8 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
     }
     {
         // A live run follows the scenario it started with; when that changes, it stops.
-        let (live, dispatcher) = (live.clone(), state.dispatcher());
-        use_effect_with(props.scenario.clone(), move |_| {
+        let (live, dispatcher) = (live.clone(), dispatcher);
+        use_effect_with(scenario.clone(), move |_| {
             let run = live.borrow_mut().take();
             if let Some((trace, why)) =
                 run.and_then(|run| run.stop_because(LIVE.live.scenario_changed))
@@ -104,6 +97,26 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
             }
         });
     }
+}
+
+/// The live laboratory.
+#[component]
+pub fn LiveLab(props: &LiveLabProps) -> Html {
+    let state = use_reducer(|| {
+        let kept = KEPT.with(|kept| kept.borrow_mut().take());
+        match kept.or_else(|| crate::app::share::initial_live().map(|t| (Rc::new(t), None))) {
+            Some((trace, why)) => LiveState::recorded(trace, why),
+            None => LiveState::idle(),
+        }
+    });
+    let live: LiveHandle = use_mut_ref(|| None);
+    // The recording on show, for the clean-up to keep.
+    let shown: Rc<RefCell<Option<Recording>>> = use_mut_ref(|| None);
+    *shown.borrow_mut() = match &state.phase {
+        Phase::Stopped { trace, why, .. } => Some((trace.clone(), why.clone())),
+        _ => None,
+    };
+    use_live_run_stops(&live, shown, state.dispatcher(), &props.scenario);
     let running = state.running();
     let on_start = {
         let (state, live, scenario) = (state.clone(), live.clone(), props.scenario.clone());
@@ -127,24 +140,7 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
             }
         })
     };
-    let status = match &state.phase {
-        Phase::Idle => None,
-        Phase::Starting => Some(LIVE.live.starting.to_owned()),
-        Phase::Running { now, .. } => Some(
-            sentences::live::live::Running {
-                elapsed: SimTime::from_millis(now.as_micros() / 1_000),
-                limit: props.scenario.duration.min(driver::LIVE_LIMIT),
-            }
-            .to_string(),
-        ),
-        Phase::Stopped { trace, why, .. } => Some(why.clone().unwrap_or_else(|| {
-            sentences::live::live::Stopped {
-                elapsed: shown_time(trace.end),
-            }
-            .to_string()
-        })),
-        Phase::Failed(why) => Some(why.clone()),
-    };
+    let status = status_line(&state.phase, &props.scenario);
     html! {
         <section class="live-lab" aria-labelledby="live-run-title">
             <h4 id="live-run-title">{LIVE.live.heading}</h4>
@@ -166,6 +162,28 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
             }
             { body(&state) }
         </section>
+    }
+}
+
+/// What the status line says of the live run in `phase`, of `scenario`.
+fn status_line(phase: &Phase, scenario: &Scenario) -> Option<String> {
+    match phase {
+        Phase::Idle => None,
+        Phase::Starting => Some(LIVE.live.starting.to_owned()),
+        Phase::Running { now, .. } => Some(
+            sentences::live::live::Running {
+                elapsed: SimTime::from_millis(now.as_micros() / 1_000),
+                limit: scenario.duration.min(driver::LIVE_LIMIT),
+            }
+            .to_string(),
+        ),
+        Phase::Stopped { trace, why, .. } => Some(why.clone().unwrap_or_else(|| {
+            sentences::live::live::Stopped {
+                elapsed: shown_time(trace.end),
+            }
+            .to_string()
+        })),
+        Phase::Failed(why) => Some(why.clone()),
     }
 }
 
