@@ -12,6 +12,8 @@ WASM_OPT_VERSION := $(shell node -p "require('./package.json').devDependencies.b
 CHROMIUM := /usr/bin/chromium
 CHROMEDRIVER := /usr/bin/chromedriver
 FIREFOX := /usr/bin/firefox-esr
+GECKODRIVER_VERSION := 0.37.1
+GECKODRIVER := $(HOME)/.cargo/bin/geckodriver
 PORT ?= 8080
 
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -22,7 +24,7 @@ export CARGO_TERM_COLOR := never
 
 help:
 	@echo "make serve   build the release bundle and serve it at http://127.0.0.1:$(PORT)/"
-	@echo "make test    run every test layer (formatting, lints, native, wasm, end-to-end in Chromium and Firefox)"
+	@echo "make test    run every test layer (formatting, lints, native, wasm and end-to-end, each in Chromium and Firefox)"
 	@echo "make package the SCORM 1.2 and 2004 course packages, packages/lease-lab-scorm*.zip"
 	@echo "make size    each file's raw, gzip and brotli size; fails when a first-load budget is exceeded"
 	@echo "make yew-floor  the gzip bytes of the smallest hydrating Yew page, built like the lesson"
@@ -65,6 +67,10 @@ setup-test: setup setup-package
 			exit 1; \
 		fi; \
 	fi
+	@if ! $(GECKODRIVER) --version 2>/dev/null | grep -q "^geckodriver $(GECKODRIVER_VERSION)"; then \
+		echo "Installing geckodriver $(GECKODRIVER_VERSION) for the wasm tests in Firefox (a few minutes, once)"; \
+		cargo install --locked geckodriver --version $(GECKODRIVER_VERSION) --force; \
+	fi
 
 # The course packages are zipped with zip, checked with xmllint and unzipped by the tests.
 setup-package:
@@ -97,7 +103,7 @@ package: build setup-package
 	node tools/package.mjs dist packages
 
 test: setup-test
-	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) FIREFOX=$(FIREFOX) scripts/test-all.sh
+	CHROMIUM=$(CHROMIUM) CHROMEDRIVER=$(CHROMEDRIVER) FIREFOX=$(FIREFOX) GECKODRIVER=$(GECKODRIVER) scripts/test-all.sh
 
 # --- measurements --------------------------------------------------------------------------
 

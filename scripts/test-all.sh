@@ -43,8 +43,14 @@ summary+=("native tests: $(count_cargo native-tests)")
 
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-run_layer wasm-tests cargo test --target wasm32-unknown-unknown --test 'wasm_*'
+# wasm-bindgen-test-runner takes GECKODRIVER over CHROMEDRIVER when both are set, so each
+# layer leaves the other's driver out.
+run_layer wasm-tests env -u GECKODRIVER cargo test --target wasm32-unknown-unknown --test 'wasm_*'
 summary+=("wasm tests (headless Chromium): $(count_cargo wasm-tests)")
+# The same tests in Debian's Firefox ESR through geckodriver.
+run_layer wasm-tests-firefox env -u CHROMEDRIVER GECKODRIVER="${GECKODRIVER:-$HOME/.cargo/bin/geckodriver}" \
+  cargo test --target wasm32-unknown-unknown --test 'wasm_*'
+summary+=("wasm tests (headless Firefox ESR): $(count_cargo wasm-tests-firefox)")
 
 run_layer release-build trunk build --release
 summary+=("release build: dist/ ($(du -sh dist | cut -f1))")
