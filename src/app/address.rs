@@ -60,16 +60,19 @@ pub fn lab_link() -> String {
 /// Reads a fragment the page went to after it opened. One without a query only opens a tab
 /// (the tablist's own links), and one whose lab fields are the shell's already changes
 /// nothing for the lab; otherwise its selection and lab fields become the page's, and it is
-/// returned for the laboratory to follow.
+/// returned for the laboratory to follow. The shell's notice then speaks of this link's
+/// selection.
 pub fn follow_link(fragment: &str) -> Option<String> {
     let query = fragment.split_once('?').map_or("", |(_, q)| q);
     if query.is_empty() {
         return None;
     }
     let fields = lab_fields_of(query);
+    let (selection, problems) = selection_of(query);
+    super::share::show_followed_problems(problems);
     ADDRESS.with(|address| {
         let mut address = address.borrow_mut();
-        address.selection = selection_of(query).0;
+        address.selection = selection;
         if fields.is_empty() || fields == address.lab_fields {
             return None;
         }

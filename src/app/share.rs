@@ -43,7 +43,10 @@ thread_local! {
     /// While a laboratory is mounted: how it is mounted afresh, to show a followed link's
     /// search, snippets or live run, which it reads only when it mounts.
     static REMOUNT: RefCell<Option<(u64, Callback<()>)>> = const { RefCell::new(None) };
-    /// The last id handed to a registration in [`REPLAY`] or [`REMOUNT`].
+    /// While a [`LinkNotice`] is mounted: how it is handed the problems of a link the page
+    /// went to after it opened, under the id of the notice that registered it.
+    static NOTICE: RefCell<Option<(u64, Callback<Vec<String>>)>> = const { RefCell::new(None) };
+    /// The last id handed to a registration in [`REPLAY`], [`REMOUNT`] or [`NOTICE`].
     static REGISTRATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
@@ -66,9 +69,15 @@ pub fn connect_shell(link: &str, shell: ShellListener) {
 /// set by a script, Back or Forward): the laboratory shows the link's state, however the
 /// page arrived. A mounted lab replays the scenario, time and comparison when nothing else
 /// differs (Back and Forward across its own changes keep its search and snippets), and is
-/// mounted afresh otherwise; a lab not mounted starts from the link when it mounts.
+/// mounted afresh otherwise; a lab not mounted starts from the link when it mounts. What the link could
+/// not be read for is said in the notice, and the address then carries what is on screen.
 pub fn follow_link(link: &str) {
-    let followed = decode(link).state;
+    let decoded = decode(link);
+    // The notice speaks of the link on screen: a followed link's problems replace the
+    // last one's, and one read whole clears them.
+    let misread = !decoded.problems.is_empty();
+    show_followed_problems(decoded.problems);
+    let followed = decoded.state;
     let only_lab_differs = LINK.with(|current| {
         let current = current.borrow();
         current.search == followed.search
@@ -80,8 +89,14 @@ pub fn follow_link(link: &str) {
         Some(replay) => {
             let lab = followed.lab.unwrap_or_else(|| LabLink::of(&Lab::default()));
             let query = link.split_once('?').map_or("", |(_, q)| q);
-            REPLAYING.with(|r| *r.borrow_mut() = Some((lab_fields_of(query), now_ms())));
+            // A link read only in part is not what the lab will show: the address says
+            // what it shows at once, as for a link the page was opened with.
+            let target = (!misread).then(|| (lab_fields_of(query), now_ms()));
+            REPLAYING.with(|r| *r.borrow_mut() = target);
             LINK.with(|l| l.borrow_mut().lab = Some(lab.clone()));
+            if misread {
+                write_address(History::Replace);
+            }
             replay.emit(lab);
         }
         None => {
@@ -92,11 +107,25 @@ pub fn follow_link(link: &str) {
                 current.snippets = followed.snippets;
                 current.live = followed.live;
             });
+            if misread {
+                REPLAYING.with(|r| *r.borrow_mut() = None);
+                write_address(History::Replace);
+            }
             let remount = REMOUNT.with(|r| r.borrow().as_ref().map(|(_, remount)| remount.clone()));
             if let Some(remount) = remount {
                 remount.emit(());
             }
         }
+    }
+}
+
+/// Shows the problems of a link the page went to after it opened in place of those on show
+/// (none clears the notice); with no notice mounted, the next one to mount shows them.
+pub fn show_followed_problems(problems: Vec<String>) {
+    let notice = NOTICE.with(|n| n.borrow().as_ref().map(|(_, notice)| notice.clone()));
+    match notice {
+        Some(notice) => notice.emit(problems),
+        None => PROBLEMS.with(|p| *p.borrow_mut() = problems),
     }
 }
 
@@ -405,11 +434,18 @@ pub fn CopyLink() -> Html {
     }
 }
 
-/// What the page could not read from the link it was opened with, as plain text, until
-/// dismissed.
+/// What the page could not read from the link it was opened with, or from the latest one
+/// it followed since, as plain text, until dismissed.
 #[component]
 pub fn LinkNotice() -> Html {
     let problems = use_state(|| PROBLEMS.with(|p| p.borrow_mut().split_off(0)));
+    {
+        let problems = problems.clone();
+        use_effect_with((), move |_| {
+            let id = register(&NOTICE, Callback::from(move |list| problems.set(list)));
+            move || unregister(&NOTICE, id)
+        });
+    }
     if problems.is_empty() {
         return Html::default();
     }
