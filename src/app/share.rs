@@ -69,7 +69,8 @@ pub fn connect_shell(link: &str, shell: ShellListener) {
 /// set by a script, Back or Forward): the laboratory shows the link's state, however the
 /// page arrived. A mounted lab replays the scenario, time and comparison when nothing else
 /// differs (Back and Forward across its own changes keep its search and snippets), and is
-/// mounted afresh otherwise; a lab not mounted starts from the link when it mounts. What the link could
+/// mounted afresh otherwise (a challenge's try too, which the Challenges section reads when
+/// it mounts); a lab not mounted starts from the link when it mounts. What the link could
 /// not be read for is said in the notice, and the address then carries what is on screen.
 pub fn follow_link(link: &str) {
     let decoded = decode(link);
@@ -78,12 +79,14 @@ pub fn follow_link(link: &str) {
     let misread = !decoded.problems.is_empty();
     show_followed_problems(decoded.problems);
     let followed = decoded.state;
-    let only_lab_differs = LINK.with(|current| {
-        let current = current.borrow();
-        current.search == followed.search
-            && current.snippets == followed.snippets
-            && current.live == followed.live
-    });
+    // A challenge's try is read when the Challenges section mounts.
+    let only_lab_differs = followed.challenge.is_none()
+        && LINK.with(|current| {
+            let current = current.borrow();
+            current.search == followed.search
+                && current.snippets == followed.snippets
+                && current.live == followed.live
+        });
     let replay = REPLAY.with(|r| r.borrow().as_ref().map(|(_, replay)| replay.clone()));
     match replay.filter(|_| only_lab_differs) {
         Some(replay) => {
@@ -106,6 +109,7 @@ pub fn follow_link(link: &str) {
                 current.search = followed.search;
                 current.snippets = followed.snippets;
                 current.live = followed.live;
+                current.challenge = followed.challenge;
             });
             if misread {
                 REPLAYING.with(|r| *r.borrow_mut() = None);
