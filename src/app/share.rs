@@ -473,7 +473,8 @@ fn input_of(event: &Event) -> Option<HtmlInputElement> {
     event.target().and_then(|t| t.dyn_into().ok())
 }
 
-/// The "Embed" button and its panel: choose the view and options, get the `<iframe>`.
+/// The "Embed" button and its panel: choose the view and options, get the `<iframe>`;
+/// Escape closes the panel.
 #[component]
 pub fn EmbedDialog() -> Html {
     let open = use_state(|| false);
@@ -487,6 +488,22 @@ pub fn EmbedDialog() -> Html {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
+    // Escape anywhere in the builder closes the panel, as a dialog's does, and gives focus
+    // back to the button that opened it.
+    let button = use_node_ref();
+    let on_key = {
+        let open = open.clone();
+        let button = button.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            if *open && event.key() == "Escape" {
+                event.prevent_default();
+                open.set(false);
+                if let Some(button) = button.cast::<web_sys::HtmlElement>() {
+                    let _ = button.focus();
+                }
+            }
+        })
+    };
     let snippet = {
         let options = *options;
         let title = (*title).clone();
@@ -496,8 +513,8 @@ pub fn EmbedDialog() -> Html {
         })
     };
     html! {
-        <div class="embed-builder">
-            <button type="button" class="button" aria-expanded={open.to_string()}
+        <div class="embed-builder" onkeydown={on_key}>
+            <button type="button" class="button" ref={button} aria-expanded={open.to_string()}
                 aria-controls="embed-panel" onclick={toggle}>{LESSON.share.embed}</button>
             if *open {
                 <section id="embed-panel" class="card embed-panel" role="dialog"

@@ -175,6 +175,31 @@ test('the Embed dialog builds a working iframe snippet for the current view', as
   await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
+// The panel is a dialog (non-modal): keyboard only at phone width, Escape closes it from
+// anywhere inside and gives focus back to the button that opened it.
+test('the Embed dialog opens and closes by keyboard at phone width, Escape returning focus', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page, '#/sandbox?v=1&preset=3&t=5s');
+  const button = page.getByRole('button', { name: 'Embed' });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Embed this view in a course page' });
+  await expect(dialog).toBeVisible();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByLabel('Title')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  await expect(button).toBeFocused();
+  // Escape on the button itself closes it too.
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toBeFocused();
+});
+
 test('the embedded laboratory starts at its heading, with no rule above it', async ({ page }) => {
   const lab = (p: Page) => p.getByRole('region', { name: 'Lease laboratory' });
   const edge = (p: Page) =>
