@@ -265,5 +265,27 @@ test.describe('a Sandbox link followed in the open page that cannot be read whol
     await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
       'This link selects a diagram part “no-such-part” that the diagram does not have',
     );
+    await expect(page).toHaveURL((url) => url.hash.startsWith('#/maps?v=1') && !url.hash.includes('sel='));
   });
+
+  test('a tab that does not exist, from the Sandbox', async ({ page }) => {
+    await openApp(page, '#/sandbox');
+    await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+    await WAYS['location.hash'](page, '#/<i>nope</i>?v=1');
+    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+      'This link asks for a tab “<i>nope</i>” that does not exist; showing the Gist instead.',
+    );
+    await expect(page.getByRole('tab', { name: /Gist/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(page).toHaveURL((url) => url.hash.startsWith('#/gist?v=1'));
+    // Said once, though both the shell and the laboratory read links.
+    await expect(page.getByText('that does not exist; showing the Gist')).toHaveCount(1);
+  });
+});
+
+test('a link opened fresh with a diagram part that does not exist drops it from the address', async ({ page }) => {
+  await openApp(page, '#/maps?v=1&sel=no-such-part');
+  await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+    '“no-such-part” that the diagram does not have',
+  );
+  await expect(page).toHaveURL((url) => url.hash === '#/maps?v=1');
 });
