@@ -63,11 +63,12 @@ const PURE_LAYERS: [&str; 3] = ["src/model", "src/lab", "src/share"];
 
 /// Literals that look like words but are not the learner's: key names, a JavaScript
 /// global, the languages' own names, CSS and SVG values, and the iframe snippet's markup.
-const NOT_WORDS: [&str; 12] = [
+const NOT_WORDS: [&str; 13] = [
     "Space",
     "Home",
     "End",
     "Enter",
+    "Escape",
     "Worker",
     "Python",
     "TypeScript",

@@ -15,7 +15,7 @@ use wasm_bindgen::JsValue;
 
 use crate::route::Route;
 use crate::share::embed::{self, EmbedOptions};
-use crate::share::{compose, lab_fields_of, selection_of};
+use crate::share::{compose, lab_fields_of, selection_of, tab_problems};
 
 /// What the shell knows of the address, besides the tab (which is the address's own).
 #[derive(Default)]
@@ -41,6 +41,7 @@ pub fn restore_from_location() -> EmbedOptions {
     let (options, problems) = embed::read(&search, query);
     super::share::add_problems(problems);
     let (selection, problems) = selection_of(query);
+    let misread = !problems.is_empty();
     super::share::add_problems(problems);
     ADDRESS.with(|address| {
         *address.borrow_mut() = ShellAddress {
@@ -49,6 +50,10 @@ pub fn restore_from_location() -> EmbedOptions {
             lab_link: hash.clone(),
         }
     });
+    // The address drops a selection the page does not show, as it drops the lab's fields.
+    if misread {
+        write_address(History::Replace);
+    }
     options
 }
 
@@ -60,23 +65,37 @@ pub fn lab_link() -> String {
 /// Reads a fragment the page went to after it opened. One without a query only opens a tab
 /// (the tablist's own links), and one whose lab fields are the shell's already changes
 /// nothing for the lab; otherwise its selection and lab fields become the page's, and it is
-/// returned for the laboratory to follow.
+/// returned for the laboratory to follow. The shell's notice then speaks of this link's
+/// selection (and of a tab that does not exist, when the laboratory does not read the link),
+/// and the address, of what is on screen.
 pub fn follow_link(fragment: &str) -> Option<String> {
     let query = fragment.split_once('?').map_or("", |(_, q)| q);
-    if query.is_empty() {
+    let tab_problems = tab_problems(fragment);
+    if query.is_empty() && tab_problems.is_empty() {
         return None;
     }
     let fields = lab_fields_of(query);
-    ADDRESS.with(|address| {
+    let (selection, mut problems) = selection_of(query);
+    let followed = ADDRESS.with(|address| {
         let mut address = address.borrow_mut();
-        address.selection = selection_of(query).0;
+        address.selection = selection;
         if fields.is_empty() || fields == address.lab_fields {
             return None;
         }
         address.lab_fields = fields;
         address.lab_link = fragment.to_owned();
         Some(fragment.to_owned())
-    })
+    });
+    // A tab that does not exist: the laboratory says so when it reads the link, else the shell.
+    if followed.is_none() {
+        problems.splice(0..0, tab_problems);
+    }
+    // What could not be shown is said, and the address shows what is on screen instead.
+    if !problems.is_empty() {
+        write_address(History::Replace);
+    }
+    super::share::show_followed_problems(problems);
+    followed
 }
 
 /// The diagram part the link selected.

@@ -16,7 +16,7 @@ use yew::prelude::*;
 
 use super::address;
 use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram};
-use super::lab_loader::{LabMount, LabPart};
+use super::lab_loader::{self, LabMount, LabPart};
 use super::resize::ResizeWatch;
 use super::share::{CopyLink, LinkNotice};
 use super::{gist::GistTab, maps::MapsTab, qa::QaTab};
@@ -55,6 +55,12 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
         let tab = tab.clone();
         use_effect_with((), move |_| {
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                // A course page that points the frame at another link (a new fragment in its
+                // src) gets that link's state, as the whole page does for a followed link.
+                let hash = gloo::utils::window().location().hash().unwrap_or_default();
+                if let Some(link) = address::follow_link(&hash) {
+                    lab_loader::follow(&link);
+                }
                 tab.set(current_tab());
             });
             move || drop(listener)

@@ -43,7 +43,10 @@ thread_local! {
     /// While a laboratory is mounted: how it is mounted afresh, to show a followed link's
     /// search, snippets or live run, which it reads only when it mounts.
     static REMOUNT: RefCell<Option<(u64, Callback<()>)>> = const { RefCell::new(None) };
-    /// The last id handed to a registration in [`REPLAY`] or [`REMOUNT`].
+    /// While a [`LinkNotice`] is mounted: how it is handed the problems of a link the page
+    /// went to after it opened, under the id of the notice that registered it.
+    static NOTICE: RefCell<Option<(u64, Callback<Vec<String>>)>> = const { RefCell::new(None) };
+    /// The last id handed to a registration in [`REPLAY`], [`REMOUNT`] or [`NOTICE`].
     static REGISTRATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
@@ -66,22 +69,37 @@ pub fn connect_shell(link: &str, shell: ShellListener) {
 /// set by a script, Back or Forward): the laboratory shows the link's state, however the
 /// page arrived. A mounted lab replays the scenario, time and comparison when nothing else
 /// differs (Back and Forward across its own changes keep its search and snippets), and is
-/// mounted afresh otherwise; a lab not mounted starts from the link when it mounts.
+/// mounted afresh otherwise (a challenge's try too, which the Challenges section reads when
+/// it mounts); a lab not mounted starts from the link when it mounts. What the link could
+/// not be read for is said in the notice, and the address then carries what is on screen.
 pub fn follow_link(link: &str) {
-    let followed = decode(link).state;
-    let only_lab_differs = LINK.with(|current| {
-        let current = current.borrow();
-        current.search == followed.search
-            && current.snippets == followed.snippets
-            && current.live == followed.live
-    });
+    let decoded = decode(link);
+    // The notice speaks of the link on screen: a followed link's problems replace the
+    // last one's, and one read whole clears them.
+    let misread = !decoded.problems.is_empty();
+    show_followed_problems(decoded.problems);
+    let followed = decoded.state;
+    // A challenge's try is read when the Challenges section mounts.
+    let only_lab_differs = followed.challenge.is_none()
+        && LINK.with(|current| {
+            let current = current.borrow();
+            current.search == followed.search
+                && current.snippets == followed.snippets
+                && current.live == followed.live
+        });
     let replay = REPLAY.with(|r| r.borrow().as_ref().map(|(_, replay)| replay.clone()));
     match replay.filter(|_| only_lab_differs) {
         Some(replay) => {
             let lab = followed.lab.unwrap_or_else(|| LabLink::of(&Lab::default()));
             let query = link.split_once('?').map_or("", |(_, q)| q);
-            REPLAYING.with(|r| *r.borrow_mut() = Some((lab_fields_of(query), now_ms())));
+            // A link read only in part is not what the lab will show: the address says
+            // what it shows at once, as for a link the page was opened with.
+            let target = (!misread).then(|| (lab_fields_of(query), now_ms()));
+            REPLAYING.with(|r| *r.borrow_mut() = target);
             LINK.with(|l| l.borrow_mut().lab = Some(lab.clone()));
+            if misread {
+                write_address(History::Replace);
+            }
             replay.emit(lab);
         }
         None => {
@@ -91,12 +109,27 @@ pub fn follow_link(link: &str) {
                 current.search = followed.search;
                 current.snippets = followed.snippets;
                 current.live = followed.live;
+                current.challenge = followed.challenge;
             });
+            if misread {
+                REPLAYING.with(|r| *r.borrow_mut() = None);
+                write_address(History::Replace);
+            }
             let remount = REMOUNT.with(|r| r.borrow().as_ref().map(|(_, remount)| remount.clone()));
             if let Some(remount) = remount {
                 remount.emit(());
             }
         }
+    }
+}
+
+/// Shows the problems of a link the page went to after it opened in place of those on show
+/// (none clears the notice); with no notice mounted, the next one to mount shows them.
+pub fn show_followed_problems(problems: Vec<String>) {
+    let notice = NOTICE.with(|n| n.borrow().as_ref().map(|(_, notice)| notice.clone()));
+    match notice {
+        Some(notice) => notice.emit(problems),
+        None => PROBLEMS.with(|p| *p.borrow_mut() = problems),
     }
 }
 
@@ -405,11 +438,18 @@ pub fn CopyLink() -> Html {
     }
 }
 
-/// What the page could not read from the link it was opened with, as plain text, until
-/// dismissed.
+/// What the page could not read from the link it was opened with, or from the latest one
+/// it followed since, as plain text, until dismissed.
 #[component]
 pub fn LinkNotice() -> Html {
     let problems = use_state(|| PROBLEMS.with(|p| p.borrow_mut().split_off(0)));
+    {
+        let problems = problems.clone();
+        use_effect_with((), move |_| {
+            let id = register(&NOTICE, Callback::from(move |list| problems.set(list)));
+            move || unregister(&NOTICE, id)
+        });
+    }
     if problems.is_empty() {
         return Html::default();
     }
@@ -433,7 +473,8 @@ fn input_of(event: &Event) -> Option<HtmlInputElement> {
     event.target().and_then(|t| t.dyn_into().ok())
 }
 
-/// The "Embed" button and its panel: choose the view and options, get the `<iframe>`.
+/// The "Embed" button and its panel: choose the view and options, get the `<iframe>`;
+/// Escape closes the panel.
 #[component]
 pub fn EmbedDialog() -> Html {
     let open = use_state(|| false);
@@ -447,6 +488,22 @@ pub fn EmbedDialog() -> Html {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
+    // Escape anywhere in the builder closes the panel, as a dialog's does, and gives focus
+    // back to the button that opened it.
+    let button = use_node_ref();
+    let on_key = {
+        let open = open.clone();
+        let button = button.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            if *open && event.key() == "Escape" {
+                event.prevent_default();
+                open.set(false);
+                if let Some(button) = button.cast::<web_sys::HtmlElement>() {
+                    let _ = button.focus();
+                }
+            }
+        })
+    };
     let snippet = {
         let options = *options;
         let title = (*title).clone();
@@ -456,8 +513,8 @@ pub fn EmbedDialog() -> Html {
         })
     };
     html! {
-        <div class="embed-builder">
-            <button type="button" class="button" aria-expanded={open.to_string()}
+        <div class="embed-builder" onkeydown={on_key}>
+            <button type="button" class="button" ref={button} aria-expanded={open.to_string()}
                 aria-controls="embed-panel" onclick={toggle}>{LESSON.share.embed}</button>
             if *open {
                 <section id="embed-panel" class="card embed-panel" role="dialog"

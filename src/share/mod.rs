@@ -370,6 +370,16 @@ pub fn selection_of(query: &str) -> (Option<String>, Vec<String>) {
     (selection, problems.finish())
 }
 
+/// The sentence about a fragment's tab when it names none that exists (the page then shows
+/// the Gist), for the shell, which owns the tab; nothing for a known tab or none.
+pub fn tab_problems(fragment: &str) -> Vec<String> {
+    let mut problems = Problems::default();
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let path = fragment.split_once('?').map_or(fragment, |(path, _)| path);
+    read_tab(path, &mut problems);
+    problems.finish()
+}
+
 impl LinkState {
     /// What [`encode`] has to leave out of this state, as sentences for the page.
     pub fn left_out(&self) -> Vec<String> {

@@ -415,6 +415,24 @@ fn the_shell_and_the_lab_rebuild_a_link_from_their_own_parts() {
 }
 
 #[test]
+fn the_shell_names_a_tab_that_does_not_exist() {
+    assert_eq!(
+        tab_problems("#/maps?v=1&sel=lifecycle.lost"),
+        Vec::<String>::new()
+    );
+    assert_eq!(tab_problems("#/"), Vec::<String>::new());
+    assert_eq!(tab_problems(""), Vec::<String>::new());
+    let problems = tab_problems("#/%3Cb%3Enope?v=1");
+    assert_eq!(problems.len(), 1);
+    assert!(
+        problems[0].contains("\u{201c}<b>nope\u{201d} that does not exist; showing the Gist"),
+        "{problems:?}"
+    );
+    // The same sentence as the whole link's.
+    assert_eq!(tab_problems("#/nope?v=1"), decode("#/nope?v=1").problems);
+}
+
+#[test]
 fn the_shell_drops_a_selection_that_names_nothing() {
     assert_eq!(selection_of("v=1&sel=%3Cimg%3E").0, None);
     assert_eq!(selection_of("v=1&sel=lifecycle.nope").0, None);

@@ -184,6 +184,36 @@ test("a try's link reopens it in the challenge and the lab, and is graded only w
   await expect(reopened.getByRole('status').filter({ hasText: 'Solved.' })).toBeVisible();
 });
 
+// A course page's text may link to a try: followed in the open page (from a lesson tab,
+// the laboratory already loaded), it lands as a fresh load does.
+test("a try's link followed from a lesson tab opens its challenge with the try filled in", async ({ page }) => {
+  await openApp(page, '#/sandbox');
+  await toggle(page, 'Survive a 400 ms pause').click();
+  const item = card(page, 'Survive a 400 ms pause');
+  await answer(item, [{ field: TTL, value: '1s' }]);
+  await item.getByRole('button', { name: 'Check my answer' }).click();
+  await item.getByRole('button', { name: 'Copy a link to this try' }).click();
+  const link = await item.getByLabel('Link to this try').inputValue();
+  await page.evaluate(() => localStorage.clear());
+
+  await page.goto('about:blank');
+  await openApp(page, '#/gist');
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+  await page.evaluate((hash) => (location.hash = hash), link.slice(link.indexOf('#')));
+  const reopened = card(page, 'Survive a 400 ms pause');
+  await expect(reopened.getByText("The link's try is filled in below")).toBeVisible();
+  await expect(reopened.getByLabel(/^Lease TTL .T. \(from/)).toHaveValue('1s');
+  await expect(toggle(page, 'Survive a 400 ms pause')).toContainText('Not tried');
+
+  // And from the Sandbox itself, with the laboratory mounted, after the challenge was closed.
+  await toggle(page, 'Survive a 400 ms pause').click();
+  await expect(toggle(page, 'Survive a 400 ms pause')).toHaveAttribute('aria-expanded', 'false');
+  await page.evaluate((hash) => (location.hash = hash), link.slice(link.indexOf('#')).replace('ttl=1s', 'ttl=2s'));
+  await expect(card(page, 'Survive a 400 ms pause').getByLabel(/^Lease TTL .T. \(from/)).toHaveValue('2s');
+  await card(page, 'Survive a 400 ms pause').getByRole('button', { name: 'Check my answer' }).click();
+  await expect(card(page, 'Survive a 400 ms pause').getByRole('status').filter({ hasText: 'Solved.' })).toBeVisible();
+});
+
 for (const [what, tamper, notice] of [
   ['a changed goal', (l: string) => l.replace(/challenge=pitfall\.[0-9a-f]+/, 'challenge=pitfall.0123456789abcdef'), /made for a different goal of “Survive a 400 ms pause”/],
   ['an unknown challenge', (l: string) => l.replace(/challenge=pitfall/, 'challenge=win-everything'), /there is no challenge called “win-everything”/],

@@ -175,6 +175,50 @@ test('the Embed dialog builds a working iframe snippet for the current view', as
   await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
+// The panel is a dialog (non-modal): keyboard only at phone width, Escape closes it from
+// anywhere inside and gives focus back to the button that opened it.
+test('the Embed dialog opens and closes by keyboard at phone width, Escape returning focus', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page, '#/sandbox?v=1&preset=3&t=5s');
+  const button = page.getByRole('button', { name: 'Embed' });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Embed this view in a course page' });
+  await expect(dialog).toBeVisible();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByLabel('Title')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  await expect(button).toBeFocused();
+  // Escape on the button itself closes it too.
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toBeFocused();
+});
+
+// A course page may point its frame at another state of the lab by changing the fragment of
+// the frame's src (a same-document navigation in the frame): the frame shows that link.
+test("an embedded laboratory follows a new fragment in the frame's src", async ({ page }) => {
+  const frame = await openParent(page, '/?embed#/sandbox?v=1&preset=2&t=5s');
+  await expect(frame.locator('.clock .now')).toHaveText('t = 5.000 s');
+  await page.locator('#lab').evaluate((iframe: HTMLIFrameElement) => {
+    iframe.src = iframe.src.replace('preset=2&t=5s', 'ttl=8s&renew=1/4&dur=40s&faults=none&fault=pause:B@5s+12s&t=21.5s');
+  });
+  await expect(frame.locator('.clock .now')).toHaveText('t = 21.500 s');
+  await expect(frame.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('8');
+  await expect(frame.getByRole('button', { name: /^Remove stop-the-world pause/ })).toHaveCount(1);
+  // A link it cannot read whole is said there too.
+  await page.locator('#lab').evaluate((iframe: HTMLIFrameElement) => {
+    iframe.src = iframe.src.replace(/#.*/, '#/sandbox?v=1&dur=30s&t=31s');
+  });
+  await expect(frame.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText('after the end of the run');
+  await expect(frame.locator('.clock .now')).toHaveText('t = 0 ms');
+});
+
 test('the embedded laboratory starts at its heading, with no rule above it', async ({ page }) => {
   const lab = (p: Page) => p.getByRole('region', { name: 'Lease laboratory' });
   const edge = (p: Page) =>

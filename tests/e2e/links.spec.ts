@@ -226,3 +226,66 @@ test('Back and Forward across lab links, and a reload, show each link', async ({
   await page.reload();
   await expectLab(page, LINKS.partition);
 });
+
+// A link followed in the open page that cannot be read whole is explained as one opened
+// fresh is: the notice names what was refused, the lab shows the defaults, and the address
+// (so Copy link and Back) carries what is on screen; the next link read whole clears it.
+test.describe('a Sandbox link followed in the open page that cannot be read whole says so', () => {
+  const REFUSED = [
+    // What is refused, the link, the sentence, and the time, TTL and address then shown.
+    ['a time past the end', '#/sandbox?v=1&dur=30s&ttl=5s&t=31s', /time \(“31s”\) is after the end of the run/, 't = 0 ms', '5', '#/sandbox?v=1&t=0s&dur=30s&ttl=5s'],
+    ['HTML for a TTL', '#/sandbox?v=1&ttl=<b>9</b>&t=2s', /TTL \(“<b>9<\/b>”\) is not a number; showing the default scenario instead/, 't = 2.000 s', '10', '#/sandbox?v=1&t=2s'],
+    ['a fault after the end', '#/sandbox?v=1&dur=30s&faults=none&fault=pause:A@31s+5s', /a fault at 31.000 s is after the end/, 't = 0 ms', '10', '#/sandbox?v=1&t=0s'],
+  ] as const;
+  for (const [from, start] of [['Gist', '#/sandbox'], ['the Sandbox', LINKS.quarter.fragment]] as const) {
+    for (const [what, fragment, sentence, time, ttl, address] of REFUSED) {
+      test(`${what}, from ${from}`, async ({ page }) => {
+        await openApp(page, start);
+        await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+        if (from === 'Gist') await openTab(page, 'Gist');
+        await WAYS['location.hash'](page, fragment);
+        const notice = page.getByRole('status').filter({ hasText: 'Part of this link could not be read' });
+        await expect(notice).toContainText(sentence);
+        await expect(page.locator('.link-notice b')).toHaveCount(0);
+        await expect(page.locator('.clock .now')).toHaveText(time);
+        await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue(ttl);
+        await expect(page).toHaveURL((url) => url.hash === address);
+        await page.getByRole('button', { name: 'Copy link' }).click();
+        expect(await page.getByLabel('Link to this state').inputValue()).toMatch(new RegExp(`${address.replace(/[?]/g, '\\?')}$`));
+
+        await WAYS['location.hash'](page, LINKS.partition.fragment);
+        await expectLab(page, LINKS.partition);
+      });
+    }
+  }
+
+  test('a diagram part that does not exist, from the Sandbox to Maps', async ({ page }) => {
+    await openApp(page, '#/sandbox');
+    await WAYS['location.hash'](page, '#/maps?v=1&sel=no-such-part');
+    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+      'This link selects a diagram part “no-such-part” that the diagram does not have',
+    );
+    await expect(page).toHaveURL((url) => url.hash.startsWith('#/maps?v=1') && !url.hash.includes('sel='));
+  });
+
+  test('a tab that does not exist, from the Sandbox', async ({ page }) => {
+    await openApp(page, '#/sandbox');
+    await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+    await WAYS['location.hash'](page, '#/<i>nope</i>?v=1');
+    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+      'This link asks for a tab “<i>nope</i>” that does not exist; showing the Gist instead.',
+    );
+    await expect(page.getByRole('tab', { name: /Gist/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(page).toHaveURL((url) => url.hash.startsWith('#/gist?v=1'));
+    // Said once, though both the shell and the laboratory read links.
+    await expect(page.getByText('that does not exist; showing the Gist')).toHaveCount(1);
+  });
+});
+
+test('a link opened fresh with a diagram part that does not exist drops it from the address', async ({ page }) => {
+  await openApp(page, '#/maps?v=1&sel=no-such-part');
+  await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+    '“no-such-part” that the diagram does not have',
+  );
+  await expect(page).toHaveURL((url) => url.hash === '#/maps?v=1');
+});

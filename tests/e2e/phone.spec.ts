@@ -255,3 +255,23 @@ for (const [label, viewport, touch] of [
     });
   });
 }
+
+// WCAG 2.5.8: on a touchscreen every slider (the voice readout's speed, playback speed, the
+// time scrubber, the pitfall exercise's pause offset) is a target at least 24 CSS px tall,
+// not the browser's 16 px track.
+test.describe('phone, touch: sliders', () => {
+  test.use({ viewport: PHONE, hasTouch: true, isMobile: true });
+  test('every slider is at least 24 px tall to a finger', async ({ page }) => {
+    await openRun(page, BUSY_RUN);
+    const sliders = page.getByRole('slider');
+    await expect(sliders.nth(3)).toBeAttached();
+    const sizes: string[] = [];
+    for (const slider of await sliders.all()) {
+      if (!(await slider.isVisible())) continue;
+      await slider.scrollIntoViewIfNeeded();
+      const box = (await slider.boundingBox())!;
+      if (box.height < 24) sizes.push(`${await slider.getAttribute('aria-label') ?? await slider.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent)}: ${box.height} px`);
+    }
+    expect(sizes).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 // The release build in Debian's Firefox ESR, driven over WebDriver BiDi by puppeteer-core:
-// hydration and the tabs, a diagram click, a preset's outcome, a share link's trace hash, the
+// hydration and the tabs, a diagram click, a preset's outcome, a share link's trace hash, links followed in
+// the open page (a refused one explained, a challenge try landing), the
 // counterexample search and its story, a live-mode freeze, a Python client run in the lab and the voice
 // control. Every test fails on a page error or a console error in any of its pages, so an
 // error thrown in Firefox only fails this layer (the Chromium layers cannot see it); the
@@ -199,6 +200,37 @@ test("a share link opens at its time with the preset's committed trace hash", as
       assert.equal(trace.slice('Trace hash '.length, 'Trace hash '.length + 16), committed.get(preset), preset);
     });
   }
+});
+
+test('links followed in the open page: a refused time is said and the address shows what is on screen; a challenge try lands', async () => {
+  await withPage('#/gist', async (page) => {
+    await page.waitForSelector('.lab-mount[data-lab-ready], #lab-notice');
+    await page.evaluate(() => (location.hash = '#/sandbox?v=1&dur=30s&ttl=5s&t=31s'));
+    await textOf(page, '.link-notice', /This link's time \(“31s”\) is after the end of the run \(30\.000 s\); starting at 0 s instead\./);
+    await textOf(page, '.clock .now', /^t = 0 ms$/);
+    await page.waitForFunction(() => location.hash === '#/sandbox?v=1&t=0s&dur=30s&ttl=5s', { polling: 100 });
+
+    // A try of "Survive a 400 ms pause" with T = 1 s, its link taken from the page, then
+    // followed from the Gist once the challenge is closed.
+    const challenge = await find(page, '.challenges button', /^Survive a 400 ms pause/);
+    await challenge.click();
+    const tried = await field(page, 'Lease TTL (T) (from');
+    await tried.evaluate((e) => { e.value = ''; });
+    await tried.type('1s');
+    await (await find(page, '.challenges button', 'Check my answer')).click();
+    await textOf(page, '.challenges', /Solved\./);
+    await (await find(page, '.challenges button', 'Copy a link to this try')).click();
+    const link = await (await field(page, 'Link to this try')).evaluate((e) => e.value);
+    assert.match(link, /&ttl=1s&.*challenge=pitfall\.[0-9a-f]{16}$/);
+    await challenge.click();
+    await (await find(page, '[role=tab]', 'Gist')).click();
+    await page.evaluate((hash) => (location.hash = hash), link.slice(link.indexOf('#')));
+    await textOf(page, '.challenges', /The link's try is filled in below/);
+    const ttl = await field(page, 'Lease TTL (T) (from');
+    assert.equal(await ttl.evaluate((e) => e.value), '1s');
+    // A link read whole clears the notice.
+    await page.waitForFunction(() => !document.querySelector('.link-notice'), { polling: 100 });
+  });
 });
 
 test('the counterexample search breaks fencing off, shrinks, and tells its story', async () => {
