@@ -515,6 +515,7 @@
   // each way and one JSON.parse.
   const pythonPrelude = () => String.raw`
 import builtins as _builtins, sys as _sys, math as _math, json as _json, traceback as _traceback, linecache as _linecache
+from types import ModuleType as _Module
 
 _FILE = "client.py"
 _MAX_ACTIONS = ${MAX_ACTIONS}
@@ -526,6 +527,7 @@ _MAX_MS = _MAX_US / 1000
 _CAPPED = ${JSON.stringify(CAPPED)}
 _clock = [0, 0]   # the handled node's monotonic and wall clocks, µs
 _dumps = _json.dumps
+_modules = _sys.modules
 _isfinite = _math.isfinite
 _floor = _math.floor
 _code = None
@@ -791,7 +793,13 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
     node._requests = 0
     node._writes = 0
     node._over = None
-    namespace = {"__name__": "client", "__builtins__": _builtins}
+    # A real module, registered as sys.modules["client"] while its code runs and while each of
+    # its handlers does: what reads a class's module there (dataclasses, typing.get_type_hints,
+    # pickle) finds this instance's.
+    module = _Module("client")
+    namespace = module.__dict__
+    namespace["__builtins__"] = _builtins
+    _modules["client"] = module
     _clock[0] = _clock[1] = 0
     failure = None
     try:
@@ -803,7 +811,7 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
     handlers = tuple(h if callable(h) else None for h in handlers)
     key = _next[0]
     _next[0] += 1
-    _instances[key] = (node, handlers, failure)
+    _instances[key] = (node, handlers, failure, module)
     return key
 
 _SIGNATURES = {"start": "start(node)", "reply": "reply(node, answer)", "timer": "timer(node, name)"}
@@ -814,7 +822,7 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     instance = _instances.get(key)
     if instance is None:
         return _GONE
-    node, handlers, failure = instance
+    node, handlers, failure, _modules["client"] = instance
     if failure is not None:
         return failure
     _clock[0] = mono
