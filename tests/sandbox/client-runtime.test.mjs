@@ -161,6 +161,11 @@ test("TypeScript: an async handler and a throw outside any call are errors, not 
   const thrown = await typeScript("throw 'no';\nfunction start(node) {}");
   const result = thrown.make("A", SETTINGS).handle(start());
   assert.match(result.error.text, /Thrown and not caught: "no"/);
+  // Not an Error: an object reads as its JSON, null and numbers as themselves.
+  for (const [thrown, text] of [["{ message: 'late', code: 7 }", 'Thrown and not caught: {"message":"late","code":7}'], ["null", "Thrown and not caught: null"], ["42", "Thrown and not caught: 42"]]) {
+    const client = await typeScript(`function start(node) { throw ${thrown}; }`);
+    assert.equal(client.make("A", SETTINGS).handle(start()).error.text, text);
+  }
 });
 
 test("TypeScript: clocks read the handled node's, randomness and timers say why not", async () => {
@@ -252,6 +257,22 @@ test("Python: instances, counters, clocks, output and errors as in TypeScript", 
   assert.match(sleep.text, /time\.sleep is not available in the lab: arm a timer with node\.after\(ms, name\)/);
   const random = a.handle({ kind: "timer", mono: 0, wall: 0, timer: "random" }).error;
   assert.match(random.text, /random\.random is not available in the lab/);
+});
+
+test("Python: an answer reads as a dict too: in, get and [] as for a JavaScript object", async () => {
+  const py = await pyodide();
+  const code = [
+    "def start(node):",
+    "    pass",
+    "def reply(node, answer):",
+    '    print("token" in answer, "deleted" in answer, "nope" in answer, answer.get("token"), answer.get("deleted", "-"), answer["kind"])',
+  ].join("\n");
+  const make = lab(runtime.pythonClient(py, code).make);
+  const a = make("A", SETTINGS);
+  const granted = a.handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "granted", request: 1, token: 9 } });
+  assert.deepEqual(granted.output, ["True False False 9 - granted"]);
+  const busy = a.handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "busy", request: 2 } });
+  assert.deepEqual(busy.output, ["False False False None - busy"]);
 });
 
 test("Python: a syntax error names client.py's line; a missing handler and 1,000 actions are errors", async () => {

@@ -214,11 +214,18 @@
   /** An error thrown by learner code as {text, line}, its frames named client.ts. */
   function typeScriptError(error, url) {
     if (!(error instanceof Error)) {
+      // A string quoted, a plain object as JSON ({"code":7}, not "[object Object]"), the rest
+      // as String gives it.
       let text;
       try {
-        text = typeof error === "string" ? JSON.stringify(error) : String(error);
+        text = typeof error === "string" ? stringify(error) : String(error);
+        if (text === "[object Object]") text = stringify(error) ?? text;
       } catch {
-        text = "a value whose text cannot be read";
+        try {
+          text = String(error);
+        } catch {
+          text = "a value whose text cannot be read";
+        }
       }
       return { text: bounded(`Thrown and not caught: ${text}`), line: 0 };
     }
@@ -585,6 +592,13 @@ class Answer:
         self.deleted = deleted
     def __getitem__(self, key):
         return getattr(self, key)
+    # Read as a dict too: "token" in answer, answer.get("token"), as for a JavaScript object,
+    # where a field the kind does not carry is absent (here it is None).
+    def __contains__(self, key):
+        return key in Answer.__slots__ and getattr(self, key) is not None
+    def get(self, key, default=None):
+        value = getattr(self, key) if key in Answer.__slots__ else None
+        return default if value is None else value
     def __repr__(self):
         return f"Answer(kind={self.kind!r}, request={self.request!r}, token={self.token!r}, deleted={self.deleted!r})"
 
