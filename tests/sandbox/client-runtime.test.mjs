@@ -176,6 +176,11 @@ function start(node) {
   try { Math.random(); } catch (e) { console.log(e.message); }
   try { setTimeout(() => {}, 1); } catch (e) { console.log(e.message); }
   console.log(new Date(5).getTime(), new Date() instanceof Date);
+  // The real clock's other doors.
+  const utc = new Intl.DateTimeFormat("en", { timeZone: "UTC", timeStyle: "medium" });
+  const plain = (text) => text.replace(/\\s/g, " "); // ICU puts a narrow space before PM
+  console.log(performance.timeOrigin, plain(utc.format()), plain(utc.formatToParts().map((p) => p.value).join("")), plain(utc.format(0)));
+  try { performance.mark("x"); } catch (e) { console.log(e.message); }
 }`);
   const output = withShadows(() => make("A", SETTINGS).handle(start(2_500, 1_700_000_000_123_456)).output);
   assert.deepEqual(output, [
@@ -183,7 +188,11 @@ function start(node) {
     "Math.random is not available in the lab: a run must give the same result every time; derive what you need from node.name or a counter",
     "setTimeout is not available in the lab: arm a timer with node.after(ms, name) and handle it in timer(node, name)",
     "5 true",
+    "0 10:13:20 PM 10:13:20 PM 12:00:00 AM",
+    "performance.mark is not available in the lab: read the node's monotonic clock with performance.now() or node.monotonic()",
   ]);
+  // And they are the real ones again once the shadows are undone.
+  assert.notEqual(performance.timeOrigin, 0);
 });
 
 test("TypeScript: a printed line longer than the engine's limit is cut there and ends in an ellipsis", async () => {

@@ -494,7 +494,53 @@
     });
     scope.Date = SimDate;
     const perf = scope.performance;
-    if (perf) Object.defineProperty(perf, "now", { value: () => state.mono / 1000, configurable: true, writable: true });
+    if (perf) {
+      Object.defineProperty(perf, "now", { value: () => state.mono / 1000, configurable: true, writable: true });
+      // The real clock's other doors: the worker's start in real time (timeOrigin + now()
+      // would be real time again) and marks, which read the real clock themselves.
+      Object.defineProperty(perf, "timeOrigin", { value: 0, configurable: true });
+      const marks = "read the node's monotonic clock with performance.now() or node.monotonic()";
+      for (const name of ["mark", "measure"]) {
+        Object.defineProperty(perf, name, { value: unavailable(`performance.${name}`, marks), configurable: true, writable: true });
+      }
+    }
+    // Temporal.Now reads the node's wall clock, as Date does (to the microsecond).
+    const temporal = scope.Temporal;
+    if (temporal && temporal.Now && temporal.Instant) {
+      const zoneId = temporal.Now.timeZoneId.bind(temporal.Now);
+      const instant = () => temporal.Instant.fromEpochNanoseconds(BigInt(state.wall) * 1000n);
+      const zoned = (zone) => instant().toZonedDateTimeISO(zone === undefined ? zoneId() : zone);
+      const now = {
+        instant,
+        zonedDateTimeISO: zoned,
+        plainDateTimeISO: (zone) => zoned(zone).toPlainDateTime(),
+        plainDateISO: (zone) => zoned(zone).toPlainDate(),
+        plainTimeISO: (zone) => zoned(zone).toPlainTime(),
+      };
+      for (const [name, value] of Object.entries(now)) {
+        Object.defineProperty(temporal.Now, name, { value, configurable: true, writable: true });
+      }
+    }
+    // A date format given no date formats "now": the node's wall clock.
+    const dateFormat = scope.Intl && scope.Intl.DateTimeFormat && scope.Intl.DateTimeFormat.prototype;
+    const format = dateFormat && Object.getOwnPropertyDescriptor(dateFormat, "format");
+    if (format && format.get && format.configurable) {
+      Object.defineProperty(dateFormat, "format", {
+        configurable: true,
+        get() {
+          const real = format.get.call(this);
+          return (date) => real(date === undefined ? wallMs() : date);
+        },
+      });
+      const toParts = dateFormat.formatToParts;
+      Object.defineProperty(dateFormat, "formatToParts", {
+        configurable: true,
+        writable: true,
+        value(date) {
+          return toParts.call(this, date === undefined ? wallMs() : date);
+        },
+      });
+    }
     scope.Math.random = unavailable("Math.random", "a run must give the same result every time; derive what you need from node.name or a counter");
     const timers = "arm a timer with node.after(ms, name) and handle it in timer(node, name)";
     scope.setTimeout = unavailable("setTimeout", timers);
