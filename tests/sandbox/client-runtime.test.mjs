@@ -284,6 +284,29 @@ test("Python: an answer reads as a dict too: in, get and [] as for a JavaScript 
   assert.deepEqual(busy.output, ["False False False None - busy"]);
 });
 
+// Logging is module state CPython keeps between instances: a handler added at the top of the
+// code would be added again by each client and each plan of a search, each line printed once
+// more every time.
+test("Python: each instance starts with fresh logging, so a module-level handler prints each line once", async () => {
+  const py = await pyodide();
+  const code = [
+    "import logging",
+    'log = logging.getLogger("lease")',
+    "log.addHandler(logging.StreamHandler())",
+    "log.setLevel(logging.INFO)",
+    'logging.basicConfig(level=logging.INFO, format="root %(message)s")',
+    "def start(node):",
+    '    log.info("start %s", node.name)',
+    '    logging.info("via root %s", node.name)',
+  ].join("\n");
+  const make = lab(runtime.pythonClient(py, code).make);
+  const clients = ["A", "B", "C"].map((letter) => [letter, make(letter, SETTINGS)]);
+  for (const [letter, client] of clients) {
+    // "lease" propagates to the root, which basicConfig gave a handler: two lines, once each.
+    assert.deepEqual(client.handle(start()).output, [`start ${letter}`, `root start ${letter}`, `root via root ${letter}`], letter);
+  }
+});
+
 test("Python: a syntax error names client.py's line; a missing handler and 1,000 actions are errors", async () => {
   const py = await pyodide();
   const broken = runtime.pythonClient(py, "def start(node):\n    node.acquire(\n\nx = 1\n");

@@ -835,6 +835,17 @@ def _shadow():
     _builtins.input = _unavailable("input()", "nobody can type into a simulated client; read the numbers from node.settings")
     _sys.stdout = _sys.stderr = _Out()
 
+def _fresh_logging():
+    """Logging as a fresh interpreter has it, for each instance: the handlers, levels and loggers
+    that one instance's code set up (a module-level addHandler, basicConfig) are not the next
+    one's, so another client, or the next plan of a search, does not print each line again."""
+    logging = _modules.get("logging")
+    if logging is None:
+        return
+    root = logging.RootLogger(logging.WARNING)
+    logging.root = logging.Logger.root = root
+    logging.Logger.manager = logging.Manager(root)
+
 def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_timeout, work_every, drift_margin, release_after):
     """A fresh instance: the learner's module run anew in its own namespace."""
     if new_run:
@@ -863,6 +874,7 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
     _clock[0] = _clock[1] = 0
     failure = None
     try:
+        _fresh_logging()
         exec(_code, namespace)
     except BaseException as error:
         failure = _dumps({"error": _describe(error)})
