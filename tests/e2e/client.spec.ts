@@ -413,6 +413,19 @@ test('TypeScript: Temporal.Now, performance.timeOrigin and a date format without
   ]);
 });
 
+// os._exit ends the interpreter itself: the run still comes back and says so in a sentence
+// (it read "gave back something the lab cannot read"), and the next run, in a fresh worker, works.
+test('Python: os._exit ends the run with a plain sentence, and the next run works', async ({ page }) => {
+  test.setTimeout(FIRST_RUN_MS + 60_000);
+  const w = await openClient(page, 'Python');
+  await replaceCode(w.editor, 'import os\n\ndef start(node):\n    os._exit(3)\n');
+  await runInLab(w);
+  await expect(w.alert).toHaveText(/^Client A threw while handling start\(node\) at 0 ms[^:]*: Python itself stopped while running your code \(\w+: Program terminated with exit\(3\)\), so no client can go on\./);
+  await w.solution.click();
+  await runInLab(w);
+  await expect(w.alert).toHaveCount(0);
+});
+
 // ------------------------------------------- the sandbox (ported from the snippets' tests)
 
 test('the sandbox bootstrap hash in the policy matches the bootstrap', () => {

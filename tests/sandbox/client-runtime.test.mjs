@@ -6,7 +6,7 @@
 //   node --test tests/sandbox/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runtime, typeScriptClient, pyodide, withShadows, wire } from "./harness.mjs";
+import { runtime, typeScriptClient, pyodide, withShadows, wire, bootPython } from "./harness.mjs";
 
 const SETTINGS = {
   ttl: 10_000_000,
@@ -338,4 +338,25 @@ test("Python: handler calls per second (for the ≥ 100 sixty-second runs/s goal
   const perCall = (seconds * 1e6) / (runs * 2 * (CALLS + 2));
   t.diagnostic(`Python: ${perCall.toFixed(1)} µs per handler call; ${(runs / seconds).toFixed(0)} two-client runs/s`);
   assert.ok(perCall > 0);
+});
+
+// os._exit ends the interpreter (Pyodide throws its ExitStatus into the caller): the call that
+// did it, and every later call of any client, says so in a sentence instead of throwing into
+// the lab. An interpreter of its own, since this one cannot be used again.
+test("Python: os._exit in a handler stops the interpreter with a plain sentence, for every client after it", async () => {
+  const { pyodide: own } = await runtime.startPython(bootPython);
+  const make = lab(runtime.pythonClient(own, "import os\ndef start(node):\n    if node.name == 'A':\n        os._exit(3)\n").make);
+  const a = make("A", SETTINGS);
+  const b = make("B", SETTINGS);
+  const exitCode = process.exitCode;
+  try {
+    for (const client of [a, b]) {
+      const { error } = client.handle(start());
+      assert.match(error.text, /^Python itself stopped while running your code \(\w+: Program terminated with exit\(3\)\), so no client can go on\./);
+    }
+    // A client made after it says the same.
+    assert.match(make("C", SETTINGS).handle(start()).error.text, /^Python itself stopped/);
+  } finally {
+    process.exitCode = exitCode; // Pyodide in Node sets the process's exit code too
+  }
 });

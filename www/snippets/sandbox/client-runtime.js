@@ -998,6 +998,9 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     const shadow = namespace.get("_shadow");
     const letters = new Set();
     let shadowed = false;
+    // Python itself can stop under the learner's code (os._exit, a fatal error of the
+    // interpreter): every call from then on, of any client, says so.
+    let dead = null;
     const make = (letter, settings) => {
       if (!shadowed) {
         shadow();
@@ -1011,19 +1014,34 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
       state.mono = 0;
       state.wall = 0;
       // undefined arrives in Python as None (null would be a JsNull).
-      const key = pyNew(name, fresh, s.ttl, s.renewEvery, s.retryEvery, s.acquireRetry, s.requestTimeout, s.workEvery, s.driftMargin, s.releaseAfter ?? undefined);
+      let key = null;
+      if (!dead) {
+        try {
+          key = pyNew(name, fresh, s.ttl, s.renewEvery, s.retryEvery, s.acquireRetry, s.requestTimeout, s.workEvery, s.driftMargin, s.releaseAfter ?? undefined);
+        } catch (error) {
+          dead = pythonStopped(error);
+        }
+      }
       let last = null;
       return {
         // The actions come back as JSON text made in Python (see _handle): all in last().
         handle(kind, mono, wall, x, y, z) {
+          if (dead) {
+            last = dead;
+            return -1;
+          }
           state.mono = mono;
           state.wall = wall;
           const call = KINDS[kind];
-          if (call === "reply") {
-            const answer = answerOf(x, y, z);
-            last = pyHandle(key, "reply", mono, wall, answer.kind, y, answer.token, answer.deleted);
-          } else {
-            last = pyHandle(key, call, mono, wall, undefined, undefined, undefined, undefined, call === "timer" ? side.names[x] : undefined);
+          try {
+            if (call === "reply") {
+              const answer = answerOf(x, y, z);
+              last = pyHandle(key, "reply", mono, wall, answer.kind, y, answer.token, answer.deleted);
+            } else {
+              last = pyHandle(key, call, mono, wall, undefined, undefined, undefined, undefined, call === "timer" ? side.names[x] : undefined);
+            }
+          } catch (error) {
+            last = dead = pythonStopped(error);
           }
           return -1;
         },
@@ -1032,6 +1050,18 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     };
     const side = labSide(make);
     return { make };
+  }
+
+  /** What the lab reads when the interpreter itself stopped, `error` being what Pyodide threw. */
+  function pythonStopped(error) {
+    let why;
+    try {
+      why = error && error.message ? `${error.name || "Error"}: ${error.message}` : String(error);
+    } catch {
+      why = "an error whose text cannot be read";
+    }
+    const text = `Python itself stopped while running your code (${why}), so no client can go on. Remove what ends the interpreter (os._exit, say) and run again.`;
+    return stringify({ error: { text: bounded(text), line: 0 } });
   }
 
   /**
