@@ -388,6 +388,44 @@ for (const language of LANGUAGES) {
   });
 }
 
+// The browser's other ways to the real time: Temporal.Now (in Chromium since 144), the worker's
+// timeOrigin (which performance.now() is added to) and a date format given no date. Each reads
+// the node's clocks, so the printed lines are exact: A's wall clock starts at 1,000,000 s.
+test('TypeScript: Temporal.Now, performance.timeOrigin and a date format without a date read the node\'s clocks', async ({ page }) => {
+  test.setTimeout(120_000);
+  const w = await openClient(page, 'TypeScript');
+  await replaceCode(
+    w.editor,
+    [
+      'function start(node: any) {',
+      '  const T = (globalThis as any).Temporal;',
+      '  const utc = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", timeStyle: "medium" });',
+      '  console.log(T.Now.instant().epochMilliseconds, T.Now.plainDateTimeISO("UTC").toString(), performance.timeOrigin + performance.now(), utc.format());',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  await runInLab(w);
+  await expect(w.alert).toHaveCount(0);
+  expect(await printedLines(w)).toEqual([
+    '0 ms A: 1000000000 1970-01-12T13:46:40 0 13:46:40',
+    '100 ms B: 1000000100 1970-01-12T13:46:40.1 100 13:46:40',
+  ]);
+});
+
+// os._exit ends the interpreter itself: the run still comes back and says so in a sentence
+// (it read "gave back something the lab cannot read"), and the next run, in a fresh worker, works.
+test('Python: os._exit ends the run with a plain sentence, and the next run works', async ({ page }) => {
+  test.setTimeout(FIRST_RUN_MS + 60_000);
+  const w = await openClient(page, 'Python');
+  await replaceCode(w.editor, 'import os\n\ndef start(node):\n    os._exit(3)\n');
+  await runInLab(w);
+  await expect(w.alert).toHaveText(/^Client A threw while handling start\(node\) at 0 ms[^:]*: Python itself stopped while running your code \(\w+: Program terminated with exit\(3\)\), so no client can go on\./);
+  await w.solution.click();
+  await runInLab(w);
+  await expect(w.alert).toHaveCount(0);
+});
+
 // ------------------------------------------- the sandbox (ported from the snippets' tests)
 
 test('the sandbox bootstrap hash in the policy matches the bootstrap', () => {

@@ -1,7 +1,8 @@
 // The release build in Debian's Firefox ESR, driven over WebDriver BiDi by puppeteer-core:
-// hydration and the tabs, a diagram click, a preset's outcome, a share link's trace hash, links followed in
-// the open page (a refused one explained, a challenge try landing), the
-// counterexample search and its story, a live-mode freeze, a Python client run in the lab and the voice
+// hydration and the tabs, a diagram click, a preset's outcome, a share link's trace hash, links
+// followed in the open page (a refused one explained, a challenge try landing), the
+// counterexample search and its story, a live-mode freeze, a Python client run in the lab, a
+// TypeScript client's clocks (Temporal, timeOrigin, a date format) and the voice
 // control. Every test fails on a page error or a console error in any of its pages, so an
 // error thrown in Firefox only fails this layer (the Chromium layers cannot see it); the
 // first test proves the guard with an error planted in Firefox only.
@@ -331,6 +332,37 @@ test('a Python client runs in the lab in Firefox: the solution ends as the built
     assert.equal(hashes[1], hashes[0]);
     await (await find(page, 'section.snippet button', 'Compare with the built-in client')).click();
     await textOf(page, '.own-client-outcome', /^Both end the same way: .*; every check holds\.$/);
+  });
+});
+
+// Firefox has Temporal too (since 139): it, the worker's timeOrigin and a date format given no
+// date read the node's clocks, as in Chromium (tests/e2e/client.spec.ts), never the real time.
+test("a TypeScript client's Temporal.Now, timeOrigin and date format read the node's clocks in Firefox", async () => {
+  await withPage('#/sandbox', async (page) => {
+    await (await find(page, '.lab-mode button', 'Your client')).click();
+    await (await find(page, '.own-client .lab-mode button', 'TypeScript')).click();
+    await find(page, 'section.snippet', 'Your client in TypeScript');
+    const code = [
+      'function start(node: any) {',
+      '  const T = (globalThis as any).Temporal;',
+      '  const utc = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", timeStyle: "medium" });',
+      '  console.log(T.Now.instant().epochMilliseconds, T.Now.plainDateTimeISO("UTC").toString(), performance.timeOrigin + performance.now(), utc.format());',
+      '}',
+      '',
+    ].join('\n');
+    await page.waitForSelector('.own-client .cm-content');
+    await page.click('.own-client .cm-content');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('a');
+    await page.keyboard.up('Control');
+    // Pasted as one edit (BiDi sends one character at a time, and typing would auto-close brackets).
+    await page.evaluate((code) => document.execCommand('insertText', false, code), code);
+    await textOf(page, '.own-client .cm-content', /performance\.timeOrigin/);
+    await (await find(page, 'section.snippet button', 'Run in the lab')).click();
+    await textOf(page, '.own-client .snippet-status', /^Ran in the lab in \d+ ms/);
+    const printed = await textOf(page, '.own-client-run', /Printed by your code/);
+    assert.match(printed, /0 ms A: 1000000000 1970-01-12T13:46:40 0 13:46:40\n/);
+    assert.match(printed, /100 ms B: 1000000100 1970-01-12T13:46:40\.1 100 13:46:40\n/);
   });
 });
 

@@ -6,7 +6,7 @@
 //   node --test tests/sandbox/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runtime, typeScriptClient, pyodide, withShadows, wire } from "./harness.mjs";
+import { runtime, typeScriptClient, pyodide, withShadows, wire, bootPython } from "./harness.mjs";
 
 const SETTINGS = {
   ttl: 10_000_000,
@@ -161,6 +161,11 @@ test("TypeScript: an async handler and a throw outside any call are errors, not 
   const thrown = await typeScript("throw 'no';\nfunction start(node) {}");
   const result = thrown.make("A", SETTINGS).handle(start());
   assert.match(result.error.text, /Thrown and not caught: "no"/);
+  // Not an Error: an object reads as its JSON, null and numbers as themselves.
+  for (const [thrown, text] of [["{ message: 'late', code: 7 }", 'Thrown and not caught: {"message":"late","code":7}'], ["null", "Thrown and not caught: null"], ["42", "Thrown and not caught: 42"]]) {
+    const client = await typeScript(`function start(node) { throw ${thrown}; }`);
+    assert.equal(client.make("A", SETTINGS).handle(start()).error.text, text);
+  }
 });
 
 test("TypeScript: clocks read the handled node's, randomness and timers say why not", async () => {
@@ -171,6 +176,11 @@ function start(node) {
   try { Math.random(); } catch (e) { console.log(e.message); }
   try { setTimeout(() => {}, 1); } catch (e) { console.log(e.message); }
   console.log(new Date(5).getTime(), new Date() instanceof Date);
+  // The real clock's other doors.
+  const utc = new Intl.DateTimeFormat("en", { timeZone: "UTC", timeStyle: "medium" });
+  const plain = (text) => text.replace(/\\s/g, " "); // ICU puts a narrow space before PM
+  console.log(performance.timeOrigin, plain(utc.format()), plain(utc.formatToParts().map((p) => p.value).join("")), plain(utc.format(0)));
+  try { performance.mark("x"); } catch (e) { console.log(e.message); }
 }`);
   const output = withShadows(() => make("A", SETTINGS).handle(start(2_500, 1_700_000_000_123_456)).output);
   assert.deepEqual(output, [
@@ -178,7 +188,11 @@ function start(node) {
     "Math.random is not available in the lab: a run must give the same result every time; derive what you need from node.name or a counter",
     "setTimeout is not available in the lab: arm a timer with node.after(ms, name) and handle it in timer(node, name)",
     "5 true",
+    "0 10:13:20 PM 10:13:20 PM 12:00:00 AM",
+    "performance.mark is not available in the lab: read the node's monotonic clock with performance.now() or node.monotonic()",
   ]);
+  // And they are the real ones again once the shadows are undone.
+  assert.notEqual(performance.timeOrigin, 0);
 });
 
 test("TypeScript: a printed line longer than the engine's limit is cut there and ends in an ellipsis", async () => {
@@ -254,6 +268,45 @@ test("Python: instances, counters, clocks, output and errors as in TypeScript", 
   assert.match(random.text, /random\.random is not available in the lab/);
 });
 
+test("Python: an answer reads as a dict too: in, get and [] as for a JavaScript object", async () => {
+  const py = await pyodide();
+  const code = [
+    "def start(node):",
+    "    pass",
+    "def reply(node, answer):",
+    '    print("token" in answer, "deleted" in answer, "nope" in answer, answer.get("token"), answer.get("deleted", "-"), answer["kind"])',
+  ].join("\n");
+  const make = lab(runtime.pythonClient(py, code).make);
+  const a = make("A", SETTINGS);
+  const granted = a.handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "granted", request: 1, token: 9 } });
+  assert.deepEqual(granted.output, ["True False False 9 - granted"]);
+  const busy = a.handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "busy", request: 2 } });
+  assert.deepEqual(busy.output, ["False False False None - busy"]);
+});
+
+// Logging is module state CPython keeps between instances: a handler added at the top of the
+// code would be added again by each client and each plan of a search, each line printed once
+// more every time.
+test("Python: each instance starts with fresh logging, so a module-level handler prints each line once", async () => {
+  const py = await pyodide();
+  const code = [
+    "import logging",
+    'log = logging.getLogger("lease")',
+    "log.addHandler(logging.StreamHandler())",
+    "log.setLevel(logging.INFO)",
+    'logging.basicConfig(level=logging.INFO, format="root %(message)s")',
+    "def start(node):",
+    '    log.info("start %s", node.name)',
+    '    logging.info("via root %s", node.name)',
+  ].join("\n");
+  const make = lab(runtime.pythonClient(py, code).make);
+  const clients = ["A", "B", "C"].map((letter) => [letter, make(letter, SETTINGS)]);
+  for (const [letter, client] of clients) {
+    // "lease" propagates to the root, which basicConfig gave a handler: two lines, once each.
+    assert.deepEqual(client.handle(start()).output, [`start ${letter}`, `root start ${letter}`, `root via root ${letter}`], letter);
+  }
+});
+
 test("Python: a syntax error names client.py's line; a missing handler and 1,000 actions are errors", async () => {
   const py = await pyodide();
   const broken = runtime.pythonClient(py, "def start(node):\n    node.acquire(\n\nx = 1\n");
@@ -285,4 +338,25 @@ test("Python: handler calls per second (for the ≥ 100 sixty-second runs/s goal
   const perCall = (seconds * 1e6) / (runs * 2 * (CALLS + 2));
   t.diagnostic(`Python: ${perCall.toFixed(1)} µs per handler call; ${(runs / seconds).toFixed(0)} two-client runs/s`);
   assert.ok(perCall > 0);
+});
+
+// os._exit ends the interpreter (Pyodide throws its ExitStatus into the caller): the call that
+// did it, and every later call of any client, says so in a sentence instead of throwing into
+// the lab. An interpreter of its own, since this one cannot be used again.
+test("Python: os._exit in a handler stops the interpreter with a plain sentence, for every client after it", async () => {
+  const { pyodide: own } = await runtime.startPython(bootPython);
+  const make = lab(runtime.pythonClient(own, "import os\ndef start(node):\n    if node.name == 'A':\n        os._exit(3)\n").make);
+  const a = make("A", SETTINGS);
+  const b = make("B", SETTINGS);
+  const exitCode = process.exitCode;
+  try {
+    for (const client of [a, b]) {
+      const { error } = client.handle(start());
+      assert.match(error.text, /^Python itself stopped while running your code \(\w+: Program terminated with exit\(3\)\), so no client can go on\./);
+    }
+    // A client made after it says the same.
+    assert.match(make("C", SETTINGS).handle(start()).error.text, /^Python itself stopped/);
+  } finally {
+    process.exitCode = exitCode; // Pyodide in Node sets the process's exit code too
+  }
 });

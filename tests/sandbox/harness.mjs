@@ -88,6 +88,8 @@ export function withShadows(fn, options) {
     setInterval: globalThis.setInterval,
     fetch: globalThis.fetch,
     console: { ...console },
+    format: Object.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format"),
+    formatToParts: Object.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts"),
   };
   try {
     runtime.installJsShadows(globalThis, options);
@@ -100,6 +102,11 @@ export function withShadows(fn, options) {
     globalThis.fetch = saved.fetch;
     Object.assign(console, saved.console);
     delete performance.now;
+    delete performance.timeOrigin;
+    delete performance.mark;
+    delete performance.measure;
+    Object.defineProperty(Intl.DateTimeFormat.prototype, "format", saved.format);
+    Object.defineProperty(Intl.DateTimeFormat.prototype, "formatToParts", saved.formatToParts);
     delete crypto.getRandomValues;
     delete crypto.randomUUID;
   }

@@ -214,11 +214,18 @@
   /** An error thrown by learner code as {text, line}, its frames named client.ts. */
   function typeScriptError(error, url) {
     if (!(error instanceof Error)) {
+      // A string quoted, a plain object as JSON ({"code":7}, not "[object Object]"), the rest
+      // as String gives it.
       let text;
       try {
-        text = typeof error === "string" ? JSON.stringify(error) : String(error);
+        text = typeof error === "string" ? stringify(error) : String(error);
+        if (text === "[object Object]") text = stringify(error) ?? text;
       } catch {
-        text = "a value whose text cannot be read";
+        try {
+          text = String(error);
+        } catch {
+          text = "a value whose text cannot be read";
+        }
       }
       return { text: bounded(`Thrown and not caught: ${text}`), line: 0 };
     }
@@ -487,7 +494,53 @@
     });
     scope.Date = SimDate;
     const perf = scope.performance;
-    if (perf) Object.defineProperty(perf, "now", { value: () => state.mono / 1000, configurable: true, writable: true });
+    if (perf) {
+      Object.defineProperty(perf, "now", { value: () => state.mono / 1000, configurable: true, writable: true });
+      // The real clock's other doors: the worker's start in real time (timeOrigin + now()
+      // would be real time again) and marks, which read the real clock themselves.
+      Object.defineProperty(perf, "timeOrigin", { value: 0, configurable: true });
+      const marks = "read the node's monotonic clock with performance.now() or node.monotonic()";
+      for (const name of ["mark", "measure"]) {
+        Object.defineProperty(perf, name, { value: unavailable(`performance.${name}`, marks), configurable: true, writable: true });
+      }
+    }
+    // Temporal.Now reads the node's wall clock, as Date does (to the microsecond).
+    const temporal = scope.Temporal;
+    if (temporal && temporal.Now && temporal.Instant) {
+      const zoneId = temporal.Now.timeZoneId.bind(temporal.Now);
+      const instant = () => temporal.Instant.fromEpochNanoseconds(BigInt(state.wall) * 1000n);
+      const zoned = (zone) => instant().toZonedDateTimeISO(zone === undefined ? zoneId() : zone);
+      const now = {
+        instant,
+        zonedDateTimeISO: zoned,
+        plainDateTimeISO: (zone) => zoned(zone).toPlainDateTime(),
+        plainDateISO: (zone) => zoned(zone).toPlainDate(),
+        plainTimeISO: (zone) => zoned(zone).toPlainTime(),
+      };
+      for (const [name, value] of Object.entries(now)) {
+        Object.defineProperty(temporal.Now, name, { value, configurable: true, writable: true });
+      }
+    }
+    // A date format given no date formats "now": the node's wall clock.
+    const dateFormat = scope.Intl && scope.Intl.DateTimeFormat && scope.Intl.DateTimeFormat.prototype;
+    const format = dateFormat && Object.getOwnPropertyDescriptor(dateFormat, "format");
+    if (format && format.get && format.configurable) {
+      Object.defineProperty(dateFormat, "format", {
+        configurable: true,
+        get() {
+          const real = format.get.call(this);
+          return (date) => real(date === undefined ? wallMs() : date);
+        },
+      });
+      const toParts = dateFormat.formatToParts;
+      Object.defineProperty(dateFormat, "formatToParts", {
+        configurable: true,
+        writable: true,
+        value(date) {
+          return toParts.call(this, date === undefined ? wallMs() : date);
+        },
+      });
+    }
     scope.Math.random = unavailable("Math.random", "a run must give the same result every time; derive what you need from node.name or a counter");
     const timers = "arm a timer with node.after(ms, name) and handle it in timer(node, name)";
     scope.setTimeout = unavailable("setTimeout", timers);
@@ -515,6 +568,7 @@
   // each way and one JSON.parse.
   const pythonPrelude = () => String.raw`
 import builtins as _builtins, sys as _sys, math as _math, json as _json, traceback as _traceback, linecache as _linecache
+from types import ModuleType as _Module
 
 _FILE = "client.py"
 _MAX_ACTIONS = ${MAX_ACTIONS}
@@ -526,6 +580,7 @@ _MAX_MS = _MAX_US / 1000
 _CAPPED = ${JSON.stringify(CAPPED)}
 _clock = [0, 0]   # the handled node's monotonic and wall clocks, µs
 _dumps = _json.dumps
+_modules = _sys.modules
 _isfinite = _math.isfinite
 _floor = _math.floor
 _code = None
@@ -583,6 +638,13 @@ class Answer:
         self.deleted = deleted
     def __getitem__(self, key):
         return getattr(self, key)
+    # Read as a dict too: "token" in answer, answer.get("token"), as for a JavaScript object,
+    # where a field the kind does not carry is absent (here it is None).
+    def __contains__(self, key):
+        return key in Answer.__slots__ and getattr(self, key) is not None
+    def get(self, key, default=None):
+        value = getattr(self, key) if key in Answer.__slots__ else None
+        return default if value is None else value
     def __repr__(self):
         return f"Answer(kind={self.kind!r}, request={self.request!r}, token={self.token!r}, deleted={self.deleted!r})"
 
@@ -773,6 +835,17 @@ def _shadow():
     _builtins.input = _unavailable("input()", "nobody can type into a simulated client; read the numbers from node.settings")
     _sys.stdout = _sys.stderr = _Out()
 
+def _fresh_logging():
+    """Logging as a fresh interpreter has it, for each instance: the handlers, levels and loggers
+    that one instance's code set up (a module-level addHandler, basicConfig) are not the next
+    one's, so another client, or the next plan of a search, does not print each line again."""
+    logging = _modules.get("logging")
+    if logging is None:
+        return
+    root = logging.RootLogger(logging.WARNING)
+    logging.root = logging.Logger.root = root
+    logging.Logger.manager = logging.Manager(root)
+
 def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_timeout, work_every, drift_margin, release_after):
     """A fresh instance: the learner's module run anew in its own namespace."""
     if new_run:
@@ -791,10 +864,17 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
     node._requests = 0
     node._writes = 0
     node._over = None
-    namespace = {"__name__": "client", "__builtins__": _builtins}
+    # A real module, registered as sys.modules["client"] while its code runs and while each of
+    # its handlers does: what reads a class's module there (dataclasses, typing.get_type_hints,
+    # pickle) finds this instance's.
+    module = _Module("client")
+    namespace = module.__dict__
+    namespace["__builtins__"] = _builtins
+    _modules["client"] = module
     _clock[0] = _clock[1] = 0
     failure = None
     try:
+        _fresh_logging()
         exec(_code, namespace)
     except BaseException as error:
         failure = _dumps({"error": _describe(error)})
@@ -803,7 +883,7 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
     handlers = tuple(h if callable(h) else None for h in handlers)
     key = _next[0]
     _next[0] += 1
-    _instances[key] = (node, handlers, failure)
+    _instances[key] = (node, handlers, failure, module)
     return key
 
 _SIGNATURES = {"start": "start(node)", "reply": "reply(node, answer)", "timer": "timer(node, name)"}
@@ -814,7 +894,7 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     instance = _instances.get(key)
     if instance is None:
         return _GONE
-    node, handlers, failure = instance
+    node, handlers, failure, _modules["client"] = instance
     if failure is not None:
         return failure
     _clock[0] = mono
@@ -918,6 +998,9 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     const shadow = namespace.get("_shadow");
     const letters = new Set();
     let shadowed = false;
+    // Python itself can stop under the learner's code (os._exit, a fatal error of the
+    // interpreter): every call from then on, of any client, says so.
+    let dead = null;
     const make = (letter, settings) => {
       if (!shadowed) {
         shadow();
@@ -931,19 +1014,34 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
       state.mono = 0;
       state.wall = 0;
       // undefined arrives in Python as None (null would be a JsNull).
-      const key = pyNew(name, fresh, s.ttl, s.renewEvery, s.retryEvery, s.acquireRetry, s.requestTimeout, s.workEvery, s.driftMargin, s.releaseAfter ?? undefined);
+      let key = null;
+      if (!dead) {
+        try {
+          key = pyNew(name, fresh, s.ttl, s.renewEvery, s.retryEvery, s.acquireRetry, s.requestTimeout, s.workEvery, s.driftMargin, s.releaseAfter ?? undefined);
+        } catch (error) {
+          dead = pythonStopped(error);
+        }
+      }
       let last = null;
       return {
         // The actions come back as JSON text made in Python (see _handle): all in last().
         handle(kind, mono, wall, x, y, z) {
+          if (dead) {
+            last = dead;
+            return -1;
+          }
           state.mono = mono;
           state.wall = wall;
           const call = KINDS[kind];
-          if (call === "reply") {
-            const answer = answerOf(x, y, z);
-            last = pyHandle(key, "reply", mono, wall, answer.kind, y, answer.token, answer.deleted);
-          } else {
-            last = pyHandle(key, call, mono, wall, undefined, undefined, undefined, undefined, call === "timer" ? side.names[x] : undefined);
+          try {
+            if (call === "reply") {
+              const answer = answerOf(x, y, z);
+              last = pyHandle(key, "reply", mono, wall, answer.kind, y, answer.token, answer.deleted);
+            } else {
+              last = pyHandle(key, call, mono, wall, undefined, undefined, undefined, undefined, call === "timer" ? side.names[x] : undefined);
+            }
+          } catch (error) {
+            last = dead = pythonStopped(error);
           }
           return -1;
         },
@@ -952,6 +1050,18 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     };
     const side = labSide(make);
     return { make };
+  }
+
+  /** What the lab reads when the interpreter itself stopped, `error` being what Pyodide threw. */
+  function pythonStopped(error) {
+    let why;
+    try {
+      why = error && error.message ? `${error.name || "Error"}: ${error.message}` : String(error);
+    } catch {
+      why = "an error whose text cannot be read";
+    }
+    const text = `Python itself stopped while running your code (${why}), so no client can go on. Remove what ends the interpreter (os._exit, say) and run again.`;
+    return stringify({ error: { text: bounded(text), line: 0 } });
   }
 
   /**
