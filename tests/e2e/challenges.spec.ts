@@ -148,6 +148,19 @@ for (const viewport of [
   });
 }
 
+// Tries TTL 1 s on the pause challenge and returns the try's link, with nothing left solved in storage.
+async function pauseTryLink(page: Page): Promise<string> {
+  await openApp(page, '#/sandbox');
+  await toggle(page, 'Survive a 400 ms pause').click();
+  const item = card(page, 'Survive a 400 ms pause');
+  await answer(item, [{ field: TTL, value: '1s' }]);
+  await item.getByRole('button', { name: 'Check my answer' }).click();
+  await item.getByRole('button', { name: 'Copy a link to this try' }).click();
+  const link = await item.getByLabel('Link to this try').inputValue();
+  await page.evaluate(() => localStorage.clear());
+  return link;
+}
+
 test('a hint is revealed one at a time', async ({ page }) => {
   await openApp(page, '#/sandbox');
   await toggle(page, 'Break unfenced storage').click();
@@ -187,14 +200,7 @@ test("a try's link reopens it in the challenge and the lab, and is graded only w
 // A course page's text may link to a try: followed in the open page (from a lesson tab,
 // the laboratory already loaded), it lands as a fresh load does.
 test("a try's link followed from a lesson tab opens its challenge with the try filled in", async ({ page }) => {
-  await openApp(page, '#/sandbox');
-  await toggle(page, 'Survive a 400 ms pause').click();
-  const item = card(page, 'Survive a 400 ms pause');
-  await answer(item, [{ field: TTL, value: '1s' }]);
-  await item.getByRole('button', { name: 'Check my answer' }).click();
-  await item.getByRole('button', { name: 'Copy a link to this try' }).click();
-  const link = await item.getByLabel('Link to this try').inputValue();
-  await page.evaluate(() => localStorage.clear());
+  const link = await pauseTryLink(page);
 
   await page.goto('about:blank');
   await openApp(page, '#/gist');
@@ -221,14 +227,7 @@ for (const [what, tamper, notice] of [
   ['a field it may not change', (l: string) => `${l}&seed=7`, /it changes Seed, which this challenge does not let you change/],
 ] as const) {
   test(`a challenge link with ${what} is refused and marks nothing solved`, async ({ page }) => {
-    await openApp(page, '#/sandbox');
-    await toggle(page, 'Survive a 400 ms pause').click();
-    const item = card(page, 'Survive a 400 ms pause');
-    await answer(item, [{ field: TTL, value: '1s' }]);
-    await item.getByRole('button', { name: 'Check my answer' }).click();
-    await item.getByRole('button', { name: 'Copy a link to this try' }).click();
-    const link = await item.getByLabel('Link to this try').inputValue();
-    await page.evaluate(() => localStorage.clear());
+    const link = await pauseTryLink(page);
 
     await page.goto('about:blank');
     await page.goto(tamper(link));

@@ -394,17 +394,7 @@ for (const language of LANGUAGES) {
 test('TypeScript: Temporal.Now, performance.timeOrigin and a date format without a date read the node\'s clocks', async ({ page }) => {
   test.setTimeout(120_000);
   const w = await openClient(page, 'TypeScript');
-  await replaceCode(
-    w.editor,
-    [
-      'function start(node: any) {',
-      '  const T = (globalThis as any).Temporal;',
-      '  const utc = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", timeStyle: "medium" });',
-      '  console.log(T.Now.instant().epochMilliseconds, T.Now.plainDateTimeISO("UTC").toString(), performance.timeOrigin + performance.now(), utc.format());',
-      '}',
-      '',
-    ].join('\n'),
-  );
+  await replaceCode(w.editor, readFileSync(new URL('../sandbox/clients/clocks.ts', import.meta.url), 'utf8'));
   await runInLab(w);
   await expect(w.alert).toHaveCount(0);
   expect(await printedLines(w)).toEqual([

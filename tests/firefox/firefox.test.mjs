@@ -342,14 +342,7 @@ test("a TypeScript client's Temporal.Now, timeOrigin and date format read the no
     await (await find(page, '.lab-mode button', 'Your client')).click();
     await (await find(page, '.own-client .lab-mode button', 'TypeScript')).click();
     await find(page, 'section.snippet', 'Your client in TypeScript');
-    const code = [
-      'function start(node: any) {',
-      '  const T = (globalThis as any).Temporal;',
-      '  const utc = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", timeStyle: "medium" });',
-      '  console.log(T.Now.instant().epochMilliseconds, T.Now.plainDateTimeISO("UTC").toString(), performance.timeOrigin + performance.now(), utc.format());',
-      '}',
-      '',
-    ].join('\n');
+    const code = readFileSync(new URL('../sandbox/clients/clocks.ts', import.meta.url), 'utf8');
     await page.waitForSelector('.own-client .cm-content');
     await page.click('.own-client .cm-content');
     await page.keyboard.down('Control');
