@@ -176,15 +176,8 @@ test('a hint is revealed one at a time', async ({ page }) => {
 });
 
 test("a try's link reopens it in the challenge and the lab, and is graded only when asked", async ({ page }) => {
-  await openApp(page, '#/sandbox');
-  await toggle(page, 'Survive a 400 ms pause').click();
-  const item = card(page, 'Survive a 400 ms pause');
-  await answer(item, [{ field: TTL, value: '1s' }]);
-  await item.getByRole('button', { name: 'Check my answer' }).click();
-  await item.getByRole('button', { name: 'Copy a link to this try' }).click();
-  const link = await item.getByLabel('Link to this try').inputValue();
+  const link = await pauseTryLink(page);
   expect(link).toMatch(/#\/sandbox\?v=1&.*ttl=1s.*&challenge=pitfall\.[0-9a-f]{16}$/);
-  await page.evaluate(() => localStorage.clear());
 
   // A fresh load: a hash change in the same document would be the lab's to replay.
   await page.goto('about:blank');
