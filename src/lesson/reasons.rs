@@ -4,9 +4,10 @@
 use super::content::{REASONS, SANDBOX};
 use crate::lesson::sentences;
 use crate::model::faults::text::FaultError;
+use crate::model::faults::FaultLimit;
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::notation::ValueError;
-use crate::model::{FaultKind, LinkDelay, ScenarioError, ScenarioProblem, SimDuration};
+use crate::model::{FaultKind, LinkDelay, ScenarioError, ScenarioProblem, SimDuration, SimTime};
 
 /// Why a value could not be read: "is not a number".
 pub fn value(error: ValueError) -> &'static str {
@@ -106,19 +107,32 @@ fn problem(problem: ScenarioProblem) -> String {
         ScenarioProblem::FaultAfterEnd { at } => {
             sentences::reasons::scenario::FaultAfterEnd { at }.to_string()
         }
-        ScenarioProblem::FaultOutOfRange { kind, at } => {
-            sentences::reasons::scenario::FaultOutOfRange {
+        ScenarioProblem::FaultUnknownNode { kind, at } => {
+            sentences::reasons::scenario::FaultUnknownNode {
                 fault: SANDBOX.fault(kind.keyword()).label,
                 at,
             }
             .to_string()
         }
+        ScenarioProblem::FaultOverLimit { kind, at, limit } => fault_over_limit(kind, at, limit),
         ScenarioProblem::TooManyLinks { max } => {
             sentences::reasons::scenario::TooManyLinks { max }.to_string()
         }
         ScenarioProblem::LinkNodes => words.link_nodes.to_owned(),
         ScenarioProblem::LinkTooSlow { delay, value, max } => link_too_slow(delay, value, max),
         ScenarioProblem::LinkLoss => words.link_loss.to_owned(),
+    }
+}
+
+fn fault_over_limit(kind: FaultKind, at: SimTime, limit: FaultLimit) -> String {
+    let fault = SANDBOX.fault(kind.keyword()).label;
+    match limit {
+        FaultLimit::Interval(max) => {
+            sentences::reasons::scenario::FaultOverInterval { fault, at, max }.to_string()
+        }
+        FaultLimit::DriftPpm(max) => {
+            sentences::reasons::scenario::FaultOverDrift { fault, at, max }.to_string()
+        }
     }
 }
 
@@ -198,6 +212,29 @@ mod tests {
         assert!(reason.contains(REASONS.scenario.round_trip), "{reason}");
         assert!(reason.contains(&slow.to_string()), "{reason}");
         assert!(!reason.contains('{'), "{reason}");
+    }
+
+    #[test]
+    fn a_fault_over_its_limit_names_the_limit_and_an_unknown_node_says_so() {
+        let with = |fault: &str| {
+            let mut s = Scenario::default();
+            s.faults.0.push(parse_fault(fault).unwrap());
+            scenario(&s.validate().unwrap_err())
+        };
+        let drift = with("drift:A@1s+250000ppm");
+        assert!(drift.contains("100000 ppm either way"), "{drift}");
+        let step = with("step:A@1s-172800s");
+        let max = crate::model::scenario::limits::MAX_INTERVAL;
+        assert!(
+            step.ends_with(&format!("over its limit of {max}")),
+            "{step}"
+        );
+        let unknown = with("pause:C@1s+1s");
+        assert!(unknown.contains("names an unknown node"), "{unknown}");
+        for reason in [drift, step, unknown] {
+            assert!(reason.starts_with(REASONS.scenario.faults), "{reason}");
+            assert!(!reason.contains('{'), "{reason}");
+        }
     }
 
     #[test]

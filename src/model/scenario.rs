@@ -2,7 +2,7 @@
 //! share links carry as text. Validation returns errors, never panics.
 
 use super::client::ClientConfig;
-use super::faults::{FaultKind, FaultPlan};
+use super::faults::{FaultKind, FaultLimit, FaultPlan};
 use super::fields::Notation;
 use super::fields::SCENARIO_FIELDS;
 use super::ids::NodeId;
@@ -179,12 +179,21 @@ pub enum ScenarioProblem {
         /// When the fault happens.
         at: SimTime,
     },
-    /// A fault that names an unknown node or whose amount is out of range.
-    FaultOutOfRange {
+    /// A fault that names a node the scenario does not have (or one node twice).
+    FaultUnknownNode {
         /// The fault's kind.
         kind: FaultKind,
         /// When it happens.
         at: SimTime,
+    },
+    /// A fault whose amount goes over its limit.
+    FaultOverLimit {
+        /// The fault's kind.
+        kind: FaultKind,
+        /// When it happens.
+        at: SimTime,
+        /// The limit it goes over.
+        limit: FaultLimit,
     },
     /// More link overrides than a scenario may hold.
     TooManyLinks {
@@ -245,10 +254,28 @@ impl Scenario {
     /// Checks every field against its range. Share links decode untrusted data into a
     /// `Scenario`, so the app must call this before simulating; it never panics.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        use limits::*;
-        for field in &SCENARIO_FIELDS {
-            field.check(self)?;
+        match self.problems().into_iter().next() {
+            Some(problem) => Err(problem),
+            None => Ok(()),
         }
+    }
+
+    /// Every field out of its range (each is checked alone), or else the first problem
+    /// between fields, which only make sense once each field is in range. A link that sets
+    /// two fields wrong is told of both.
+    pub fn problems(&self) -> Vec<ScenarioError> {
+        let fields: Vec<ScenarioError> = SCENARIO_FIELDS
+            .iter()
+            .filter_map(|field| field.check(self).err())
+            .collect();
+        if !fields.is_empty() {
+            return fields;
+        }
+        self.validate_between_fields().err().into_iter().collect()
+    }
+
+    fn validate_between_fields(&self) -> Result<(), ScenarioError> {
+        use limits::*;
         self.validate_links()?;
         if self.drift_margin >= self.ttl {
             let (margin, ttl) = (self.drift_margin, self.ttl);
@@ -277,9 +304,15 @@ impl Scenario {
             if at.0 > self.duration.0 {
                 return err("faults", ScenarioProblem::FaultAfterEnd { at });
             }
-            if !tf.fault.names_known_nodes(self.clients) || !tf.fault.amount_in_range() {
-                let kind = tf.fault.kind();
-                return err("faults", ScenarioProblem::FaultOutOfRange { kind, at });
+            let kind = tf.fault.kind();
+            if !tf.fault.names_known_nodes(self.clients) {
+                return err("faults", ScenarioProblem::FaultUnknownNode { kind, at });
+            }
+            if let Some(limit) = tf.fault.amount_over_limit() {
+                return err(
+                    "faults",
+                    ScenarioProblem::FaultOverLimit { kind, at, limit },
+                );
             }
         }
         Ok(())

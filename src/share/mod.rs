@@ -935,7 +935,7 @@ impl ScenarioReader<'_> {
         if !self.readable {
             return;
         }
-        if let Err(e) = self.scenario.validate() {
+        for e in self.scenario.problems() {
             self.refuse(
                 sentences::lesson::link_problems::Inconsistent {
                     why: reasons::scenario(&e),

@@ -182,6 +182,22 @@ fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
 }
 
 #[test]
+fn every_field_out_of_range_is_named_not_just_the_first() {
+    let (lab, problems) = lab_of("#/sandbox?v=1&preset=2&clients=9&renew=7/3&loss=150%");
+    let named: Vec<bool> = ["Clients: 9", "Renew every: ", "Packet loss: 150%"]
+        .iter()
+        .map(|field| problems.iter().any(|p| p.contains(field)))
+        .collect();
+    assert_eq!(named, [true, true, true], "{problems:?}");
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert_eq!(lab.scenario, presets::preset("2").unwrap().scenario);
+    // A problem between fields is told once the fields themselves are in range.
+    let problems = lab_of("#/sandbox?v=1&preset=2&margin=20s&clients=9").1;
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("Clients: 9"), "{problems:?}");
+}
+
+#[test]
 fn time_compare_and_preset_fall_back_on_their_own() {
     assert_eq!(
         only_problem("#/sandbox?v=1&preset=2&t=31s"),

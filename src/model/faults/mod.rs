@@ -1,7 +1,7 @@
 //! Faults as data: a plan of (time, fault) that the world applies. This is the one home of
 //! what the model knows about faults: their kinds ([`FaultKind`]), the node each one hits
 //! ([`Fault::target`]), whether the nodes it names exist ([`Fault::names_known_nodes`]), its
-//! range ([`Fault::amount_in_range`]) and its textual form ([`text`]), which share links and
+//! limit ([`Fault::amount_over_limit`]) and its textual form ([`text`]), which share links and
 //! the sandbox's fault form both use. How a fault reads to people is `src/lab/describe.rs`'s,
 //! in the words of `content/sandbox.toml`. A seeded generator of random plans for property
 //! tests lives in [`random`]. Nothing here acts.
@@ -227,18 +227,31 @@ impl Fault {
         self.target().is_known(clients) && peer_ok
     }
 
-    /// True if the fault's amount is within what a scenario accepts.
-    pub fn amount_in_range(&self) -> bool {
-        match *self {
+    /// The limit the fault's amount goes over, if it does: what a scenario accepts.
+    pub fn amount_over_limit(&self) -> Option<FaultLimit> {
+        let over = match *self {
             Fault::Pause { duration, .. } | Fault::Partition { duration, .. } => {
-                duration <= MAX_INTERVAL
+                duration > MAX_INTERVAL
             }
-            Fault::DelayNextPacket { extra, .. } => extra <= MAX_INTERVAL,
-            Fault::ClockStep { by_micros, .. } => by_micros.unsigned_abs() <= MAX_INTERVAL.0,
-            Fault::ClockDrift { ppm, .. } => ppm.abs() <= MAX_DRIFT_PPM,
-            Fault::Crash { .. } | Fault::RevokeLease => true,
-        }
+            Fault::DelayNextPacket { extra, .. } => extra > MAX_INTERVAL,
+            Fault::ClockStep { by_micros, .. } => by_micros.unsigned_abs() > MAX_INTERVAL.0,
+            Fault::ClockDrift { ppm, .. } => {
+                return (ppm.abs() > MAX_DRIFT_PPM).then_some(FaultLimit::DriftPpm(MAX_DRIFT_PPM));
+            }
+            Fault::Crash { .. } | Fault::RevokeLease => false,
+        };
+        over.then_some(FaultLimit::Interval(MAX_INTERVAL))
     }
+}
+
+/// The most a fault's amount may be: a length of time (a pause, a partition, a delay, a
+/// clock step either way), or a drift rate either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultLimit {
+    /// The longest interval.
+    Interval(SimDuration),
+    /// The fastest drift, in parts per million.
+    DriftPpm(i32),
 }
 
 /// A fault that happens at a given simulation time.
