@@ -25,6 +25,25 @@ struct ShellAddress {
     /// The link the laboratory reads when it starts: the one the page was opened with, or
     /// the latest one followed since that carries lab fields.
     lab_link: String,
+    /// How many followed links changed the selection (see [`SelectionFollows`]).
+    selections_followed: u32,
+}
+
+/// Provided by the page: how many followed links have changed the diagram selection. A
+/// diagram is keyed by it, so a followed link shows its selection even where the diagram
+/// is already on screen (the diagram reads the selection when it mounts).
+#[derive(Clone, Copy, PartialEq, Default)]
+pub struct SelectionFollows(pub u32);
+
+/// The key a diagram that shows the link's selection is mounted under.
+#[yew::hook]
+pub fn use_selection_key() -> u32 {
+    yew::use_context::<SelectionFollows>().unwrap_or_default().0
+}
+
+/// How many followed links have changed the selection so far.
+pub fn selections_followed() -> SelectionFollows {
+    ADDRESS.with(|address| SelectionFollows(address.borrow().selections_followed))
 }
 
 thread_local! {
@@ -48,6 +67,7 @@ pub fn restore_from_location() -> EmbedOptions {
             selection,
             lab_fields: lab_fields_of(query),
             lab_link: hash.clone(),
+            selections_followed: 0,
         }
     });
     // The address drops a selection the page does not show, as it drops the lab's fields.
@@ -78,6 +98,9 @@ pub fn follow_link(fragment: &str) -> Option<String> {
     let (selection, mut problems) = selection_of(query);
     let followed = ADDRESS.with(|address| {
         let mut address = address.borrow_mut();
+        if address.selection != selection {
+            address.selections_followed += 1;
+        }
         address.selection = selection;
         if fields.is_empty() || fields == address.lab_fields {
             return None;
@@ -96,6 +119,16 @@ pub fn follow_link(fragment: &str) -> Option<String> {
     }
     super::share::show_followed_problems(problems);
     followed
+}
+
+/// Follows the fragment the page went to (see [`follow_link`]): the laboratory's part
+/// too, and returns how many followed links have changed the selection, for the page's
+/// [`SelectionFollows`].
+pub fn follow_location(fragment: &str) -> SelectionFollows {
+    if let Some(link) = follow_link(fragment) {
+        super::lab_loader::follow(&link);
+    }
+    selections_followed()
 }
 
 /// The diagram part the link selected.

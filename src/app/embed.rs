@@ -16,7 +16,7 @@ use yew::prelude::*;
 
 use super::address;
 use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram};
-use super::lab_loader::{self, LabMount, LabPart};
+use super::lab_loader::{LabMount, LabPart};
 use super::resize::ResizeWatch;
 use super::share::{CopyLink, LinkNotice};
 use super::{gist::GistTab, maps::MapsTab, qa::QaTab};
@@ -50,17 +50,16 @@ fn current_tab() -> Tab {
 #[component]
 pub fn EmbedApp(props: &EmbedAppProps) -> Html {
     let tab = use_state(current_tab);
+    let follows = use_state(address::selections_followed);
     let root = use_node_ref();
     {
-        let tab = tab.clone();
+        let (tab, follows) = (tab.clone(), follows.clone());
         use_effect_with((), move |_| {
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 // A course page that points the frame at another link (a new fragment in its
                 // src) gets that link's state, as the whole page does for a followed link.
                 let hash = gloo::utils::window().location().hash().unwrap_or_default();
-                if let Some(link) = address::follow_link(&hash) {
-                    lab_loader::follow(&link);
-                }
+                follows.set(address::follow_location(&hash));
                 tab.set(current_tab());
             });
             move || drop(listener)
@@ -82,7 +81,7 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
         });
     }
     let view = match props.options.diagram {
-        Some(diagram) => diagram_view(diagram),
+        Some(diagram) => diagram_view(diagram, *follows),
         None => match *tab {
             Tab::Gist => html! { <GistTab /> },
             Tab::Maps => html! { <MapsTab /> },
@@ -95,6 +94,7 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
         props.options.hide_controls.then_some("embed-no-controls")
     );
     html! {
+        <ContextProvider<address::SelectionFollows> context={*follows}>
         <main ref={root} {class}>
             <style>{EMBED_CSS}</style>
             // Every page needs its one `h1`: the lesson's title, out of sight, since each view
@@ -104,24 +104,27 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
             {view}
             <CopyLink />
         </main>
+        </ContextProvider<address::SelectionFollows>>
     }
 }
 
-/// One diagram alone, under its heading.
-fn diagram_view(diagram: DiagramView) -> Html {
+/// One diagram alone, under its heading, mounted afresh when a followed link changes the
+/// selection.
+fn diagram_view(diagram: DiagramView, follows: address::SelectionFollows) -> Html {
+    let key = follows.0;
     let (heading, body) = match diagram {
         // The link's selection shows selected, as on the lesson's tabs.
         DiagramView::Architecture => (
             LESSON.architecture.heading,
             html! {
-                <ArchitectureDiagram
+                <ArchitectureDiagram {key}
                     initial={address::initial_selection().and_then(|id| ArchSelection::from_id(&id))} />
             },
         ),
         DiagramView::Lifecycle => (
             LESSON.lifecycle_map.heading,
             html! {
-                <LifecycleDiagram
+                <LifecycleDiagram {key}
                     initial={address::initial_selection().and_then(|id| LifecycleSelection::from_id(&id))} />
             },
         ),

@@ -12,6 +12,7 @@ use crate::lesson::LESSON;
 #[component]
 pub fn GistTab() -> Html {
     let hydrated = super::hydration::use_hydrated();
+    let key = address::use_selection_key();
     let gist = &LESSON.gist;
     let lifecycle = &LESSON.lifecycle;
     html! {
@@ -50,7 +51,7 @@ pub fn GistTab() -> Html {
             <section aria-labelledby="gist-lifecycle">
                 <h2 id="gist-lifecycle">{lifecycle.heading}</h2>
                 <p>{lifecycle.intro}</p>
-                <LifecycleDiagram
+                <LifecycleDiagram {key}
                     initial={hydrated.then(address::initial_selection).flatten().and_then(|id| LifecycleSelection::from_id(&id))}
                     on_select={Callback::from(|s: LifecycleSelection| address::record_selection(Some(s.id())))} />
                 <p class="muted">{lifecycle.summary}</p>

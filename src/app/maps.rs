@@ -17,10 +17,11 @@ use crate::route::Tab;
 #[component]
 pub fn MapsTab() -> Html {
     let hydrated = super::hydration::use_hydrated();
+    let key = address::use_selection_key();
     html! {
         <div class="lesson maps">
             { map_section() }
-            { architecture_section(hydrated) }
+            { architecture_section(hydrated, key) }
             { lifecycle_section() }
             { pattern_section() }
             { sequence_section() }
@@ -60,14 +61,14 @@ fn map_section() -> Html {
     }
 }
 
-/// The architecture diagram (its selection goes into the share link, read once `hydrated`)
-/// and its export.
-fn architecture_section(hydrated: bool) -> Html {
+/// The architecture diagram (its selection goes into the share link, read once `hydrated`,
+/// and again under a new `key` when a followed link changes it) and its export.
+fn architecture_section(hydrated: bool, key: u32) -> Html {
     let architecture = &LESSON.architecture;
     html! {
         <section aria-labelledby="maps-architecture">
             <h2 id="maps-architecture">{architecture.heading}</h2>
-            <ArchitectureDiagram
+            <ArchitectureDiagram {key}
                 initial={hydrated.then(address::initial_selection).flatten().and_then(|id| ArchSelection::from_id(&id))}
                 on_select={Callback::from(|s: ArchSelection| address::record_selection(Some(s.id())))} />
             <MermaidExport title={architecture.heading} text={architecture_flowchart()} file={architecture.file} />

@@ -48,8 +48,9 @@ pub struct AppProps {
 pub fn App(props: &AppProps) -> Html {
     let route = use_state(current_route);
     let hydrated = use_state(|| !props.hydrating);
+    let follows = use_state(address::selections_followed);
     {
-        let route = route.clone();
+        let (route, follows) = (route.clone(), follows.clone());
         let hydrated = hydrated.clone();
         use_effect_with((), move |_| {
             if !*hydrated {
@@ -57,9 +58,7 @@ pub fn App(props: &AppProps) -> Html {
             }
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 // The lab learns of a followed link before the new tab renders and mounts it.
-                if let Some(link) = address::follow_link(&location_hash()) {
-                    lab_loader::follow(&link);
-                }
+                follows.set(address::follow_location(&location_hash()));
                 route.set(current_route());
             });
             // The lesson is interactive now: say so (the first-paint script's tab choice
@@ -80,6 +79,7 @@ pub fn App(props: &AppProps) -> Html {
 
     html! {
         <ContextProvider<Hydrated> context={Hydrated(hydrated)}>
+        <ContextProvider<address::SelectionFollows> context={*follows}>
             <a class="skip-link" href={format!("#{}", panel_id(active))}
                 onclick={Callback::from(move |event: MouseEvent| {
                     event.prevent_default();
@@ -126,6 +126,7 @@ pub fn App(props: &AppProps) -> Html {
             <footer class="colophon">
                 <p>{LESSON.shell.colophon}</p>
             </footer>
+        </ContextProvider<address::SelectionFollows>>
         </ContextProvider<Hydrated>>
     }
 }

@@ -119,6 +119,16 @@ test('an embedded diagram names a selection it does not have, and still loads no
   expect(labFiles).toEqual([]);
 });
 
+test("an embedded diagram follows a new selection in the frame's src", async ({ page }) => {
+  const frame = await openParent(page, '/?embed&diagram=lifecycle#/maps?v=1&sel=lifecycle.holding');
+  const pressed = frame.locator('[role=button][aria-pressed=true]');
+  await expect(pressed).toHaveAccessibleName(/^State \d Holding/);
+  await page.locator('#lab').evaluate((iframe: HTMLIFrameElement) => {
+    iframe.src = iframe.src.replace('sel=lifecycle.holding', 'sel=lifecycle.lost');
+  });
+  await expect(pressed).toHaveAccessibleName(/^State \d Lost/);
+});
+
 test('the Q&A cards work without storage, and a sandbox without controls hides them', async ({ page }) => {
   const frame = await openParent(page, '/?embed&controls=off#/sandbox?v=1&preset=4');
   await expect(frame.getByRole('heading', { name: 'Lease laboratory' })).toBeVisible();

@@ -85,7 +85,7 @@ const WAYS: Record<string, (page: Page, fragment: string) => Promise<void>> = {
       link.textContent = 'Try it in the lab';
       panel.prepend(link);
     }, fragment);
-    await page.getByRole('link', { name: 'Try it in the lab' }).click();
+    await page.getByRole('link', { name: 'Try it in the lab' }).first().click(); // the newest, prepended
   },
   'location.hash': async (page, fragment) => {
     await page.evaluate((hash) => (location.hash = hash), fragment);
@@ -288,4 +288,34 @@ test('a link opened fresh with a diagram part that does not exist drops it from 
     '“no-such-part” that the diagram does not have',
   );
   await expect(page).toHaveURL((url) => url.hash === '#/maps?v=1');
+});
+
+// A diagram on screen shows a followed link's selection, by each way of following one, and
+// Back and Forward across the selections clicked on it.
+for (const way of Object.keys(WAYS)) {
+  test(`a diagram part followed on its own tab by ${way} is selected`, async ({ page }) => {
+    const pressed = (name: RegExp) => page.getByRole('button', { name, pressed: true });
+    await openApp(page, '#/maps?v=1&sel=architecture.client');
+    await expect(pressed(/^Node 1 Client/)).toHaveCount(1);
+    await WAYS[way](page, '#/maps?v=1&sel=architecture.edge.fail');
+    await expect(pressed(/^Edge /)).toHaveAccessibleName(/^Edge .*fail/i);
+    await expect(pressed(/^Node 1 Client/)).toHaveCount(0);
+    // A link with no selection on the same tab selects nothing.
+    await WAYS[way](page, '#/maps?v=1&ttl=4s');
+    await expect(page.locator('.panel:not([hidden]) [aria-pressed=true]')).toHaveCount(0);
+  });
+}
+
+test('Back and Forward across clicked diagram parts select each again', async ({ page }) => {
+  const state = (name: string) => page.getByRole('button', { name: new RegExp(`^State \\d ${name}`) });
+  await openApp(page, '#/gist');
+  await state('Holding').click();
+  await state('Lost').click();
+  await expect(state('Lost')).toHaveAttribute('aria-pressed', 'true');
+  await page.goBack();
+  await expect(page).toHaveURL(/sel=lifecycle\.holding/);
+  await expect(state('Holding')).toHaveAttribute('aria-pressed', 'true');
+  await expect(state('Lost')).toHaveAttribute('aria-pressed', 'false');
+  await page.goForward();
+  await expect(state('Lost')).toHaveAttribute('aria-pressed', 'true');
 });
