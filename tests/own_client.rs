@@ -510,3 +510,44 @@ fn the_node_layers_preset_tasks_are_the_presets_packed_as_the_page_packs_them() 
          purpose, write this into it:\n{expected}"
     );
 }
+
+#[test]
+fn a_run_keeps_each_clients_first_lines_and_the_runtimes_note_that_more_were_dropped() {
+    // The runtime sends its cap's worth of lines and one note; a flood in one call keeps both,
+    // and lines printed by later calls are not kept once a client's run is full.
+    let s = scenario("clients=2&ttl=2s&dur=10s");
+    let cap = lease_lab::lab::own_client::machine::MAX_OUTPUT_LINES;
+    let mut make = move |_: ClientId, cfg: &ClientConfig| -> Box<dyn Handlers> {
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |_: &Settings, input: &Input<'_>| match input.kind {
+                InputKind::Start => {
+                    let mut output: Vec<String> = (0..cap).map(|i| format!("line {i}")).collect();
+                    output.push("more output was dropped".into());
+                    output.push("one line too many".into());
+                    let after = Action::After {
+                        name: "later".into(),
+                        delay: 100_000,
+                    };
+                    Handled::Returned {
+                        actions: vec![after],
+                        output,
+                    }
+                }
+                _ => Handled::Returned {
+                    actions: Vec::new(),
+                    output: vec!["printed later".into()],
+                },
+            },
+        ))
+    };
+    let own = run(&s, &mut make);
+    let texts: Vec<&str> = (own.printed.iter())
+        .filter(|p| p.client == ClientId::A)
+        .map(|p| p.text.as_str())
+        .collect();
+    assert_eq!(texts.len(), cap + 1);
+    assert_eq!(texts[0], "line 0");
+    assert_eq!(texts[cap - 1], format!("line {}", cap - 1));
+    assert_eq!(texts[cap], "more output was dropped");
+}

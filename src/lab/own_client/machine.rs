@@ -21,6 +21,9 @@ pub const MAX_TIMERS: usize = 32;
 pub const MAX_TIMER_NAME: usize = 40;
 /// Most lines printed by one client in one run that are kept.
 pub const MAX_OUTPUT_LINES: usize = 500;
+/// Lines a client's run keeps: its printed lines and the runtime's one line saying that
+/// more were dropped.
+const KEPT_LINES: usize = MAX_OUTPUT_LINES + 1;
 /// Longest printed line kept, in characters; a longer one is cut and ends in "…".
 pub const MAX_LINE_CHARS: usize = 2_000;
 /// Longest a timer or lease may be asked for: a day.
@@ -117,6 +120,8 @@ pub struct OwnClient {
     out: VecDeque<Transmit>,
     events: VecDeque<ClientEvent>,
     output: Vec<(LocalTime, String)>,
+    /// Lines kept over the whole run, taken or not.
+    kept: usize,
     stopped: Option<ClientStop>,
 }
 
@@ -139,6 +144,7 @@ impl OwnClient {
             out: VecDeque::new(),
             events: VecDeque::new(),
             output: Vec::new(),
+            kept: 0,
             stopped: None,
         }
     }
@@ -177,8 +183,9 @@ impl OwnClient {
     }
 
     fn keep_output(&mut self, now: LocalNow, lines: Vec<String>) {
-        let room = MAX_OUTPUT_LINES.saturating_sub(self.output.len());
+        let room = KEPT_LINES.saturating_sub(self.kept);
         for line in lines.into_iter().take(room) {
+            self.kept += 1;
             self.output.push((now.mono, cut_line(line)));
         }
     }
