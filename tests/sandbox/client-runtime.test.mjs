@@ -268,6 +268,14 @@ test("Python: instances, counters, clocks, output and errors as in TypeScript", 
   assert.match(random.text, /random\.random is not available in the lab/);
 });
 
+test("Python: a thread says what to do instead, as time.sleep does, not Pyodide's bare \"can't start new thread\"", async () => {
+  const py = await pyodide();
+  const code = ["import threading", "def start(node):", "    threading.Timer(1.0, print).start()"].join("\n");
+  const error = lab(runtime.pythonClient(py, code).make)("A", SETTINGS).handle(start()).error;
+  assert.equal(error.line, 3);
+  assert.match(error.text, /threading\.Thread\.start is not available in the lab: .*node\.after\(ms, name\)/);
+});
+
 test("Python: an answer reads as a dict too: in, get and [] as for a JavaScript object", async () => {
   const py = await pyodide();
   const code = [

@@ -832,6 +832,8 @@ def _shadow():
     random.SystemRandom = _unavailable("random.SystemRandom", same)
     os.urandom = _unavailable("os.urandom", same)
     random._urandom = os.urandom
+    import threading
+    threading.Thread.start = _unavailable("threading.Thread.start", "a client is one thread of simulated time; arm a timer with node.after(ms, name) and do the work in timer(node, name)")
     _builtins.input = _unavailable("input()", "nobody can type into a simulated client; read the numbers from node.settings")
     _sys.stdout = _sys.stderr = _Out()
 
