@@ -552,6 +552,13 @@ for (const language of LANGUAGES) {
     // The lines kept are the first ones, in order, and the last line says that more were dropped.
     expect(printed.at(-2)).toMatch(/ A: flooding \d+$/);
     expect(printed.at(-1)).toMatch(/ A: .*more output was dropped/);
+    // The flood scrolls inside its box, which the keyboard reaches, so the run's checks and
+    // diagrams stay close by.
+    const lines = w.printed.locator('pre');
+    expect((await lines.boundingBox())!.height).toBeLessThan(page.viewportSize()!.height / 2);
+    expect(await lines.evaluate((el) => el.scrollHeight > 10 * el.clientHeight)).toBe(true);
+    await lines.focus();
+    await expect(lines).toBeFocused();
   });
 
   test(`${language}: Stop ends a run at once; look-alike control messages from the code change nothing; the next run works`, async ({ page }) => {

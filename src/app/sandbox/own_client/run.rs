@@ -120,7 +120,8 @@ fn printed(run: &RunReport) -> Html {
     html! {
         <section class="own-client-printed" aria-label={SANDBOX.own_client.printed}>
             <h5>{SANDBOX.own_client.printed}</h5>
-            <pre class="snippet-output">
+            // The console's box: a flood scrolls inside it, and the keyboard can scroll it.
+            <pre class="snippet-stdout" tabindex="0">
                 { for run.printed.iter().map(|p| says::PrintedLine { at: p.at, client: p.client.letter(), text: &p.text }.to_string() + "\n") }
             </pre>
         </section>
