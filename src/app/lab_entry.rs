@@ -9,21 +9,32 @@ use yew::prelude::*;
 use super::address::History;
 use super::paint::after_paint;
 use super::sandbox::{Laboratory, SandboxSections};
-use super::share;
+use super::share::{self, LinkNotice};
 
-/// Installs the panic panel and reads the link the page shows (the one it was opened with,
-/// or one followed since); `on_problems` receives what of it the lab could not read, now and
-/// for each link followed since, for the shell's notice, and `on_fields` the lab's link
-/// fields.
-pub fn start(
-    link: &str,
-    on_fields: impl Fn(String, History) + 'static,
-    on_problems: impl Fn(Vec<String>) + 'static,
-) {
+/// The id of the element where the shell wants the link notice about the lab's fields.
+const NOTICE_SLOT: &str = "lab-notice";
+
+/// Installs the panic panel, reads the link the page shows (the one it was opened with, or
+/// one followed since), and shows its problems in the shell's notice slot (if it has one);
+/// `on_fields` then receives the lab's link fields.
+pub fn start(link: &str, on_fields: impl Fn(String, History) + 'static) {
     yew::set_custom_panic_hook(Box::new(|info| {
         super::show_error_panel(&info.to_string());
     }));
-    share::connect_shell(link, Box::new(on_fields), Box::new(on_problems));
+    share::connect_shell(link, Box::new(on_fields));
+    if let Some(slot) = gloo::utils::document().get_element_by_id(NOTICE_SLOT) {
+        // The notice stays for the page's life, as the shell's own does.
+        std::mem::forget(
+            yew::Renderer::<LabRoot>::with_root_and_props(
+                slot.clone(),
+                LabRootProps {
+                    part: LabPart::Notice,
+                    host: slot,
+                },
+            )
+            .render(),
+        );
+    }
 }
 
 /// Shows a link the page went to after the laboratory started (see [`share::follow_link`]).
@@ -36,8 +47,10 @@ pub fn follow(link: &str) {
 pub enum LabPart {
     /// The laboratory, the pitfall exercise and the snippets (the Sandbox tab).
     Sandbox,
-    /// The laboratory alone (embed mode).
+    /// The link notice and the laboratory alone (embed mode).
     Laboratory,
+    /// The problems with the lab's part of the page's link.
+    Notice,
 }
 
 impl LabPart {
@@ -71,34 +84,42 @@ pub struct LabRootProps {
 pub fn LabRoot(props: &LabRootProps) -> Html {
     {
         let host = props.host.clone();
+        let part = props.part;
         use_effect_with((), move |_| {
-            let _ = host.set_attribute("data-lab-ready", "");
-            after_paint(move || {
+            if part != LabPart::Notice {
+                let _ = host.set_attribute("data-lab-ready", "");
                 after_paint(move || {
-                    let _ = host.set_attribute("data-lab-settled", "");
-                })
-            });
+                    after_paint(move || {
+                        let _ = host.set_attribute("data-lab-settled", "");
+                    })
+                });
+            }
         });
     }
-    let key = use_remount_key();
+    let key = use_remount_key(props.part != LabPart::Notice);
     match props.part {
         LabPart::Sandbox => html! { <SandboxSections {key} /> },
-        LabPart::Laboratory => html! { <Laboratory {key} /> },
+        LabPart::Laboratory => html! { <><LinkNotice /><Laboratory {key} /></> },
+        LabPart::Notice => html! { <LinkNotice /> },
     }
 }
 
 /// A key that changes when a followed link asks for the laboratory to be mounted afresh
-/// ([`share::use_remount_on_link`]): it reads the link's state only when it mounts.
+/// ([`share::use_remount_on_link`], only when `enabled`): it reads the link's state only
+/// when it mounts.
 #[hook]
-fn use_remount_key() -> String {
+fn use_remount_key(enabled: bool) -> String {
     let mounts = use_mut_ref(|| 0u64);
     let update = use_force_update();
     {
         let mounts = mounts.clone();
-        share::use_remount_on_link(Callback::from(move |()| {
-            *mounts.borrow_mut() += 1;
-            update.force_update();
-        }));
+        share::use_remount_on_link(
+            enabled,
+            Callback::from(move |()| {
+                *mounts.borrow_mut() += 1;
+                update.force_update();
+            }),
+        );
     }
     let key = mounts.borrow().to_string();
     key
