@@ -806,7 +806,7 @@ def _unavailable(what, advice):
 
 def _shadow():
     """The language's clocks read the handled node's; real time and randomness are out of reach."""
-    import time, random, os
+    import time, random, os, threading
     clock = _clock
     time.monotonic = lambda: clock[0] / 1e6
     time.perf_counter = time.monotonic
@@ -832,7 +832,6 @@ def _shadow():
     random.SystemRandom = _unavailable("random.SystemRandom", same)
     os.urandom = _unavailable("os.urandom", same)
     random._urandom = os.urandom
-    import threading
     threading.Thread.start = _unavailable("threading.Thread.start", "a client is one thread of simulated time; arm a timer with node.after(ms, name) and do the work in timer(node, name)")
     _builtins.input = _unavailable("input()", "nobody can type into a simulated client; read the numbers from node.settings")
     _sys.stdout = _sys.stderr = _Out()
