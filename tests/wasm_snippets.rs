@@ -52,7 +52,7 @@ fn text_of(host: &web_sys::Element, selector: &str) -> String {
 
 /// Opens `link` as the page would, then mounts "Your client" on the healthy holder.
 async fn mount(link: &str, host: &web_sys::Element) -> yew::AppHandle<OwnClientLab> {
-    lease_lab::app::share::connect_shell(link, Box::new(|_, _| {}));
+    lease_lab::app::share::connect_shell(link, Box::new(|_, _| {}), Box::new(|_| {}));
     let props = OwnClientProps {
         scenario: presets::preset("1").unwrap().scenario.clone(),
     };

@@ -9,32 +9,21 @@ use yew::prelude::*;
 use super::address::History;
 use super::paint::after_paint;
 use super::sandbox::{Laboratory, SandboxSections};
-use super::share::{self, LinkNotice};
+use super::share;
 
-/// The id of the element where the shell wants the link notice about the lab's fields.
-const NOTICE_SLOT: &str = "lab-notice";
-
-/// Installs the panic panel, reads the link the page shows (the one it was opened with, or
-/// one followed since), and shows its problems in the shell's notice slot (if it has one);
-/// `on_fields` then receives the lab's link fields.
-pub fn start(link: &str, on_fields: impl Fn(String, History) + 'static) {
+/// Installs the panic panel and reads the link the page shows (the one it was opened with,
+/// or one followed since); `on_problems` receives what of it the lab could not read, now and
+/// for each link followed since, for the shell's notice, and `on_fields` the lab's link
+/// fields.
+pub fn start(
+    link: &str,
+    on_fields: impl Fn(String, History) + 'static,
+    on_problems: impl Fn(Vec<String>) + 'static,
+) {
     yew::set_custom_panic_hook(Box::new(|info| {
         super::show_error_panel(&info.to_string());
     }));
-    share::connect_shell(link, Box::new(on_fields));
-    if let Some(slot) = gloo::utils::document().get_element_by_id(NOTICE_SLOT) {
-        // The notice stays for the page's life, as the shell's own does.
-        std::mem::forget(
-            yew::Renderer::<LabRoot>::with_root_and_props(
-                slot.clone(),
-                LabRootProps {
-                    part: LabPart::Notice,
-                    host: slot,
-                },
-            )
-            .render(),
-        );
-    }
+    share::connect_shell(link, Box::new(on_fields), Box::new(on_problems));
 }
 
 /// Shows a link the page went to after the laboratory started (see [`share::follow_link`]).
@@ -47,10 +36,8 @@ pub fn follow(link: &str) {
 pub enum LabPart {
     /// The laboratory, the pitfall exercise and the snippets (the Sandbox tab).
     Sandbox,
-    /// The link notice and the laboratory alone (embed mode).
+    /// The laboratory alone (embed mode).
     Laboratory,
-    /// The problems with the lab's part of the page's link.
-    Notice,
 }
 
 impl LabPart {
@@ -66,8 +53,46 @@ impl LabPart {
 
 /// Mounts `part` into `host`; the handle unmounts it when the shell takes the host away.
 pub fn mount(host: Element, part: LabPart) -> yew::AppHandle<LabRoot> {
+    number_roots_past_the_shells(&host);
     yew::Renderer::<LabRoot>::with_root_and_props(host.clone(), LabRootProps { part, host })
         .render()
+}
+
+/// The property where Yew writes, on a root's host and on each element with a listener, the
+/// number of the root (its "subtree") that handles its events.
+const SUBTREE_ID: &str = "__yew_subtree_id";
+
+/// Each wasm module's Yew numbers its roots from 1, and the shell's root holds the
+/// laboratory's host, so the shell's event handler sees every click in the laboratory. It
+/// takes one as its own when the clicked element's root number is its own root's, and then
+/// runs the shell's listener that has the element's listener number: a click on "Jump to
+/// end" once opened Maps. The laboratory's next roots are numbered past the numbers of the
+/// roots around `host` by mounting (and dropping) empty roots until the count is past them.
+fn number_roots_past_the_shells(host: &Element) {
+    let around = std::iter::successors(host.parent_element(), |element| element.parent_element())
+        .filter_map(|element| subtree_id(&element))
+        .fold(0.0, f64::max);
+    let document = gloo::utils::document();
+    while let Ok(probe) = document.create_element("div") {
+        let handle = yew::Renderer::<EmptyRoot>::with_root(probe.clone()).render();
+        let numbered = subtree_id(&probe);
+        handle.destroy();
+        if numbered.is_none_or(|number| number > around) {
+            break;
+        }
+    }
+}
+
+fn subtree_id(element: &Element) -> Option<f64> {
+    js_sys::Reflect::get(element, &SUBTREE_ID.into())
+        .ok()?
+        .as_f64()
+}
+
+/// A root that renders nothing, mounted only to use up a root number.
+#[component]
+fn EmptyRoot() -> Html {
+    Html::default()
 }
 
 #[derive(Properties, PartialEq)]
@@ -84,42 +109,34 @@ pub struct LabRootProps {
 pub fn LabRoot(props: &LabRootProps) -> Html {
     {
         let host = props.host.clone();
-        let part = props.part;
         use_effect_with((), move |_| {
-            if part != LabPart::Notice {
-                let _ = host.set_attribute("data-lab-ready", "");
+            let _ = host.set_attribute("data-lab-ready", "");
+            after_paint(move || {
                 after_paint(move || {
-                    after_paint(move || {
-                        let _ = host.set_attribute("data-lab-settled", "");
-                    })
-                });
-            }
+                    let _ = host.set_attribute("data-lab-settled", "");
+                })
+            });
         });
     }
-    let key = use_remount_key(props.part != LabPart::Notice);
+    let key = use_remount_key();
     match props.part {
         LabPart::Sandbox => html! { <SandboxSections {key} /> },
-        LabPart::Laboratory => html! { <><LinkNotice /><Laboratory {key} /></> },
-        LabPart::Notice => html! { <LinkNotice /> },
+        LabPart::Laboratory => html! { <Laboratory {key} /> },
     }
 }
 
 /// A key that changes when a followed link asks for the laboratory to be mounted afresh
-/// ([`share::use_remount_on_link`], only when `enabled`): it reads the link's state only
-/// when it mounts.
+/// ([`share::use_remount_on_link`]): it reads the link's state only when it mounts.
 #[hook]
-fn use_remount_key(enabled: bool) -> String {
+fn use_remount_key() -> String {
     let mounts = use_mut_ref(|| 0u64);
     let update = use_force_update();
     {
         let mounts = mounts.clone();
-        share::use_remount_on_link(
-            enabled,
-            Callback::from(move |()| {
-                *mounts.borrow_mut() += 1;
-                update.force_update();
-            }),
-        );
+        share::use_remount_on_link(Callback::from(move |()| {
+            *mounts.borrow_mut() += 1;
+            update.force_update();
+        }));
     }
     let key = mounts.borrow().to_string();
     key

@@ -13,6 +13,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::address::{self, History};
+use super::share;
 use crate::lesson::LESSON;
 
 #[wasm_bindgen(module = "/www/shell/lab-loader.js")]
@@ -27,6 +28,7 @@ extern "C" {
     fn load_lab(
         link: &Closure<dyn Fn() -> String>,
         on_fields: &Closure<dyn Fn(String, bool)>,
+        on_problems: &Closure<dyn Fn(js_sys::Array)>,
     ) -> Promise;
     #[wasm_bindgen(js_name = followLab)]
     fn follow_lab(link: &str);
@@ -58,11 +60,19 @@ fn load() -> Promise {
                     };
                     address::record_lab_fields(fields, history);
                 });
+                // What of the link the lab could not read is said in the page's one notice.
+                let on_problems =
+                    Closure::<dyn Fn(js_sys::Array)>::new(|sentences: js_sys::Array| {
+                        share::show_lab_problems(
+                            sentences.iter().filter_map(|s| s.as_string()).collect(),
+                        );
+                    });
                 // Read when the lab starts: a link followed while it loads is the one to show.
                 let link = Closure::<dyn Fn() -> String>::new(address::lab_link);
-                let promise = load_lab(&link, &on_fields);
+                let promise = load_lab(&link, &on_fields, &on_problems);
                 link.forget();
                 on_fields.forget();
+                on_problems.forget();
                 promise
             })
             .clone()

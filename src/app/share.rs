@@ -8,6 +8,7 @@
 //! without breaking anything. Text read from a link is shown as text.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{spawn_local, JsFuture};
@@ -23,14 +24,20 @@ use crate::share::{decode, encode, lab_fields, lab_fields_of, LabLink, LinkState
 
 /// Where the laboratory's module sends its fields, for the shell to write the address.
 type ShellListener = Box<dyn Fn(String, History)>;
+/// Where the laboratory's module sends its sentences about the link, for the shell's notice.
+type ShellNotice = Box<dyn Fn(Vec<String>)>;
 
 thread_local! {
     /// The latest state of every part a link carries; each part updates its own field.
     static LINK: RefCell<LinkState> = RefCell::new(LinkState::default());
-    /// Sentences about the link the page was opened with, until the notice takes them.
-    static PROBLEMS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Sentences about the link on screen, until a notice takes them; in the laboratory's
+    /// module, the lab's own, which the shell's notice says.
+    static PROBLEMS: RefCell<NoticeProblems> = RefCell::new(NoticeProblems::default());
     /// The page shell, once the laboratory's module is connected to it.
     static SHELL: RefCell<Option<ShellListener>> = const { RefCell::new(None) };
+    /// The shell's notice, once the laboratory's module is connected to it: one notice
+    /// says what of a link neither module could read.
+    static SHELL_NOTICE: RefCell<Option<ShellNotice>> = const { RefCell::new(None) };
     /// While a followed link is replayed into the lab: the lab fields it restores and
     /// when (ms). Writes wait until the lab matches it, for at most [`REPLAY_LIMIT_MS`].
     static REPLAYING: RefCell<Option<(String, f64)>> = const { RefCell::new(None) };
@@ -45,17 +52,19 @@ thread_local! {
     static REMOUNT: RefCell<Option<(u64, Callback<()>)>> = const { RefCell::new(None) };
     /// While a [`LinkNotice`] is mounted: how it is handed the problems of a link the page
     /// went to after it opened, under the id of the notice that registered it.
-    static NOTICE: RefCell<Option<(u64, Callback<Vec<String>>)>> = const { RefCell::new(None) };
+    static NOTICE: RefCell<Option<(u64, Callback<NoticeChange>)>> = const { RefCell::new(None) };
     /// The last id handed to a registration in [`REPLAY`], [`REMOUNT`] or [`NOTICE`].
     static REGISTRATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Reads the link the page shows into the laboratory's state, and its problems for
-/// [`LinkNotice`]; `shell` then receives the lab's fields whenever they change.
-pub fn connect_shell(link: &str, shell: ShellListener) {
+/// Reads the link the page shows into the laboratory's state, and its problems for the
+/// shell's [`LinkNotice`] (through `notice`, now and for each link followed since); `shell`
+/// then receives the lab's fields whenever they change.
+pub fn connect_shell(link: &str, shell: ShellListener, notice: ShellNotice) {
     let decoded = decode(link);
     let misread = !decoded.problems.is_empty();
     LINK.with(|link| *link.borrow_mut() = decoded.state);
+    SHELL_NOTICE.with(|n| *n.borrow_mut() = Some(notice));
     add_problems(decoded.problems);
     SHELL.with(|s| *s.borrow_mut() = Some(shell));
     // A link the lab could not read whole shows something else than it says: from now on
@@ -124,12 +133,80 @@ pub fn follow_link(link: &str) {
 }
 
 /// Shows the problems of a link the page went to after it opened in place of those on show
-/// (none clears the notice); with no notice mounted, the next one to mount shows them.
+/// (none clears them); with no notice mounted, the next one to mount shows them.
 pub fn show_followed_problems(problems: Vec<String>) {
+    change_notice(NoticeChange::Followed(problems));
+}
+
+/// Shows the laboratory's problems with the link on screen in place of its last ones, in the
+/// shell's notice (the laboratory's module sends them, see [`connect_shell`]).
+pub fn show_lab_problems(problems: Vec<String>) {
+    change_notice(NoticeChange::Lab(problems));
+}
+
+/// Hands `change` to the notice on the page, or keeps it for the next one to mount. In the
+/// laboratory's module, the sentences go to the shell's notice instead.
+fn change_notice(change: NoticeChange) {
+    let to_shell = SHELL_NOTICE.with(|n| n.borrow().is_some());
+    if to_shell {
+        let own = PROBLEMS.with(|p| {
+            let mut p = p.borrow_mut();
+            p.apply(change);
+            p.own.clone()
+        });
+        SHELL_NOTICE.with(|n| n.borrow().as_ref().map(|notice| notice(own)));
+        return;
+    }
     let notice = NOTICE.with(|n| n.borrow().as_ref().map(|(_, notice)| notice.clone()));
     match notice {
-        Some(notice) => notice.emit(problems),
-        None => PROBLEMS.with(|p| *p.borrow_mut() = problems),
+        Some(notice) => notice.emit(change),
+        None => PROBLEMS.with(|p| p.borrow_mut().apply(change)),
+    }
+}
+
+/// What the link notice says: the sentences of the module it is in (the shell's, or the
+/// embedded view's) and those the laboratory's module sent it.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct NoticeProblems {
+    own: Vec<String>,
+    lab: Vec<String>,
+}
+
+/// A change to what the link notice says.
+#[derive(Clone, Debug, PartialEq)]
+enum NoticeChange {
+    /// Sentences about the link the page was opened with, added to the module's own.
+    Opened(Vec<String>),
+    /// The module's sentences about a link followed since, in place of its last ones.
+    Followed(Vec<String>),
+    /// The laboratory's sentences about the link on screen, in place of its last ones.
+    Lab(Vec<String>),
+    /// Dismissed.
+    Dismissed,
+}
+
+impl NoticeProblems {
+    fn apply(&mut self, change: NoticeChange) {
+        match change {
+            NoticeChange::Opened(problems) => self.own.extend(problems),
+            NoticeChange::Followed(problems) => self.own = problems,
+            NoticeChange::Lab(problems) => self.lab = problems,
+            NoticeChange::Dismissed => *self = NoticeProblems::default(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.own.is_empty() && self.lab.is_empty()
+    }
+}
+
+impl Reducible for NoticeProblems {
+    type Action = NoticeChange;
+
+    fn reduce(self: Rc<Self>, change: NoticeChange) -> Rc<Self> {
+        let mut next = (*self).clone();
+        next.apply(change);
+        Rc::new(next)
     }
 }
 
@@ -157,22 +234,18 @@ fn unregister<T>(slot: &'static std::thread::LocalKey<RefCell<Option<(u64, T)>>>
 }
 
 /// Mounts the laboratory afresh through `remount` when a followed link needs it (see
-/// [`follow_link`]), for as long as the calling component lives, if `enabled`.
+/// [`follow_link`]), for as long as the calling component lives.
 #[hook]
-pub fn use_remount_on_link(enabled: bool, remount: Callback<()>) {
-    use_effect_with(enabled, move |&enabled| {
-        let id = enabled.then(|| register(&REMOUNT, remount));
-        move || {
-            if let Some(id) = id {
-                unregister(&REMOUNT, id);
-            }
-        }
+pub fn use_remount_on_link(remount: Callback<()>) {
+    use_effect_with((), move |_| {
+        let id = register(&REMOUNT, remount);
+        move || unregister(&REMOUNT, id)
     });
 }
 
 /// Adds sentences about the link the page was opened with, for [`LinkNotice`].
 pub fn add_problems(problems: Vec<String>) {
-    PROBLEMS.with(|p| p.borrow_mut().extend(problems));
+    change_notice(NoticeChange::Opened(problems));
 }
 
 /// The lab the sandbox starts with: the link's, or the default one.
@@ -442,11 +515,11 @@ pub fn CopyLink() -> Html {
 /// it followed since, as plain text, until dismissed.
 #[component]
 pub fn LinkNotice() -> Html {
-    let problems = use_state(|| PROBLEMS.with(|p| p.borrow_mut().split_off(0)));
+    let problems = use_reducer(|| PROBLEMS.with(|p| std::mem::take(&mut *p.borrow_mut())));
     {
-        let problems = problems.clone();
+        let changes = problems.dispatcher();
         use_effect_with((), move |_| {
-            let id = register(&NOTICE, Callback::from(move |list| problems.set(list)));
+            let id = register(&NOTICE, Callback::from(move |c| changes.dispatch(c)));
             move || unregister(&NOTICE, id)
         });
     }
@@ -454,14 +527,14 @@ pub fn LinkNotice() -> Html {
         return Html::default();
     }
     let dismiss = {
-        let problems = problems.clone();
-        Callback::from(move |_: MouseEvent| problems.set(Vec::new()))
+        let changes = problems.dispatcher();
+        Callback::from(move |_: MouseEvent| changes.dispatch(NoticeChange::Dismissed))
     };
     html! {
         <section class="link-notice status-warn" role="status" aria-labelledby="link-notice-title">
             <h2 id="link-notice-title">{LESSON.share.notice_heading}</h2>
             <ul>
-                { for problems.iter().map(|p| html! { <li>{p.clone()}</li> }) }
+                { for problems.own.iter().chain(&problems.lab).map(|p| html! { <li>{p.clone()}</li> }) }
             </ul>
             <button type="button" class="button" onclick={dismiss}>{LESSON.share.dismiss}</button>
         </section>

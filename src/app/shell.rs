@@ -108,8 +108,6 @@ pub fn App(props: &AppProps) -> Html {
                 if hydrated && super::course::active() {
                     <super::course::CourseNotice />
                 }
-                // The laboratory's module shows the problems with its part of the link here.
-                <div id="lab-notice"></div>
                 { for Tab::ALL.into_iter().map(|tab| {
                     let selected = tab == active;
                     html! {

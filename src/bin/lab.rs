@@ -8,14 +8,22 @@ mod exports {
     use lease_lab::app::lab_entry::{self, LabPart, LabRoot};
     use wasm_bindgen::prelude::*;
 
-    /// Reads the link the page shows; `on_fields(fields, push)` then receives the lab's
-    /// link fields, for the shell to write into the address.
+    /// Reads the link the page shows; `on_problems(sentences)` receives what of it the lab
+    /// could not read, now and for each link followed since, for the shell's notice, and
+    /// `on_fields(fields, push)` the lab's link fields, for the shell to write into the address.
     #[wasm_bindgen]
-    pub fn start(link: String, on_fields: js_sys::Function) {
-        lab_entry::start(&link, move |fields, history| {
-            let push = JsValue::from_bool(history == History::Push);
-            let _ = on_fields.call2(&JsValue::NULL, &JsValue::from(fields), &push);
-        });
+    pub fn start(link: String, on_fields: js_sys::Function, on_problems: js_sys::Function) {
+        lab_entry::start(
+            &link,
+            move |fields, history| {
+                let push = JsValue::from_bool(history == History::Push);
+                let _ = on_fields.call2(&JsValue::NULL, &JsValue::from(fields), &push);
+            },
+            move |problems| {
+                let sentences: js_sys::Array = problems.into_iter().map(JsValue::from).collect();
+                let _ = on_problems.call1(&JsValue::NULL, &sentences);
+            },
+        );
     }
 
     /// Follows a link the page went to after it opened (see `share::follow_link`).

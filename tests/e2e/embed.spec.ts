@@ -250,3 +250,13 @@ test('the embedded laboratory starts at its heading, with no rule above it', asy
   });
   expect(gap, 'the heading sits at the top of the view').toBeLessThan(60);
 });
+
+test('an embedded laboratory says in one notice what of its link neither the page nor the lab could read', async ({ page }) => {
+  const frame = await openParent(page, '/?embed&theme=sepia#/sandbox?v=1&ttl=zz7&t=3s');
+  await expect(frame.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+  const notice = frame.getByRole('status', { name: 'Part of this link could not be read' });
+  await expect(notice).toContainText('theme “sepia” that does not exist');
+  await expect(notice).toContainText('TTL (“zz7”) is not a number');
+  await expect(frame.getByText('Part of this link could not be read')).toHaveCount(1);
+  await expect(frame.locator('.clock .now')).toHaveText('t = 3.000 s');
+});

@@ -319,3 +319,35 @@ test('Back and Forward across clicked diagram parts select each again', async ({
   await page.goForward();
   await expect(state('Lost')).toHaveAttribute('aria-pressed', 'true');
 });
+
+// The shell reads a link's tab, theme and selection, the laboratory's module its scenario:
+// what neither could read is said in one notice, with one heading and one Dismiss.
+test.describe('one notice for what of a link the shell and the laboratory could not read', () => {
+  const NOTICE = 'Part of this link could not be read';
+  const THEME = /theme “sepia” that does not exist/;
+  const TTL = /TTL \(“zz7”\) is not a number/;
+  const FIELD = /field “tempo” that Lease Lab does not know/;
+
+  async function expectOneNotice(page: Page, sentences: RegExp[]) {
+    await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+    const notice = page.getByRole('status', { name: NOTICE });
+    for (const sentence of sentences) await expect(notice).toContainText(sentence);
+    await expect(page.getByText(NOTICE)).toHaveCount(1);
+    await expect(notice.getByRole('listitem')).toHaveCount(sentences.length);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page.getByText(NOTICE)).toHaveCount(0);
+  }
+
+  test('opened fresh', async ({ page }) => {
+    await openApp(page, '#/sandbox?v=1&ttl=zz7&theme=sepia&tempo=2');
+    await expectOneNotice(page, [THEME, FIELD, TTL]);
+  });
+
+  test('followed from the Gist, then another followed from the Sandbox', async ({ page }) => {
+    await openApp(page, '#/gist');
+    await WAYS['location.hash'](page, '#/sandbox?v=1&ttl=zz7&sel=no-part-3');
+    await expectOneNotice(page, [/diagram part “no-part-3”/, TTL]);
+    await WAYS['location.hash'](page, '#/sandbox?v=1&dur=45s&ttl=zz7&sel=no-part-4');
+    await expectOneNotice(page, [/diagram part “no-part-4”/, TTL]);
+  });
+});

@@ -197,3 +197,51 @@ test.describe('in a browser that cannot compile the wasm (no SIMD)', () => {
     expect(refused.some((text) => /CompileError|invalid SIMD opcode/.test(text)), refused.join('\n')).toBe(true);
   });
 });
+
+// The shell's module and the laboratory's each run their own Yew, which numbers its roots
+// from 1 and handles every click under its root whose element carries its root's number.
+// The laboratory lives under the shell's root: with equal numbers the shell took the lab's
+// clicks as its own and ran whichever of its listeners had the same number ("Jump to end"
+// opened Maps).
+test.describe('a click in the laboratory is the laboratory’s alone', () => {
+  async function expectLabNumberedApart(page: import('@playwright/test').Page) {
+    await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+    const clash = await page.evaluate(() => {
+      const number = (e: Element) => (e as unknown as { __yew_subtree_id?: number }).__yew_subtree_id;
+      const host = document.querySelector('.lab-mount')!;
+      const shells = new Set<number>();
+      for (let e = host.parentElement; e; e = e.parentElement) if (number(e) !== undefined) shells.add(number(e)!);
+      const labs = [host, ...host.querySelectorAll('*')].map(number).filter((n) => n !== undefined);
+      return { shells: [...shells], labs: labs.length, clashing: labs.filter((n) => shells.has(n!)).length };
+    });
+    expect(clash.shells.length).toBeGreaterThan(0);
+    expect(clash.labs).toBeGreaterThan(1);
+    expect(clash.clashing).toBe(0);
+  }
+
+  for (const [name, address] of [
+    ['a Sandbox link with a misread field', './#/sandbox?v=1&preset=42'],
+    ['embed mode', './?embed#/sandbox?v=1&ttl=7s'],
+  ]) {
+    test(name, async ({ page }) => {
+      await page.goto(address);
+      await expectLabNumberedApart(page);
+      for (const label of ['Jump to end', 'Step back', 'Step forward']) {
+        await page.getByRole('button', { name: label, exact: true }).click();
+        await expect(page).toHaveURL(/#\/sandbox/);
+      }
+    });
+  }
+
+  test('after a followed link mounts the laboratory again', async ({ page }) => {
+    await openApp(page, '#/gist');
+    await page.evaluate(() => (location.hash = '#/sandbox?v=1&ttl=6s&t=3s'));
+    await expect(page.locator('.clock .now')).toHaveText('t = 3.000 s');
+    await page.evaluate(() => (location.hash = '#/sandbox?v=1&ttl=8s&t=2s'));
+    await expect(page.locator('.clock .now')).toHaveText('t = 2.000 s');
+    await expectLabNumberedApart(page);
+    await page.getByRole('button', { name: 'Jump to end' }).click();
+    await expect(page).toHaveURL(/#\/sandbox\?.*ttl=8s/);
+    await expect(page.getByRole('tab', { name: /Sandbox/ })).toHaveAttribute('aria-selected', 'true');
+  });
+});

@@ -205,7 +205,7 @@ test("a share link opens at its time with the preset's committed trace hash", as
 
 test('links followed in the open page: a refused time is said and the address shows what is on screen; a challenge try lands', async () => {
   await withPage('#/gist', async (page) => {
-    await page.waitForSelector('.lab-mount[data-lab-ready], #lab-notice');
+    await page.waitForSelector('html[data-hydrated]');
     await page.evaluate(() => (location.hash = '#/sandbox?v=1&dur=30s&ttl=5s&t=31s'));
     await textOf(page, '.link-notice', /This link's time \(“31s”\) is after the end of the run \(30\.000 s\); starting at 0 s instead\./);
     await textOf(page, '.clock .now', /^t = 0 ms$/);

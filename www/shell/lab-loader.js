@@ -8,9 +8,10 @@ let started;
 
 /**
  * The laboratory's module, started once with the link `link()` returns then (the page's
- * original link, or one followed since).
+ * original link, or one followed since). It sends its link fields to `onFields` and what of
+ * a link it could not read to `onProblems`.
  */
-export function loadLab(link, onFields) {
+export function loadLab(link, onFields, onProblems) {
   loading ??= (async () => {
     // A Sandbox link's first paint already put in the stylesheet and imported and
     // instantiated the module, beside the lesson's own start (www/shell/first-paint.js);
@@ -19,7 +20,7 @@ export function loadLab(link, onFields) {
     const styled = early?.labStyle ?? stylesheet("lab.css");
     const lab = await (early?.labModule ? early.labModule.catch(instantiate) : instantiate());
     await styled;
-    lab.start(link(), onFields);
+    lab.start(link(), onFields, onProblems);
     started = lab;
     return lab;
   })();
