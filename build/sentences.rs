@@ -8,11 +8,23 @@
 
 use std::fmt::Write;
 
-/// One piece of a sentence: words as written, or a placeholder's name.
+/// One piece of a sentence: words as written, a placeholder's name, or a word chosen by a
+/// count (`{events:event|events}`: "event" when the fact `events` is 1, else "events").
 #[derive(Debug, PartialEq)]
 pub enum Piece {
     Words(String),
     Fact(String),
+    Counted {
+        fact: String,
+        one: String,
+        other: String,
+    },
+}
+
+impl Piece {
+    fn is_words(&self) -> bool {
+        matches!(self, Piece::Words(_))
+    }
 }
 
 /// A sentence with placeholders, taken out of a content file.
@@ -44,7 +56,7 @@ fn take_from(
             toml::Value::String(text) => {
                 let pieces =
                     pieces(text).map_err(|e| format!("{file}: {}: {e}", path.join(".")))?;
-                if pieces.iter().any(|p| matches!(p, Piece::Fact(_))) {
+                if !pieces.iter().all(Piece::is_words) {
                     table.remove(&key);
                     found.push(Sentence {
                         path: path.clone(),
@@ -71,7 +83,7 @@ fn refuse_in_list(file: &str, path: &[String], items: &[toml::Value]) -> Result<
         };
         for text in texts.iter().filter_map(|v| v.as_str()) {
             let pieces = pieces(text).map_err(|e| format!("{file}: {}: {e}", path.join(".")))?;
-            if pieces.iter().any(|p| matches!(p, Piece::Fact(_))) {
+            if !pieces.iter().all(Piece::is_words) {
                 return Err(format!(
                     "{file}: {}: {text:?} has a placeholder, but only a sentence in a table can be filled",
                     path.join(".")
@@ -82,7 +94,8 @@ fn refuse_in_list(file: &str, path: &[String], items: &[toml::Value]) -> Result<
     Ok(())
 }
 
-/// Splits `text` at its `{name}` placeholders; a name is lowercase letters, digits and `_`.
+/// Splits `text` at its `{name}` placeholders and `{name:one|other}` counted words; a name
+/// is lowercase letters, digits and `_`.
 pub fn pieces(text: &str) -> Result<Vec<Piece>, String> {
     let mut pieces = Vec::new();
     let mut rest = text;
@@ -92,28 +105,49 @@ pub fn pieces(text: &str) -> Result<Vec<Piece>, String> {
         }
         let after = &rest[open + 1..];
         let close = after.find('}').ok_or("a { is never closed")?;
-        let name = &after[..close];
-        let named = name.starts_with(|c: char| c.is_ascii_lowercase())
-            && name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-        if !named {
-            return Err(format!(
-                "{{{name}}} is not a placeholder: write lowercase letters, digits and _"
-            ));
-        }
-        if KEYWORDS.contains(&name) {
-            return Err(format!(
-                "{{{name}}} is a Rust keyword: name the fact otherwise"
-            ));
-        }
-        pieces.push(Piece::Fact(name.to_owned()));
+        pieces.push(placeholder(&after[..close])?);
         rest = &after[close + 1..];
     }
     if !rest.is_empty() {
         pieces.push(Piece::Words(rest.to_owned()));
     }
     Ok(pieces)
+}
+
+/// What is between a placeholder's braces: a fact's name, or a name, `:` and two forms.
+fn placeholder(inside: &str) -> Result<Piece, String> {
+    let Some((name, forms)) = inside.split_once(':') else {
+        return fact_name(inside).map(|name| Piece::Fact(name.to_owned()));
+    };
+    let fact = fact_name(name)?.to_owned();
+    match forms.split('|').collect::<Vec<_>>()[..] {
+        [one, other] if !one.is_empty() && !other.is_empty() => Ok(Piece::Counted {
+            fact,
+            one: one.to_owned(),
+            other: other.to_owned(),
+        }),
+        _ => Err(format!(
+            "{{{inside}}} counts {name}: write its two forms as {{{name}:one|more}}"
+        )),
+    }
+}
+
+fn fact_name(name: &str) -> Result<&str, String> {
+    let named = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !named {
+        return Err(format!(
+            "{{{name}}} is not a placeholder: write lowercase letters, digits and _"
+        ));
+    }
+    if KEYWORDS.contains(&name) {
+        return Err(format!(
+            "{{{name}}} is a Rust keyword: name the fact otherwise"
+        ));
+    }
+    Ok(name)
 }
 
 /// The Rust module `module` holding one struct per sentence of `file`, nested as its tables are.
@@ -168,29 +202,63 @@ fn write_module(
     let _ = writeln!(out, "{indent}}}");
 }
 
-/// The sentence as a `format!` string that names its facts, and the facts in order.
-fn format_string(pieces: &[Piece]) -> (String, Vec<&str>) {
-    let mut facts: Vec<&str> = Vec::new();
-    let mut format = String::new();
+/// A sentence as the parts of its `write!`: the format string, which names its facts and
+/// counted words; the facts in order; those written out and those that choose a word; and
+/// the counted words' arguments.
+struct Format<'a> {
+    string: String,
+    facts: Vec<&'a str>,
+    written: Vec<&'a str>,
+    counts: Vec<&'a str>,
+    counted_args: Vec<String>,
+}
+
+fn format_string(pieces: &[Piece]) -> Format<'_> {
+    let mut format = Format {
+        string: String::new(),
+        facts: Vec::new(),
+        written: Vec::new(),
+        counts: Vec::new(),
+        counted_args: Vec::new(),
+    };
     for piece in pieces {
         match piece {
-            Piece::Words(words) => format.push_str(&words.replace('{', "{{").replace('}', "}}")),
+            Piece::Words(words) => format
+                .string
+                .push_str(&words.replace('{', "{{").replace('}', "}}")),
             Piece::Fact(fact) => {
-                if !facts.contains(&fact.as_str()) {
-                    facts.push(fact);
+                if !format.facts.contains(&fact.as_str()) {
+                    format.facts.push(fact);
                 }
-                let _ = write!(format, "{{{fact}}}");
+                if !format.written.contains(&fact.as_str()) {
+                    format.written.push(fact);
+                }
+                let _ = write!(format.string, "{{{fact}}}");
+            }
+            Piece::Counted { fact, one, other } => {
+                if !format.facts.contains(&fact.as_str()) {
+                    format.facts.push(fact);
+                }
+                if !format.counts.contains(&fact.as_str()) {
+                    format.counts.push(fact);
+                }
+                let arg = format!("counted_{}", format.counted_args.len());
+                let _ = write!(format.string, "{{{arg}}}");
+                format.counted_args.push(format!(
+                    "{arg} = if crate::lesson::sentences::Count::is_one(&self.{fact}) {{ {one:?} }} else {{ {other:?} }}"
+                ));
             }
         }
     }
-    (format, facts)
+    format
 }
 
 fn write_struct(out: &mut String, file: &str, sentence: &Sentence, depth: usize) {
     let indent = "    ".repeat(depth);
     let key = sentence.path.join(".");
     let name = camel(sentence.path.last().expect("a sentence has a key"));
-    let (format, facts) = format_string(&sentence.pieces);
+    let format = format_string(&sentence.pieces);
+    let facts = &format.facts;
     // A fact's type is named after it, unless that would hide a name the impl uses.
     let kinds: Vec<String> = facts
         .iter()
@@ -202,8 +270,20 @@ fn write_struct(out: &mut String, file: &str, sentence: &Sentence, depth: usize)
         })
         .collect();
     let generics = kinds.join(", ");
-    let bounds: Vec<String> = kinds.iter().map(|k| format!("{k}: Display")).collect();
-    let args: Vec<String> = facts.iter().map(|f| format!("{f} = self.{f}")).collect();
+    let bounds: Vec<String> = facts
+        .iter()
+        .zip(&kinds)
+        .map(|(fact, kind)| match format.counts.contains(fact) {
+            true => format!("{kind}: Display + crate::lesson::sentences::Count"),
+            false => format!("{kind}: Display"),
+        })
+        .collect();
+    let mut args: Vec<String> = format
+        .written
+        .iter()
+        .map(|f| format!("{f} = self.{f}"))
+        .collect();
+    args.extend(format.counted_args.iter().cloned());
     let _ = writeln!(out, "{indent}/// `{file}`, `{key}`.");
     let _ = writeln!(out, "{indent}pub struct {name}<{generics}> {{");
     for (fact, kind) in facts.iter().zip(&kinds) {
@@ -221,7 +301,8 @@ fn write_struct(out: &mut String, file: &str, sentence: &Sentence, depth: usize)
     );
     let _ = writeln!(
         out,
-        "{indent}        write!(f, {format:?}, {})",
+        "{indent}        write!(f, {:?}, {})",
+        format.string,
         args.join(", ")
     );
     let _ = writeln!(out, "{indent}    }}");

@@ -254,7 +254,6 @@ records! {
     PitfallWords {
         heading: Text, question: Text, work: Text, rtt: Text, gc: Text, margin: Text, unit: Text,
         your_ttl: Text, use_proposed: Text,
-        stale_write: Text,
         lease_lost: Text, lease_kept: Text,
     }
     /// The Faults panel's words around the kinds of fault.

@@ -7,6 +7,14 @@
 //! assert_eq!(Seconds { seconds: 7 }.to_string(), "7 s");
 //! ```
 //!
+//! A word chosen by a count is written `{fact:one|more}`; the fact is then a number:
+//!
+//! ```
+//! use lease_lab::lesson::sentences::live::record::TraceHash;
+//! assert!(TraceHash { hash: "ab", events: 1 }.to_string().ends_with("· 1 event"));
+//! assert!(TraceHash { hash: "ab", events: 0 }.to_string().ends_with("· 0 events"));
+//! ```
+//!
 //! A placeholder the sentence lacks, misspelt here or in the TOML, fails to compile with an
 //! error naming the file and key (here `search.toml`, `[search] seconds`):
 //!
@@ -19,3 +27,27 @@
 #![allow(clippy::module_inception)]
 
 include!(concat!(env!("OUT_DIR"), "/sentences.rs"));
+
+/// A number a sentence chooses a word by: the first form for exactly one, the second for
+/// every other number (English: "1 event", "0 events", "2 events").
+pub trait Count {
+    fn is_one(&self) -> bool;
+}
+
+macro_rules! count_by_equality {
+    ($($number:ty),*) => {
+        $(impl Count for $number {
+            fn is_one(&self) -> bool {
+                *self == 1
+            }
+        })*
+    };
+}
+
+count_by_equality!(u8, u16, u32, u64, usize, i32, i64);
+
+impl<T: Count + ?Sized> Count for &T {
+    fn is_one(&self) -> bool {
+        (**self).is_one()
+    }
+}

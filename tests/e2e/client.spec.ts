@@ -28,7 +28,7 @@ const REFERENCE: Record<Language, string> = {
 const FIRST_RUN_MS = 120_000;
 const RAN = /^Ran in the lab in \d+ ms: the result is below, checked by the lab's own checkers\.$/;
 const NOT_RUN = 'Not run yet: nothing runs until you press Run in the lab.';
-const TRACE = /^Trace hash ([0-9a-f]{16}) · (\d+) events · ends at \d+(\.\d+)? m?s$/;
+const TRACE = /^Trace hash ([0-9a-f]{16}) · (\d+) (events?) · ends at \d+(\.\d+)? m?s$/;
 // Engine files: none may be fetched before the learner's first click.
 const ENGINE_PATH = /\/vendor\/(pyodide\/|sucrase)|\/sandbox\/|client_worker/;
 
@@ -131,8 +131,9 @@ async function runInLab(w: Workbench): Promise<string> {
   await w.run.click();
   await expect(w.status).toHaveText(RAN, { timeout: FIRST_RUN_MS });
   await expect(w.runHeading).toBeVisible();
-  const text = await w.trace.innerText();
-  return text.match(TRACE)![1];
+  const [, hash, events, word] = (await w.trace.innerText()).match(TRACE)!;
+  expect(word, `${events} ${word}`).toBe(Number(events) === 1 ? 'event' : 'events');
+  return hash;
 }
 
 /** The check's "Broken at t = X s" time, in ms. */
@@ -799,3 +800,4 @@ test('a heap bomb in a handler: the learner is told, the sandbox is replaced, an
     await lab.close();
   }
 });
+

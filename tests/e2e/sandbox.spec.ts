@@ -287,3 +287,17 @@ test('the pitfall exercise derives T > 370 ms, shows the pause outcome and sweep
   await exercise.getByLabel('GC budget').fill('-5');
   await expect(exercise.getByText('GC budget: A duration cannot be negative.')).toBeVisible();
 });
+
+// A count of one takes the singular (content's `{count:one|more}`), every other count the plural.
+test('the sequence heading counts one message in the singular and more in the plural', async ({ page }) => {
+  const heading = page.getByRole('heading', { name: /^Sequence: the last \d+ messages? up to/ });
+  const seen = new Set<number>();
+  for (const t of ['0s', '20ms', '12s']) {
+    await openApp(page, `#/sandbox?v=1&preset=1&t=${t}`);
+    const [, count, word] = (await heading.innerText()).match(/the last (\d+) (messages?) up to/)!;
+    expect(word, `${count} ${word}`).toBe(Number(count) === 1 ? 'message' : 'messages');
+    seen.add(Number(count));
+  }
+  expect(seen.has(1)).toBe(true);
+  expect([...seen].some((n) => n > 1)).toBe(true);
+});

@@ -181,25 +181,21 @@ impl Choice {
     }
 }
 
-/// "1 stale write" or "3 stale writes".
-fn stale_writes(words: &PitfallWords, count: u32) -> String {
-    if count == 1 {
-        words.stale_write.to_owned()
-    } else {
-        sentences::sandbox::pitfall::StaleWrites { count }.to_string()
-    }
-}
-
 /// What became of client A, in a sentence.
 fn verdict(case: &SweepCase, ttl: SimDuration) -> Html {
-    let words = &SANDBOX.pitfall;
     let text = match case.lost {
         Some((at, reason)) => sentences::sandbox::pitfall::Lost {
             at,
             reason: describe::lost_reason(reason),
             after_flag: case.writes_after_lost_flag,
-            rejected: stale_writes(words, case.fence_rejections),
-            accepted: stale_writes(words, case.stale_accepted),
+            rejected: sentences::sandbox::pitfall::StaleWrites {
+                count: case.fence_rejections,
+            }
+            .to_string(),
+            accepted: sentences::sandbox::pitfall::StaleWrites {
+                count: case.stale_accepted,
+            }
+            .to_string(),
         }
         .to_string(),
         None => sentences::sandbox::pitfall::Kept {
