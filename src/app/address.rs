@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use wasm_bindgen::JsValue;
 
 use crate::route::Route;
-use crate::share::embed::{self, EmbedOptions};
+use crate::share::embed::{self, EmbedOptions, Theme};
 use crate::share::{compose, lab_fields_of, selection_of, tab_problems};
 
 /// What the shell knows of the address, besides the tab (which is the address's own).
@@ -95,7 +95,10 @@ pub fn follow_link(fragment: &str) -> Option<String> {
         return None;
     }
     let fields = lab_fields_of(query);
-    let (selection, mut problems) = selection_of(query);
+    let (selection, selection_problems) = selection_of(query);
+    // Said in the order a fresh link's are: embed mode's options, then the selection.
+    let mut problems = options_of(query).1;
+    problems.extend(selection_problems);
     let followed = ADDRESS.with(|address| {
         let mut address = address.borrow_mut();
         if address.selection != selection {
@@ -119,6 +122,26 @@ pub fn follow_link(fragment: &str) -> Option<String> {
     }
     super::share::show_followed_problems(problems);
     followed
+}
+
+/// Embed mode's options as the page's query and `fragment`'s query set them, with a
+/// sentence for each value that cannot be read.
+fn options_of(fragment_query: &str) -> (EmbedOptions, Vec<String>) {
+    let search = gloo::utils::window()
+        .location()
+        .search()
+        .unwrap_or_default();
+    embed::read(&search, fragment_query)
+}
+
+/// The theme a followed `fragment` forces, if it names one (`theme=` in its query): a link
+/// without one keeps the theme on show, so moving about in an embedded view keeps it.
+pub fn followed_theme(fragment: &str) -> Option<Option<Theme>> {
+    let query = fragment.split_once('?').map_or("", |(_, q)| q);
+    let names_theme = query
+        .split('&')
+        .any(|pair| pair.split('=').next() == Some("theme"));
+    names_theme.then(|| options_of(query).0.theme)
 }
 
 /// Follows the fragment the page went to (see [`follow_link`]): the laboratory's part

@@ -51,9 +51,10 @@ fn current_tab() -> Tab {
 pub fn EmbedApp(props: &EmbedAppProps) -> Html {
     let tab = use_state(current_tab);
     let follows = use_state(address::selections_followed);
+    let theme = use_state(|| props.options.theme);
     let root = use_node_ref();
     {
-        let (tab, follows) = (tab.clone(), follows.clone());
+        let (tab, follows, theme) = (tab.clone(), follows.clone(), theme.clone());
         use_effect_with((), move |_| {
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 // A course page that points the frame at another link (a new fragment in its
@@ -61,18 +62,22 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
                 let hash = gloo::utils::window().location().hash().unwrap_or_default();
                 follows.set(address::follow_location(&hash));
                 tab.set(current_tab());
+                if let Some(forced) = address::followed_theme(&hash) {
+                    theme.set(forced);
+                }
             });
             move || drop(listener)
         });
     }
-    {
-        let theme = props.options.theme;
-        use_effect_with(theme, move |theme| {
-            if let (Some(theme), Some(html)) = (theme, gloo::utils::document().document_element()) {
-                let _ = html.set_attribute("data-theme", theme.slug());
-            }
-        });
-    }
+    use_effect_with(*theme, |theme| {
+        if let Some(html) = gloo::utils::document().document_element() {
+            let _ = match theme {
+                Some(theme) => html.set_attribute("data-theme", theme.slug()),
+                // The reader's own theme.
+                None => html.remove_attribute("data-theme"),
+            };
+        }
+    });
     {
         let root = root.clone();
         use_effect_with((), move |_| {

@@ -229,6 +229,25 @@ test("an embedded laboratory follows a new fragment in the frame's src", async (
   await expect(frame.locator('.clock .now')).toHaveText('t = 0 ms');
 });
 
+// A theme named in a new fragment is the frame's from then on, as a fresh link's would be;
+// a fragment that names none keeps the theme on show.
+test("an embedded view takes the theme a new fragment in the frame's src names", async ({ page }) => {
+  const frame = await openParent(page, '/?embed#/qa?theme=dark');
+  const html = frame.locator('html');
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  const point = (fragment: string) =>
+    page.locator('#lab').evaluate((iframe: HTMLIFrameElement, f) => (iframe.src = iframe.src.replace(/#.*/, f)), fragment);
+  await point('#/maps?theme=light');
+  await expect(frame.getByRole('heading', { level: 2 }).first()).toBeVisible();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await point('#/gist');
+  await expect(frame.getByRole('heading', { name: 'How you know you still hold the lease' })).toBeVisible();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await point('#/qa?theme=neon');
+  await expect(frame.getByRole('status', { name: 'Part of this link could not be read' })).toContainText('theme “neon” that does not exist');
+  await expect(html).not.toHaveAttribute('data-theme', /./);
+});
+
 test('the embedded laboratory starts at its heading, with no rule above it', async ({ page }) => {
   const lab = (p: Page) => p.getByRole('region', { name: 'Lease laboratory' });
   const edge = (p: Page) =>

@@ -351,3 +351,16 @@ test.describe('one notice for what of a link the shell and the laboratory could 
     await expectOneNotice(page, [/diagram part “no-part-4”/, TTL]);
   });
 });
+
+// The page shows no theme a link forces (embed mode does), but a followed link's theme that
+// does not exist is said, as a fresh link's is.
+test('a followed link with a theme that does not exist says so, as a fresh one does', async ({ page }) => {
+  await openApp(page, '#/gist');
+  for (const way of ['location.hash', 'the address bar'] as const) {
+    await WAYS[way](page, `#/qa?v=1&theme=neon-${way.length}`);
+    const notice = page.getByRole('status', { name: 'Part of this link could not be read' });
+    await expect(notice).toContainText(`theme “neon-${way.length}” that does not exist`);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(notice).toHaveCount(0);
+  }
+});
