@@ -147,3 +147,15 @@ test('without Web Workers the search explains why it is unavailable', async ({ p
   await expect(search(page).getByRole('status')).toHaveText(/search is unavailable: this browser offers no Web Workers/);
   await expect(search(page).getByRole('button', { name: 'Start' })).toHaveCount(0);
 });
+
+// A count of one takes the singular: a budget of one plan, run in one worker.
+test('a search of one plan in one worker counts both in the singular', async ({ page }) => {
+  await page.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 1 }));
+  await openApp(page, '#/sandbox?v=1&preset=1&search=1/pause/1/1');
+  await search(page).getByRole('button', { name: 'Start' }).click();
+  await expect(search(page).getByText(/^(No counterexample in 1 plan \(seed 1\)\.|Counterexample: plan 1 of seed 1 )/)).toBeVisible({ timeout: 30_000 });
+  await search(page).getByLabel('Plans to try').fill('10000000');
+  await search(page).getByRole('button', { name: 'Start' }).click();
+  await search(page).getByRole('button', { name: 'Start anyway' }).click();
+  await expect(search(page).getByText(/^[1-9]\d* of 10000000 plans tried · .* · 1 worker\W*$/)).toBeVisible({ timeout: 15_000 });
+});
