@@ -53,11 +53,9 @@ thread_local! {
 /// Reads the page's address once, at start: the selection, the lab's fields, the problems
 /// with embed mode's options for the link notice, and embed mode's options.
 pub fn restore_from_location() -> EmbedOptions {
-    let location = gloo::utils::window().location();
-    let hash = location.hash().unwrap_or_default();
-    let search = location.search().unwrap_or_default();
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
     let query = hash.split_once('?').map_or("", |(_, q)| q);
-    let (options, problems) = embed::read(&search, query);
+    let (options, problems) = options_of(query);
     super::share::add_problems(problems);
     let (selection, problems) = selection_of(query);
     let misread = !problems.is_empty();
