@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use wasm_bindgen::JsValue;
 
 use crate::route::Route;
-use crate::share::embed::{self, EmbedOptions, Theme};
+use crate::share::embed::{self, EmbedOptions};
 use crate::share::{compose, lab_fields_of, selection_of, tab_problems};
 
 /// What the shell knows of the address, besides the tab (which is the address's own).
@@ -132,14 +132,15 @@ fn options_of(fragment_query: &str) -> (EmbedOptions, Vec<String>) {
     embed::read(&search, fragment_query)
 }
 
-/// The theme a followed `fragment` forces, if it names one (`theme=` in its query): a link
-/// without one keeps the theme on show, so moving about in an embedded view keeps it.
-pub fn followed_theme(fragment: &str) -> Option<Option<Theme>> {
+/// Embed mode's options once the page has followed `fragment`: those it names as a fresh
+/// load of it would set them, the rest as `shown` (see [`embed::follow`]).
+pub fn followed_options(shown: EmbedOptions, fragment: &str) -> EmbedOptions {
     let query = fragment.split_once('?').map_or("", |(_, q)| q);
-    let names_theme = query
-        .split('&')
-        .any(|pair| pair.split('=').next() == Some("theme"));
-    names_theme.then(|| options_of(query).0.theme)
+    let search = gloo::utils::window()
+        .location()
+        .search()
+        .unwrap_or_default();
+    embed::follow(shown, &search, query)
 }
 
 /// Follows the fragment the page went to (see [`follow_link`]): the laboratory's part

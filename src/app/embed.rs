@@ -46,30 +46,41 @@ fn current_tab() -> Tab {
     Route::parse(&gloo::utils::window().location().hash().unwrap_or_default()).tab
 }
 
+/// Embed mode's options on show: the page's own, then as each followed link sets them.
+#[derive(PartialEq)]
+struct ShownOptions(EmbedOptions);
+
+impl Reducible for ShownOptions {
+    /// The fragment the page followed.
+    type Action = String;
+
+    fn reduce(self: Rc<Self>, fragment: String) -> Rc<Self> {
+        Rc::new(ShownOptions(address::followed_options(self.0, &fragment)))
+    }
+}
+
 /// The whole page in embed mode.
 #[component]
 pub fn EmbedApp(props: &EmbedAppProps) -> Html {
     let tab = use_state(current_tab);
     let follows = use_state(address::selections_followed);
-    let theme = use_state(|| props.options.theme);
+    let options = use_reducer_eq(|| ShownOptions(props.options));
     let root = use_node_ref();
     {
-        let (tab, follows, theme) = (tab.clone(), follows.clone(), theme.clone());
+        let (tab, follows, options) = (tab.clone(), follows.clone(), options.clone());
         use_effect_with((), move |_| {
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 // A course page that points the frame at another link (a new fragment in its
-                // src) gets that link's state, as the whole page does for a followed link.
+                // src) gets that link's state and options, as a fresh load of it would.
                 let hash = gloo::utils::window().location().hash().unwrap_or_default();
                 follows.set(address::follow_location(&hash));
                 tab.set(current_tab());
-                if let Some(forced) = address::followed_theme(&hash) {
-                    theme.set(forced);
-                }
+                options.dispatch(hash);
             });
             move || drop(listener)
         });
     }
-    use_effect_with(*theme, |theme| {
+    use_effect_with(options.0.theme, |theme| {
         if let Some(html) = gloo::utils::document().document_element() {
             let _ = match theme {
                 Some(theme) => html.set_attribute("data-theme", theme.slug()),
@@ -85,7 +96,7 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
             move || drop(reporter)
         });
     }
-    let view = match props.options.diagram {
+    let view = match options.0.diagram {
         Some(diagram) => diagram_view(diagram, *follows),
         None => match *tab {
             Tab::Gist => html! { <GistTab /> },
@@ -96,7 +107,7 @@ pub fn EmbedApp(props: &EmbedAppProps) -> Html {
     };
     let class = classes!(
         "embed",
-        props.options.hide_controls.then_some("embed-no-controls")
+        options.0.hide_controls.then_some("embed-no-controls")
     );
     html! {
         <ContextProvider<address::SelectionFollows> context={*follows}>

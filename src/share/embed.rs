@@ -144,6 +144,24 @@ impl EmbedOptions {
     }
 }
 
+/// The options on show once the page follows a link whose fragment query is
+/// `fragment_query`: each option the link names is what a fresh load of the link would
+/// show (`search` is the page's own query), and the others stay as they are, so moving
+/// about inside an embedded view keeps them. Embed mode itself is the page's for its life.
+pub fn follow(shown: EmbedOptions, search: &str, fragment_query: &str) -> EmbedOptions {
+    let fresh = read(search, fragment_query).0;
+    let mut options = shown;
+    for pair in fragment_query.split('&') {
+        match pair.split('=').next() {
+            Some("theme") => options.theme = fresh.theme,
+            Some("controls") => options.hide_controls = fresh.hide_controls,
+            Some("diagram") => options.diagram = fresh.diagram,
+            _ => {}
+        }
+    }
+    options
+}
+
 impl EmbedOptions {
     /// The page query (`?embed&theme=dark…`) that asks for these options.
     pub fn to_search(self) -> String {
@@ -236,6 +254,28 @@ mod tests {
         let (options, problems) = read("", "embed&diagram=sequence&diagram=lifecycle");
         assert_eq!(options.diagram, Some(DiagramView::Sequence));
         assert_eq!(problems.len(), 1);
+    }
+
+    #[test]
+    fn a_followed_link_sets_the_options_it_names_as_a_fresh_load_would_and_keeps_the_rest() {
+        let (shown, _) = read("?embed&theme=dark", "controls=off&diagram=lifecycle");
+        // Named: taken from the link. Unnamed: kept.
+        let followed = follow(shown, "?embed&theme=dark", "v=1&diagram=sequence");
+        assert_eq!(followed.diagram, Some(DiagramView::Sequence));
+        assert!(followed.hide_controls);
+        assert_eq!(followed.theme, Some(Theme::Dark));
+        let followed = follow(shown, "?embed&theme=dark", "theme=light&controls=on");
+        assert_eq!(followed.theme, Some(Theme::Light));
+        assert!(!followed.hide_controls);
+        assert_eq!(followed.diagram, Some(DiagramView::Lifecycle));
+        // A value that cannot be read shows what a fresh load of the link would: the
+        // page query's value, here the reader's own theme.
+        let followed = follow(shown, "?embed", "theme=neon&diagram=nope");
+        assert_eq!(followed.theme, None);
+        assert_eq!(followed.diagram, None);
+        // Embed mode is not the link's to leave.
+        assert!(follow(shown, "?embed", "embed=off").embed);
+        assert_eq!(follow(shown, "?embed", "v=1&ttl=7s"), shown);
     }
 
     #[test]

@@ -248,6 +248,34 @@ test("an embedded view takes the theme a new fragment in the frame's src names",
   await expect(html).not.toHaveAttribute('data-theme', /./);
 });
 
+// The controls and the one diagram are the link's too: a new fragment that names them sets
+// them as a fresh load of it would, and one that names neither keeps them.
+test("an embedded view takes the controls and the diagram a new fragment in the frame's src names", async ({ page }) => {
+  const frame = await openParent(page, '/?embed#/sandbox?v=1&ttl=9s&t=4s');
+  const point = (fragment: string) =>
+    page.locator('#lab').evaluate((iframe: HTMLIFrameElement, f) => (iframe.src = iframe.src.replace(/#.*/, f)), fragment);
+  const jump = frame.getByRole('button', { name: 'Jump to end' });
+  await expect(jump).toBeVisible();
+  await point('#/sandbox?v=1&ttl=9s&t=4s&controls=off');
+  await expect(jump).toBeHidden();
+  await expect(frame.locator('.clock .now')).toHaveText('t = 4.000 s');
+
+  const headings = frame.getByRole('heading', { level: 2 });
+  await point('#/maps?diagram=lifecycle');
+  await expect(headings).toHaveText(['Lease lifecycle']);
+  await expect(frame.getByRole('button', { name: 'Copy link' })).toHaveCount(0);
+  await point('#/maps?v=1&sel=lifecycle.lost');
+  await expect(headings).toHaveText(['Lease lifecycle']);
+  await expect(frame.locator('[role=button][aria-pressed=true]')).toHaveAccessibleName(/^State \d Lost/);
+  await point('#/maps?diagram=sequence&controls=on');
+  await expect(headings).toHaveText(['Sequence']);
+  await expect(frame.getByRole('button', { name: 'Copy link' })).toHaveCount(1);
+  await point('#/maps?diagram=spiral');
+  await expect(frame.getByRole('status', { name: 'Part of this link could not be read' })).toContainText('spiral');
+  await expect(frame.getByRole('heading', { name: 'Architecture', level: 2 })).toBeVisible();
+  await expect(headings.nth(1)).toBeVisible();
+});
+
 test('the embedded laboratory starts at its heading, with no rule above it', async ({ page }) => {
   const lab = (p: Page) => p.getByRole('region', { name: 'Lease laboratory' });
   const edge = (p: Page) =>
