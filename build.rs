@@ -13,7 +13,7 @@ use std::{env, fs, path::Path};
 
 #[path = "build/sentences.rs"]
 mod sentences;
-use sentences::{sentence_module, take_sentences};
+use sentences::{pieces, sentence_module, take_sentences, Piece};
 
 const LESSON_SOURCE: &str = "content/lesson.toml";
 const SANDBOX_SOURCE: &str = "content/sandbox.toml";
@@ -22,6 +22,7 @@ const REASONS_SOURCE: &str = "content/reasons.toml";
 const CHALLENGES_SOURCE: &str = "content/challenges.toml";
 const SEARCH_SOURCE: &str = "content/search.toml";
 const LIVE_SOURCE: &str = "content/live.toml";
+const RUNTIME_SOURCE: &str = "content/runtime.toml";
 
 /// Renders a value as a Rust expression of the matching `'static` type in `src/lesson`.
 trait Lit {
@@ -304,6 +305,27 @@ fn read(source: &str) -> (toml::Table, String) {
     (table, sentence_module(source, module, &sentences))
 }
 
+/// The client runtime's sentences (`content/runtime.toml`, one flat table) as `(key,
+/// sentence)` pairs: JavaScript and Python fill them, so they are not typed structs, but
+/// their placeholders are checked as any sentence's, and counted words are refused.
+fn runtime_words(source: &str) -> String {
+    println!("cargo:rerun-if-changed={source}");
+    let text = fs::read_to_string(source).unwrap_or_else(|e| panic!("cannot read {source}: {e}"));
+    let table: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{source}: {e}"));
+    let mut pairs = Vec::new();
+    for (key, value) in &table {
+        let sentence = value
+            .as_str()
+            .unwrap_or_else(|| panic!("{source}: {key} must be a sentence"));
+        let pieces = pieces(sentence).unwrap_or_else(|e| panic!("{source}: {key}: {e}"));
+        if pieces.iter().any(|p| matches!(p, Piece::Counted { .. })) {
+            panic!("{source}: {key}: the runtime cannot count words; write the sentence without");
+        }
+        pairs.push(format!("({key:?}, {sentence:?})"));
+    }
+    format!("&[{}]", pairs.join(", "))
+}
+
 fn write_out(name: &str, rust: &str) {
     let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(name);
     fs::write(&out, rust).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
@@ -323,4 +345,5 @@ fn main() {
         compile::<LiveWords>(LIVE_SOURCE, "live.rs", |_| Ok(())),
     ];
     write_out("sentences.rs", &sentences.join("\n"));
+    write_out("runtime_words.rs", &runtime_words(RUNTIME_SOURCE));
 }

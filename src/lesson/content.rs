@@ -180,3 +180,7 @@ pub static SEARCH: SearchWords = include!(concat!(env!("OUT_DIR"), "/search.rs")
 
 /// Live mode's words, compiled in from `content/live.toml`.
 pub static LIVE: LiveWords = include!(concat!(env!("OUT_DIR"), "/live.rs"));
+
+/// The sentences the sandbox's client runtime fills (in JavaScript and Python), by key,
+/// compiled in from `content/runtime.toml`; the client engine hands them to the runtime.
+pub static RUNTIME_WORDS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/runtime_words.rs"));

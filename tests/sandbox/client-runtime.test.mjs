@@ -368,3 +368,28 @@ test("Python: os._exit in a handler stops the interpreter with a plain sentence,
     process.exitCode = exitCode; // Pyodide in Node sets the process's exit code too
   }
 });
+
+// The runtime's sentences are content/runtime.toml's, handed in by the engine with its codes;
+// a runtime of its own here, since one connects once.
+test("the runtime says the engine's sentences, and refuses a table that lost one or a placeholder", async () => {
+  const { readFileSync } = await import("node:fs");
+  const vm = await import("node:vm");
+  const source = readFileSync(new URL("../../www/snippets/sandbox/client-runtime.js", import.meta.url), "utf8");
+  const fresh = () => {
+    const scope = {};
+    vm.runInThisContext(`(function (self) {\n${source}\n})`)(scope);
+    return scope.LeaseLabClientRuntime;
+  };
+  const words = wire.words;
+  const refused = (changed) => assert.throws(() => fresh().connect({ ...wire, words: { ...words, ...changed } }), /unreadable table/);
+  refused({ thrown: undefined });
+  refused({ not_token: words.not_token.replace("{value}", "") });
+  refused({ too_large: `${words.too_large} {extra}` });
+  refused({ use_timers: `${words.use_timers} {call}` });
+
+  const reworded = fresh();
+  reworded.connect({ ...wire, words: { ...words, not_token: "{call} wants a token, not {value}" } });
+  const inst = { active: true, out: new Float64Array(wire.slot), n: 0, requests: 0, writes: 0 };
+  const node = reworded.typeScriptNode("A", {}, inst, { idOf: () => 0 });
+  assert.throws(() => node.renew("x"), { message: 'renew(token) wants a token, not "x"' });
+});

@@ -5,10 +5,11 @@
 //! defined here once; the engine hands them to the runtime as a [`Table`] when it loads, and
 //! reads every number that comes back against the same codes.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 use super::machine::{MAX_ACTIONS_PER_CALL, MAX_LINE_CHARS, MAX_OUTPUT_LINES, MAX_TIMER_NAME};
 use super::protocol::{AnswerKind, InputKind, LossReason};
+use crate::lesson::content::RUNTIME_WORDS;
 
 /// Numbers per action in the runtime's buffer: the op code and two arguments.
 pub const SLOT: usize = 3;
@@ -112,6 +113,18 @@ pub struct Table {
     pub max_line_chars: usize,
     /// Longest timer name, in characters.
     pub max_name_chars: usize,
+    /// The sentences the runtime fills, by key.
+    pub words: Words,
+}
+
+/// Sentences by key, an object to JavaScript ([`RUNTIME_WORDS`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Words(pub &'static [(&'static str, &'static str)]);
+
+impl Serialize for Words {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().copied())
+    }
 }
 
 /// The table the engine hands the runtime.
@@ -126,6 +139,7 @@ pub fn table() -> Table {
         max_output_lines: MAX_OUTPUT_LINES,
         max_line_chars: MAX_LINE_CHARS,
         max_name_chars: MAX_TIMER_NAME,
+        words: Words(RUNTIME_WORDS),
     }
 }
 

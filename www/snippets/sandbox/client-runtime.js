@@ -43,6 +43,46 @@
   // A handler call may ask for MAX_ACTIONS actions; a run (all its clients) keeps
   // MAX_OUTPUT_LINES printed lines of at most MAX_LINE_CHARS characters.
   let MAX_OUTPUT_LINES, MAX_LINE_CHARS, MAX_NAME_CHARS, CAPPED, PYTHON_PRELUDE;
+  // What the learner reads from the runtime is content/runtime.toml's, handed in with the
+  // table: each key here with the facts its sentence must name, no more and no fewer.
+  const SENTENCES = Object.freeze({
+    not_milliseconds: ["call", "arg", "value"],
+    too_large: ["call", "arg", "value"],
+    not_token: ["call", "value"],
+    not_timer_name: ["call", "max", "value"],
+    not_reason: ["value"],
+    outside_handler: ["call"],
+    too_many_actions: ["call", "max"],
+    no_handler: ["file", "handler", "what"],
+    answer_arrived: [],
+    timer_fired: ["name"],
+    client_started: [],
+    not_async: ["handler"],
+    returned_early: ["file"],
+    run_ended: [],
+    no_modules: ["line"],
+    at_line_column: ["line", "column"],
+    thrown: ["value"],
+    unreadable_value: [],
+    unreadable_error: ["kind"],
+    output_capped: ["lines"],
+    python_stopped: ["why"],
+    unavailable: ["what", "advice"],
+    unseeded: ["what"],
+    use_timers: [],
+    use_monotonic: [],
+    use_counter: [],
+    use_counter_or_seed: [],
+    same_every_time: [],
+    use_node_calls: [],
+    one_thread: [],
+    no_typing: [],
+  });
+  const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/;
+  // The sentences as written (for Python's prelude), and split at their placeholders: words
+  // at even places, a fact's name at odd ones (filled by concatenation alone, which learner
+  // code that rewrites String or RegExp methods cannot reach).
+  let WORDS, PARTS;
   // Taken before any learner code runs.
   const stringify = JSON.stringify;
 
@@ -67,9 +107,38 @@
     [SLOT, MAX_ACTIONS, MAX_OUTPUT_LINES] = [count(t.slot), count(t.maxActions), count(t.maxOutputLines)];
     [MAX_LINE_CHARS, MAX_NAME_CHARS] = [count(t.maxLineChars), count(t.maxNameChars)];
     MAX_SLOTS = SLOT * MAX_ACTIONS;
-    CAPPED = `… more output was dropped: a run keeps ${MAX_OUTPUT_LINES} lines`;
+    [WORDS, PARTS] = sentences(t.words);
+    CAPPED = say("output_capped", { lines: MAX_OUTPUT_LINES });
     PYTHON_PRELUDE = pythonPrelude();
     KINDS = kinds;
+  }
+
+  /** The engine's sentences and their parts, if each one the runtime fills is there with its facts. */
+  function sentences(words) {
+    const unreadable = () => new Error("The lab's engine handed the client runtime an unreadable table.");
+    if (!words || typeof words !== "object") throw unreadable();
+    const kept = {};
+    const parts = {};
+    for (const [key, facts] of Object.entries(SENTENCES)) {
+      const sentence = words[key];
+      if (typeof sentence !== "string") throw unreadable();
+      const split = sentence.split(PLACEHOLDER);
+      const named = split.filter((_, i) => i % 2 === 1);
+      if (named.length !== new Set(named).size || named.length !== facts.length || !facts.every((f) => named.includes(f))) {
+        throw unreadable();
+      }
+      kept[key] = sentence;
+      parts[key] = Object.freeze(split);
+    }
+    return [Object.freeze(kept), Object.freeze(parts)];
+  }
+
+  /** The sentence `key` with its facts filled in. */
+  function say(key, facts = {}) {
+    const parts = PARTS[key];
+    let text = "";
+    for (let i = 0; i < parts.length; i += 1) text += i % 2 === 1 ? `${facts[parts[i]]}` : parts[i];
+    return text;
   }
 
   function connected() {
@@ -197,7 +266,7 @@
       if (MODULE_SYNTAX.test(lines[i])) {
         return {
           error: {
-            text: `SyntaxError on line ${i + 1}: import and export are not available in the lab: the client is one file, so write everything it needs in it\n`,
+            text: `${say("no_modules", { line: i + 1 })}\n`,
             line: i + 1,
           },
         };
@@ -224,10 +293,10 @@
         try {
           text = String(error);
         } catch {
-          text = "a value whose text cannot be read";
+          text = say("unreadable_value");
         }
       }
-      return { text: bounded(`Thrown and not caught: ${text}`), line: 0 };
+      return { text: bounded(say("thrown", { value: text })), line: 0 };
     }
     let stack = "";
     try {
@@ -256,23 +325,23 @@
 
   function checkMs(call, arg, value) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-      throw new Error(`node.${call}: ${arg} must be a finite number of milliseconds ≥ 0, got ${quote(value)}`);
+      throw new Error(say("not_milliseconds", { call, arg, value: quote(value) }));
     }
     const us = Math.round(value * 1000);
-    if (us > MAX_US) throw new Error(`node.${call}: ${arg} is too large, got ${quote(value)}`);
+    if (us > MAX_US) throw new Error(say("too_large", { call, arg, value: quote(value) }));
     return us;
   }
 
   function checkToken(call, value) {
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new Error(`node.${call}: token must be the integer token from an answer, got ${quote(value)}`);
+      throw new Error(say("not_token", { call, value: quote(value) }));
     }
     return value;
   }
 
   function checkName(call, value) {
     if (typeof value !== "string" || value.length === 0 || value.length > MAX_NAME_CHARS) {
-      throw new Error(`node.${call}: name must be a timer name of 1 to ${MAX_NAME_CHARS} characters, got ${quote(value)}`);
+      throw new Error(say("not_timer_name", { call, max: MAX_NAME_CHARS, value: quote(value) }));
     }
     return value;
   }
@@ -302,10 +371,10 @@
     // `named`: `a` is a timer name, numbered once the action is taken (so a name numbered is
     // a name the wasm reads).
     const act = (call, op, a, b, named = false) => {
-      if (!inst.active) throw new Error(`node.${call}: call it inside start, reply or timer, while the lab runs them`);
+      if (!inst.active) throw new Error(say("outside_handler", { call }));
       const n = inst.n;
       if (n >= MAX_SLOTS) {
-        inst.overflow = `node.${call}: one handler call asked for more than ${MAX_ACTIONS.toLocaleString("en")} actions; a handler should do a few things and return`;
+        inst.overflow = say("too_many_actions", { call, max: MAX_ACTIONS.toLocaleString("en") });
         throw new Error(inst.overflow);
       }
       const out = inst.out;
@@ -346,7 +415,7 @@
       },
       lost(reason = "deadline") {
         if (reason !== "deadline" && reason !== "not_owner") {
-          throw new Error(`node.lost(reason): reason must be "not_owner" or "deadline", got ${quote(reason)}`);
+          throw new Error(say("not_reason", { value: quote(reason) }));
         }
         act("lost(reason)", OP.lost, LOSSES.indexOf(reason), 0);
       },
@@ -362,8 +431,9 @@
   };
 
   function missing(kind, timerName) {
-    const what = kind === "reply" ? "an answer arrived" : kind === "timer" ? `timer ${stringify(String(timerName))} fired` : "the client started";
-    return { error: { text: `${FILE.typescript} has no function ${HANDLERS[kind]}, but ${what}: define it at the top level`, line: 0 } };
+    const what =
+      kind === "reply" ? say("answer_arrived") : kind === "timer" ? say("timer_fired", { name: stringify(String(timerName)) }) : say("client_started");
+    return { error: { text: say("no_handler", { file: FILE.typescript, handler: HANDLERS[kind], what }), line: 0 } };
   }
 
   /**
@@ -395,7 +465,7 @@
       state.sink = sink;
       try {
         handlers = factory();
-        if (!handlers || typeof handlers !== "object") throw new Error(`${FILE.typescript} returned before its end`);
+        if (!handlers || typeof handlers !== "object") throw new Error(say("returned_early", { file: FILE.typescript }));
       } catch (error) {
         failure = { error: typeScriptError(error, url) };
       } finally {
@@ -425,7 +495,7 @@
             const value = call === "reply" ? handler(node, answerOf(x, y, z)) : call === "timer" ? handler(node, side.names[x]) : handler(node);
             if (value !== null && typeof value === "object" && typeof value.then === "function") {
               value.then(undefined, () => {});
-              throw new Error(`${HANDLERS[call]} must not be async: the lab uses what it did before it returned, so it cannot await`);
+              throw new Error(say("not_async", { handler: HANDLERS[call] }));
             }
             if (inst.overflow) error = { text: inst.overflow, line: 0 };
           } catch (thrown) {
@@ -455,7 +525,7 @@
 
   /** Turns sucrase's error into the {text, line} a snippet's syntax error gives. */
   function sucraseError(error) {
-    const at = error.loc ? ` on line ${error.loc.line}, column ${error.loc.column + 1}` : "";
+    const at = error.loc ? say("at_line_column", { line: error.loc.line, column: error.loc.column + 1 }) : "";
     const message = String(error.message)
       .replace(/^Error transforming \S+: /, "")
       .replace(/ \(\d+:\d+\)$/, "");
@@ -466,7 +536,7 @@
 
   function unavailable(what, advice) {
     return function () {
-      throw new Error(`${what} is not available in the lab: ${advice}`);
+      throw new Error(say("unavailable", { what, advice }));
     };
   }
 
@@ -499,7 +569,7 @@
       // The real clock's other doors: the worker's start in real time (timeOrigin + now()
       // would be real time again) and marks, which read the real clock themselves.
       Object.defineProperty(perf, "timeOrigin", { value: 0, configurable: true });
-      const marks = "read the node's monotonic clock with performance.now() or node.monotonic()";
+      const marks = say("use_monotonic");
       for (const name of ["mark", "measure"]) {
         Object.defineProperty(perf, name, { value: unavailable(`performance.${name}`, marks), configurable: true, writable: true });
       }
@@ -541,13 +611,13 @@
         },
       });
     }
-    scope.Math.random = unavailable("Math.random", "a run must give the same result every time; derive what you need from node.name or a counter");
-    const timers = "arm a timer with node.after(ms, name) and handle it in timer(node, name)";
+    scope.Math.random = unavailable("Math.random", say("use_counter"));
+    const timers = say("use_timers");
     scope.setTimeout = unavailable("setTimeout", timers);
     scope.setInterval = unavailable("setInterval", timers);
-    scope.fetch = unavailable("fetch", "the client speaks to the lock service only through node.acquire, node.renew and node.release");
+    scope.fetch = unavailable("fetch", say("use_node_calls"));
     if (blockCrypto && scope.crypto) {
-      const why = "a run must give the same result every time";
+      const why = say("same_every_time");
       try {
         Object.defineProperty(scope.crypto, "getRandomValues", { value: unavailable("crypto.getRandomValues", why), configurable: true });
         Object.defineProperty(scope.crypto, "randomUUID", { value: unavailable("crypto.randomUUID", why), configurable: true });
@@ -578,6 +648,7 @@ _MAX_NAME = ${MAX_NAME_CHARS}
 _MAX_US = ${MAX_US}
 _MAX_MS = _MAX_US / 1000
 _CAPPED = ${JSON.stringify(CAPPED)}
+_WORDS = ${JSON.stringify(WORDS)}
 _clock = [0, 0]   # the handled node's monotonic and wall clocks, µs
 _dumps = _json.dumps
 _modules = _sys.modules
@@ -601,23 +672,27 @@ class _Names(dict):
 
 _names = _Names()
 
+def _say(key, **facts):
+    """The sentence key of content/runtime.toml with its facts filled in."""
+    return _WORDS[key].format_map(facts)
+
 def _ms(call, arg, value):
     t = type(value)
     if (t is int or t is float) and value >= 0 and (t is int or _isfinite(value)):
         if value >= _MAX_MS:
-            raise ValueError(f"node.{call}: {arg} is too large, got {value!r}")
+            raise ValueError(_say("too_large", call=call, arg=arg, value=repr(value)))
         return value
-    raise ValueError(f"node.{call}: {arg} must be a finite number of milliseconds ≥ 0, got {value!r}")
+    raise ValueError(_say("not_milliseconds", call=call, arg=arg, value=repr(value)))
 
 def _token(call, value):
     if type(value) is int and 0 <= value <= _MAX_US:
         return value
-    raise ValueError(f"node.{call}: token must be the integer token from an answer, got {value!r}")
+    raise ValueError(_say("not_token", call=call, value=repr(value)))
 
 def _name(call, value):
     if type(value) is str and 0 < len(value) <= _MAX_NAME:
         return value
-    raise ValueError(f"node.{call}: name must be a timer name of 1 to {_MAX_NAME} characters, got {value!r}"[:300])
+    raise ValueError(_say("not_timer_name", call=call, max=_MAX_NAME, value=repr(value))[:300])
 
 class _Overflow(RuntimeError):
     pass
@@ -666,10 +741,10 @@ class Node:
             else:
                 _ms(call, arg, value)
         if acts is None:
-            raise RuntimeError(f"node.{call}: call it inside start, reply or timer, while the lab runs them")
+            raise RuntimeError(_say("outside_handler", call=call))
         if len(acts) < _MAX_ACTIONS:
             return
-        self._over = f"node.{call}: one handler call asked for more than {_MAX_ACTIONS:,} actions; a handler should do a few things and return"
+        self._over = _say("too_many_actions", call=call, max=f"{_MAX_ACTIONS:,}")
         raise _Overflow(self._over)
 
     def acquire(self, ttl_ms):
@@ -730,7 +805,7 @@ class Node:
 
     def lost(self, reason="deadline"):
         if type(reason) is not str or reason != "deadline" and reason != "not_owner":
-            raise ValueError(f'node.lost(reason): reason must be "not_owner" or "deadline", got {reason!r}'[:300])
+            raise ValueError(_say("not_reason", value=repr(reason))[:300])
         acts = self._acts
         if acts is None or len(acts) >= _MAX_ACTIONS:
             self._check("lost(reason)")
@@ -787,7 +862,7 @@ def _describe(error):
             line = error.lineno or 0
         return {"text": text.rstrip("\n")[:${MAX_ERROR_CHARS}], "line": line or 0}
     except BaseException:
-        return {"text": f"{type(error).__name__} (its text could not be read)", "line": 0}
+        return {"text": _say("unreadable_error", kind=type(error).__name__), "line": 0}
 
 def _compile(source):
     """Compiles the learner's code once; returns None, or its syntax error as JSON."""
@@ -801,7 +876,7 @@ def _compile(source):
 
 def _unavailable(what, advice):
     def unavailable(*args, **kwargs):
-        raise RuntimeError(f"{what} is not available in the lab: {advice}")
+        raise RuntimeError(_say("unavailable", what=what, advice=advice))
     return unavailable
 
 def _shadow():
@@ -814,8 +889,8 @@ def _shadow():
     time.monotonic_ns = lambda: clock[0] * 1000
     time.perf_counter_ns = time.monotonic_ns
     time.time_ns = lambda: clock[1] * 1000
-    time.sleep = _unavailable("time.sleep", "arm a timer with node.after(ms, name) and handle it in timer(node, name)")
-    same = "a run must give the same result every time; derive what you need from node.name or a counter"
+    time.sleep = _unavailable("time.sleep", _say("use_timers"))
+    same = _say("use_counter")
     for name in ("random", "uniform", "randint", "randrange", "choice", "choices", "shuffle", "sample",
                  "gauss", "normalvariate", "lognormvariate", "expovariate", "vonmisesvariate", "gammavariate",
                  "triangular", "betavariate", "paretovariate", "weibullvariate", "getrandbits", "randbytes",
@@ -826,14 +901,14 @@ def _shadow():
     class Random(real_random):
         def __init__(self, x=None, *args, **kwargs):
             if x is None:
-                raise RuntimeError("random.Random() without a seed is not available in the lab: " + same + ", or give it a seed")
+                raise RuntimeError(_say("unavailable", what=_say("unseeded", what="random.Random()"), advice=_say("use_counter_or_seed")))
             super().__init__(x, *args, **kwargs)
     random.Random = Random
     random.SystemRandom = _unavailable("random.SystemRandom", same)
     os.urandom = _unavailable("os.urandom", same)
     random._urandom = os.urandom
-    threading.Thread.start = _unavailable("threading.Thread.start", "a client is one thread of simulated time; arm a timer with node.after(ms, name) and do the work in timer(node, name)")
-    _builtins.input = _unavailable("input()", "nobody can type into a simulated client; read the numbers from node.settings")
+    threading.Thread.start = _unavailable("threading.Thread.start", _say("one_thread"))
+    _builtins.input = _unavailable("input()", _say("no_typing"))
     _sys.stdout = _sys.stderr = _Out()
 
 def _fresh_logging():
@@ -889,7 +964,7 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
 
 _SIGNATURES = {"start": "start(node)", "reply": "reply(node, answer)", "timer": "timer(node, name)"}
 
-_GONE = _dumps({"error": {"text": "this client belongs to a run that has ended", "line": 0}})
+_GONE = _dumps({"error": {"text": _say("run_ended"), "line": 0}})
 
 def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_name=None):
     instance = _instances.get(key)
@@ -915,11 +990,11 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
             if handler is not None:
                 result = handler(node)
         if handler is None:
-            what = "an answer arrived" if kind == "reply" else f"timer {timer_name!r} fired" if kind == "timer" else "the client started"
-            raise _Overflow(f"{_FILE} has no function {_SIGNATURES.get(kind, kind)}, but {what}: define it at the top level")
+            what = _say("answer_arrived") if kind == "reply" else _say("timer_fired", name=repr(timer_name)) if kind == "timer" else _say("client_started")
+            raise _Overflow(_say("no_handler", file=_FILE, handler=_SIGNATURES.get(kind, kind), what=what))
         if result is not None and hasattr(result, "__await__"):
             result.close()
-            raise RuntimeError(f"{_SIGNATURES[kind]} must not be async: the lab uses what it did before it returned, so it cannot await")
+            raise RuntimeError(_say("not_async", handler=_SIGNATURES[kind]))
     except BaseException as error:
         node._acts = None
         _out.clear()
@@ -1059,9 +1134,9 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     try {
       why = error && error.message ? `${error.name || "Error"}: ${error.message}` : String(error);
     } catch {
-      why = "an error whose text cannot be read";
+      why = say("unreadable_value");
     }
-    const text = `Python itself stopped while running your code (${why}), so no client can go on. Remove what ends the interpreter (os._exit, say) and run again.`;
+    const text = say("python_stopped", { why });
     return stringify({ error: { text: bounded(text), line: 0 } });
   }
 
