@@ -278,6 +278,8 @@ records! {
         stopped: Text,
         crashed: Text,
         unknown_error: Text,
+        /// Why a run could not go on, when the runner or the sandbox's worker says so.
+        sandbox_did_not_start: Text, engine_too_slow: Text,
         /// Under the editor while it has focus: what Tab does now.
         editor_tab_moves: Text, editor_tab_indents: Text,
     }

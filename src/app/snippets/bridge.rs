@@ -87,6 +87,10 @@ pub enum RunProgress {
         stream: Stream,
         text: String,
     },
+    /// Why the runner or the sandbox's worker cannot go on, for the page to word.
+    Problem {
+        problem: RunnerProblem,
+    },
     /// A search has tried this many plans.
     #[serde(rename = "progress")]
     Searched {
@@ -98,6 +102,30 @@ pub enum RunProgress {
         json: String,
         ms: Option<u32>,
     },
+}
+
+/// Why the runner or the sandbox's worker cannot go on. The page words it
+/// (`content/sandbox.toml`), so the runner and the worker send a reason, not a sentence;
+/// a detail is an error's own text, shown as text.
+#[derive(Deserialize, Clone, Debug, PartialEq)]
+#[serde(
+    tag = "why",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum RunnerProblem {
+    /// The sandbox's frame never said it was ready.
+    SandboxDidNotStart,
+    /// The runner could not set the sandbox up.
+    SandboxCouldNotStart { detail: String },
+    /// A fresh worker's engine was not up within the runner's limit.
+    EngineTooSlow,
+    /// The engine's files did not load in the worker.
+    EngineDidNotLoad { detail: String },
+    /// The lab's own wasm threw while it ran the learner's client.
+    LabFailed { detail: String },
+    /// The lab's report was longer than the sandbox relays, in characters.
+    ReportTooLarge { limit_chars: f64 },
 }
 
 /// How a run ended; the runner sends exactly one of these per run.

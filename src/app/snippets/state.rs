@@ -2,12 +2,13 @@
 //! [`PanelAction`]s. Each run has its own number, so news of an older run changes nothing,
 //! and a run takes its news in order: progress while it is going, then one ending.
 
+use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::bridge::{RunEnding, RunEvent, RunProgress, Stream};
+use super::bridge::{RunEnding, RunEvent, RunProgress, RunnerProblem, Stream};
 use crate::model::search::SearchSpec;
 use crate::model::Scenario;
 
@@ -194,6 +195,9 @@ impl Panel {
                     Stream::Stderr => self.stderr.push(text),
                 }
             }
+            (phase, RunEvent::Progress(RunProgress::Problem { problem })) if phase.is_busy() => {
+                self.stderr.push(said(&problem) + "\n");
+            }
             (RunPhase::Running, RunEvent::Progress(RunProgress::Searched { ran })) => {
                 self.ran = ran.clamp(0.0, 1e12) as u64;
             }
@@ -207,5 +211,28 @@ impl Panel {
             _ => return false,
         }
         true
+    }
+}
+
+/// What the learner reads under Errors for a runner's or a worker's `problem`.
+fn said(problem: &RunnerProblem) -> String {
+    use sentences::sandbox::snippets as words;
+    let plain = &SANDBOX.snippets;
+    match problem {
+        RunnerProblem::SandboxDidNotStart => plain.sandbox_did_not_start.to_owned(),
+        RunnerProblem::SandboxCouldNotStart { detail } => {
+            words::CouldNotStart { reason: detail }.to_string()
+        }
+        RunnerProblem::EngineTooSlow => plain.engine_too_slow.to_owned(),
+        RunnerProblem::EngineDidNotLoad { detail } => {
+            words::EngineDidNotLoad { detail }.to_string()
+        }
+        RunnerProblem::LabFailed { detail } => words::LabFailed { detail }.to_string(),
+        RunnerProblem::ReportTooLarge { limit_chars } => words::ReportTooLarge {
+            size: words::Megabytes {
+                size: format!("{:.0}", limit_chars / 1e6),
+            },
+        }
+        .to_string(),
     }
 }

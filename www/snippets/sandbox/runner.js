@@ -185,7 +185,7 @@ function sandboxDied(lane, sandbox) {
   closeSandbox(lane, sandbox);
   if (!lane.run) return;
   if (sandbox.isReady) endRun(lane.run, { kind: "sandboxCrashed" });
-  else endRun(lane.run, { kind: "failed", line: null }, "The sandbox did not start.\n");
+  else endRun(lane.run, { kind: "failed", line: null }, problem("sandboxDidNotStart"));
 }
 
 function post(sandbox, message, transfer = []) {
@@ -279,15 +279,39 @@ function onWorkerMessage(lane, worker, data) {
       return;
     case "limit":
       // The relay budget ran out (the iframe already ended the worker).
-      if (running) endRun(run, { kind: "failed", line: null }, "The lab's report was larger than the sandbox passes on (4 MB).\n");
+      if (running) endRun(run, { kind: "failed", line: null }, problem("reportTooLarge", { limitChars: LAB_REPORT_CHARS }));
       return;
     case "failed":
       if (worker.phase === "ended") return;
       if (!run) return discardWarm(lane, worker);
-      // The learner's syntax error, or why the engine failed: shown under Errors.
-      endRun(run, { kind: "failed", line: lineOf(data.line) }, String(data.text ?? "").slice(0, MAX_ERROR_CHARS));
+      // Why the worker could not go on, for the page to word, or the learner's syntax error:
+      // shown under Errors.
+      if (WORKER_PROBLEMS.includes(data.why)) {
+        endRun(run, { kind: "failed", line: null }, problem(data.why, { detail: bounded(data.detail) }));
+      } else {
+        endRun(run, { kind: "failed", line: lineOf(data.line) }, errorOutput(data.text));
+      }
       return;
   }
+}
+
+// Why a run cannot go on, as the page words it (RunnerProblem in src/app/snippets/bridge.rs,
+// its sentences in content/sandbox.toml): the runner's and the worker's own, not learner text.
+function problem(why, facts = {}) {
+  return { kind: "problem", problem: { why, ...facts } };
+}
+
+// What the worker may say it failed on (worker.js's failBecause).
+const WORKER_PROBLEMS = ["engineDidNotLoad", "labFailed"];
+
+function bounded(text) {
+  return String(text ?? "").slice(0, MAX_ERROR_CHARS);
+}
+
+/** The learner's error text, shown under Errors as it is. */
+function errorOutput(text) {
+  const shown = bounded(text);
+  return shown ? { kind: "output", stream: "stderr", text: shown } : null;
 }
 
 function lineOf(line) {
@@ -403,7 +427,7 @@ function spawnWorker(lane, source, files) {
   const sandbox = lane.sandbox;
   const worker = { id: nextWorkerId++, sandbox, phase: "loading", run: null, restores: false, makesSnapshot: false };
   worker.timer = setTimeout(() => {
-    if (worker.run) endRun(worker.run, { kind: "failed", line: null }, "The engine did not start in time.\n");
+    if (worker.run) endRun(worker.run, { kind: "failed", line: null }, problem("engineTooSlow"));
     else discardWarm(lane, worker);
   }, ENGINE_START_MS);
   sandbox.workers.set(worker.id, worker);
@@ -456,11 +480,10 @@ function warmLater(lane) {
   }, 0);
 }
 
-function endRun(run, ending, errorText = "") {
+/** Ends `run`; `why` is an event said first: the learner's error, or a problem the page words. */
+function endRun(run, ending, why = null) {
   if (run.ended) return;
-  // The page's own words on why, shown under Errors like the worker's (the app reads no
-  // text in an ending).
-  if (errorText) emit(run, { kind: "output", stream: "stderr", text: errorText });
+  if (why) emit(run, why);
   clearTimeout(run.timer);
   run.onEvent(ending);
   run.ended = true;
@@ -483,7 +506,7 @@ async function startTask(lane, run, message) {
     if (worker.phase === "loading") emit(run, { kind: "starting" });
     post(worker.sandbox, { type: "send", id: worker.id, message });
   } catch (error) {
-    endRun(run, { kind: "failed", line: null }, `The sandbox could not start: ${error.message}\n`);
+    endRun(run, { kind: "failed", line: null }, problem("sandboxCouldNotStart", { detail: bounded(error?.message) }));
   }
 }
 

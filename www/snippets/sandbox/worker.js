@@ -25,9 +25,16 @@ const send = (message) => post(stringify(message));
 // An error's text is bounded (an error can quote a value).
 const MAX_ERROR_CHARS = 20_000;
 
+const bounded = (text) => (text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…\n` : text);
+
+/** The learner's code did not compile or start: its error, on its line. */
 function fail(text, line) {
-  const shown = text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…\n` : text;
-  send({ type: "failed", text: shown, line });
+  send({ type: "failed", text: bounded(text), line });
+}
+
+/** The worker itself cannot go on: why (the page words it) and the error's own text. */
+function failBecause(why, error) {
+  send({ type: "failed", why, detail: show(error).slice(0, MAX_ERROR_CHARS) });
 }
 
 function blobUrl(bytes, type) {
@@ -173,7 +180,7 @@ async function runLab(ready, lab, task) {
         ? lab.engine.search_client(task.link, task.search ?? "", prepared.make, progress)
         : lab.engine.run_client(task.link, prepared.make);
   } catch (error) {
-    return fail(`The lab stopped on an error of its own: ${show(error)}\n`, 0);
+    return failBecause("labFailed", error);
   }
   const ms = Math.round(realNow() - started);
   post(`{"type":"result","json":${stringify(typeof report === "string" ? report : "")},"ms":${ms}}`);
@@ -212,7 +219,7 @@ self.onmessage = ({ data }) => {
     // "loaded" once the engine, the runtime and the lab's wasm all are.
     loading.then(
       ([ready]) => send({ type: "loaded", restored: ready.restored }),
-      (error) => fail(`The engine did not load: ${show(error)}\n`, 0),
+      (error) => failBecause("engineDidNotLoad", error),
     );
   } else if (data.type === "lab" && loading && !started) {
     started = true;
