@@ -419,19 +419,23 @@ test('Python: os._exit ends the run with a plain sentence, and the next run work
 
 // The runner and the sandbox's worker say why a run cannot go on as a reason; the page words
 // it (content/sandbox.toml) under Errors, with the error's own text.
-for (const [why, answer, said] of [
-  ['its engine arrives as bytes that are no WebAssembly', { status: 200, contentType: 'application/wasm', body: 'not wasm' }, /^The engine did not load: \S.*/],
-  ['its engine cannot be fetched', { status: 503, body: '' }, /^The sandbox could not start: \S*client_worker_bg\.wasm: HTTP 503/],
-] as const) {
-  test(`TypeScript: a run whose ${why} ends with the page's own sentence under Errors`, async ({ page }) => {
-    const w = await openClient(page, 'TypeScript');
-    await page.route('**/client_worker_bg.wasm', (route) => route.fulfill(answer));
-    await w.run.click();
-    await expect(w.status).toHaveText('TypeScript stopped with an error: see Errors below.', { timeout: FIRST_RUN_MS });
-    await expect(w.errors).toHaveText(said);
-    await expect(w.runHeading).toHaveCount(0);
-  });
-}
+test.describe('when the engine does not come', () => {
+  // The unfetchable engine's answer is logged by the browser itself.
+  test.use({ allowedConsoleErrors: [[/Failed to load resource: the server responded with a status of 503/], { scope: 'test' }] });
+  for (const [why, answer, said] of [
+    ['engine arrives as bytes that are no WebAssembly', { status: 200, contentType: 'application/wasm', body: 'not wasm' }, /^The engine did not load: \S.*/],
+    ['engine cannot be fetched', { status: 503, body: '' }, /^The sandbox could not start: \S*client_worker_bg\.wasm: HTTP 503/],
+  ] as const) {
+    test(`TypeScript: a run whose ${why} ends with the page's own sentence under Errors`, async ({ page }) => {
+      const w = await openClient(page, 'TypeScript');
+      await page.route('**/client_worker_bg.wasm', (route) => route.fulfill(answer));
+      await w.run.click();
+      await expect(w.status).toHaveText('TypeScript stopped with an error: see Errors below.', { timeout: FIRST_RUN_MS });
+      await expect(w.errors).toHaveText(said);
+      await expect(w.runHeading).toHaveCount(0);
+    });
+  }
+});
 
 // ------------------------------------------- the sandbox (ported from the snippets' tests)
 

@@ -108,11 +108,7 @@ pub enum RunProgress {
 /// (`content/sandbox.toml`), so the runner and the worker send a reason, not a sentence;
 /// a detail is an error's own text, shown as text.
 #[derive(Deserialize, Clone, Debug, PartialEq)]
-#[serde(
-    tag = "why",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "why", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum RunnerProblem {
     /// The sandbox's frame never said it was ready.
     SandboxDidNotStart,
