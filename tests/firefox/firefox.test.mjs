@@ -234,6 +234,29 @@ test('links followed in the open page: a refused time is said and the address sh
   });
 });
 
+test('a Sandbox link lands from Maps and from Q&A, and Back and Forward move between lab links', async () => {
+  const ttl = async (page, value) =>
+    page.waitForFunction((value) => [...document.querySelectorAll('label')].find((l) => l.textContent.trim().startsWith('Lease TTL (T)'))?.control?.value === value, { polling: 100 }, value);
+  await withPage('#/maps', async (page) => {
+    await page.evaluate(() => (location.hash = '#/sandbox?v=1&clients=3&ttl=7s&renew=1/4&dur=25s&faults=none&fault=pause:C@2.5s+6s&t=9.75s'));
+    await textOf(page, '.clock .now', /^t = 9\.750 s$/);
+    await ttl(page, '7');
+    await find(page, 'button', /^Remove stop-the-world pause/);
+    await page.evaluate(() => (location.hash = '#/sandbox?v=1&ttl=4s&dur=20s&t=3s'));
+    await textOf(page, '.clock .now', /^t = 3\.000 s$/);
+    await ttl(page, '4');
+    await page.evaluate(() => history.back());
+    await textOf(page, '.clock .now', /^t = 9\.750 s$/);
+    await ttl(page, '7');
+    await page.evaluate(() => history.forward());
+    await textOf(page, '.clock .now', /^t = 3\.000 s$/);
+    await (await find(page, '[role=tab]', 'Q&A')).click();
+    await page.evaluate(() => (location.hash = '#/sandbox?v=1&ttl=12s&dur=45s&t=40.5s'));
+    await textOf(page, '.clock .now', /^t = 40\.500 s$/);
+    await ttl(page, '12');
+  });
+});
+
 test('the counterexample search breaks fencing off, shrinks, and tells its story', async () => {
   await withPage('#/sandbox', async (page) => {
     await (await field(page, 'Scenario')).select('1');
