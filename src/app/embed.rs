@@ -29,7 +29,8 @@ use crate::share::embed::{DiagramView, EmbedOptions, HEIGHT_MESSAGE_TYPE};
 /// Rules that only embed mode needs: no page margin, and controls hidden on request (a theme
 /// that the link forces is `data-theme` on `<html>`, which the stylesheet's colours follow).
 const EMBED_CSS: &str = "body{margin:0}.embed{padding:0.75rem 1rem}\
-.embed-no-controls .playback-buttons,.embed-no-controls .speed,.embed-no-controls .hint,\
+.embed-no-controls .playback-buttons,.embed-no-controls .speed,.embed-no-controls .playback .hint,\
+.embed-no-controls .live-faults .hint,\
 .embed-no-controls .preset-picker>label,.embed-no-controls .preset-picker select,\
 .embed-no-controls .lab-mode,.embed-no-controls .lab-settings,.embed-no-controls .search-panel,\
 .embed-no-controls .copy-field,.embed-no-controls .embed-builder,\
