@@ -736,6 +736,31 @@ test('Python: when the snapshot will not restore, every run boots in full and gi
   expect(new Set(hashes).size, hashes.join(', ')).toBe(1);
 });
 
+// A restore that never finishes (here Pyodide is handed the snapshot and never answers) costs
+// the snapshot, not the run: the run moves to a worker that boots in full, long before the
+// 90 s the page gives a full boot, and comes back with the same result as the first.
+test('Python: a snapshot restore that hangs hands the run to a full boot', async ({ page }) => {
+  test.setTimeout(200_000);
+  let served = 0;
+  await page.route('**/sandbox/client-runtime.js', async (route) => {
+    const runtime = await (await route.fetch()).text();
+    const restore = 'await boot(pythonOptions({ _loadSnapshot: snapshot }))';
+    expect(runtime).toContain(restore);
+    served += 1;
+    await route.fulfill({ body: runtime.replace(restore, 'await new Promise(() => {})'), contentType: 'text/javascript' });
+  });
+  const w = await openClient(page, 'Python');
+  const first = await runInLab(w);
+  await expect(w.alert).toHaveCount(0);
+  // The second run is handed the worker warmed from the snapshot, which hangs.
+  const clicked = Date.now();
+  const second = await runInLab(w);
+  await expect(w.alert).toHaveCount(0);
+  expect(Date.now() - clicked).toBeLessThan(85_000);
+  expect(second).toBe(first);
+  expect(served).toBeGreaterThan(0);
+});
+
 /**
  * A browser that can be driven again after a sandbox process dies. Playwright takes the death
  * of any of a page's frames for the page's own crash and refuses to go on, though the page

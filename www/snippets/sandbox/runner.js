@@ -109,6 +109,9 @@ const KILL_GRACE_MS = 200;
 const FRAME_READY_MS = 10_000;
 // From a fresh worker to its engine being up; Python takes seconds, far more on a busy machine.
 const ENGINE_START_MS = 90_000;
+// Restoring Python's snapshot skips most of that; a worker not up this soon from one is given
+// up on, and its run moves to a worker that boots in full.
+const RESTORE_MS = 20_000;
 // Python's snapshot (worker.js) is about 30 MB: the memory of a booted interpreter. The iframe
 // relays one buffer a worker up to this size; after this many snapshots not made or not
 // restored, a lane stops asking and boots Python in full each time.
@@ -426,10 +429,6 @@ async function loadFiles(lane, entries) {
 function spawnWorker(lane, source, files) {
   const sandbox = lane.sandbox;
   const worker = { id: nextWorkerId++, sandbox, phase: "loading", run: null, restores: false, makesSnapshot: false };
-  worker.timer = setTimeout(() => {
-    if (worker.run) endRun(worker.run, { kind: "failed", line: null }, problem("engineTooSlow"));
-    else discardWarm(lane, worker);
-  }, ENGINE_START_MS);
   sandbox.workers.set(worker.id, worker);
   // Copies, handed over rather than cloned, keep the iframe's thread free to answer the heartbeat.
   const copies = Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, bytes.slice(0)]));
@@ -440,10 +439,24 @@ function spawnWorker(lane, source, files) {
   } else if (lane.language === "python" && lane.snapshotMisses < SNAPSHOT_MISSES) {
     worker.makesSnapshot = init.makeSnapshot = true;
   }
+  worker.timer = setTimeout(() => engineLate(lane, worker), worker.restores ? RESTORE_MS : ENGINE_START_MS);
   const relayBytes = worker.makesSnapshot ? MAX_SNAPSHOT_BYTES : -1;
   const compile = COMPILED[lane.language];
   post(sandbox, { type: "spawn", id: worker.id, source, init, compile, relayChars: LAB_RELAY_CHARS, relayBytes }, Object.values(copies));
   return worker;
+}
+
+// A worker whose engine is not up in time. One stuck restoring the snapshot costs the snapshot,
+// not the run: the run moves to a worker that boots in full.
+function engineLate(lane, worker) {
+  const run = worker.run;
+  if (worker.restores) countSnapshot(lane, worker, false);
+  if (!run) return discardWarm(lane, worker);
+  if (!worker.restores) return endRun(run, { kind: "failed", line: null }, problem("engineTooSlow"));
+  worker.run = null;
+  run.worker = null;
+  kill(lane, worker);
+  handOver(lane, run);
 }
 
 // `warming`: a worker made ahead of time, not wanted once a task has come meanwhile (two
@@ -497,14 +510,20 @@ function endRun(run, ending, why = null) {
 async function startTask(lane, run, message) {
   if (lane.run) endRun(lane.run, { kind: "stopped" });
   lane.run = run;
+  run.message = message;
   emit(run, { kind: "starting" });
+  await handOver(lane, run);
+}
+
+/** Gives `run` a worker, the warm one or a fresh one, and sends it the task. */
+async function handOver(lane, run) {
   try {
     const worker = await prepareWorker(lane);
     if (run.ended) return kill(lane, worker);
     worker.run = run;
     run.worker = worker;
     if (worker.phase === "loading") emit(run, { kind: "starting" });
-    post(worker.sandbox, { type: "send", id: worker.id, message });
+    post(worker.sandbox, { type: "send", id: worker.id, message: run.message });
   } catch (error) {
     endRun(run, { kind: "failed", line: null }, problem("sandboxCouldNotStart", { detail: bounded(error?.message) }));
   }
