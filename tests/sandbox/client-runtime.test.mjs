@@ -292,6 +292,22 @@ test("Python: an answer reads as a dict too: in, get and [] as for a JavaScript 
   assert.deepEqual(busy.output, ["False False False None - busy"]);
 });
 
+test("Python: the settings read as a dict too, and a name they lack is named with the ones they have", async () => {
+  const py = await pyodide();
+  const code = [
+    "def start(node):",
+    '    s = node.settings',
+    '    print(s["ttl"] == s.ttl, "work_every" in s, "workEvery" in s, s.get("drift_margin") == s.drift_margin, s.get("nope", "-"))',
+    "def timer(node, name):",
+    '    node.settings["renewEvery"]',
+  ].join("\n");
+  const client = lab(runtime.pythonClient(py, code).make)("A", SETTINGS);
+  assert.deepEqual(client.handle(start()).output, ["True True False True -"]);
+  const result = client.handle({ kind: "timer", mono: 1, wall: 2, timer: "t" });
+  assert.equal(result.error.line, 5);
+  assert.match(result.error.text, /KeyError: .*node\.settings has no 'renewEvery': its names are ttl, renew_every, /);
+});
+
 // Logging is module state CPython keeps between instances: a handler added at the top of the
 // code would be added again by each client and each plan of a search, each line printed once
 // more every time.

@@ -60,6 +60,7 @@
     not_async: ["handler"],
     returned_early: ["file"],
     run_ended: [],
+    no_setting: ["name", "names"],
     no_modules: ["line"],
     at_line_column: ["line", "column"],
     thrown: ["value"],
@@ -700,6 +701,15 @@ class _Overflow(RuntimeError):
 class Settings:
     """The lab form's numbers, in milliseconds."""
     __slots__ = ("ttl", "renew_every", "retry_every", "acquire_retry", "request_timeout", "work_every", "drift_margin", "release_after")
+    # Read as a dict too, as for a JavaScript object: settings["ttl"], "ttl" in settings.
+    def __getitem__(self, key):
+        if key not in Settings.__slots__:
+            raise KeyError(_say("no_setting", name=repr(key), names=", ".join(Settings.__slots__)))
+        return getattr(self, key)
+    def __contains__(self, key):
+        return key in Settings.__slots__
+    def get(self, key, default=None):
+        return getattr(self, key) if key in Settings.__slots__ else default
     def __repr__(self):
         return "Settings(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
 
