@@ -185,6 +185,34 @@ for (const language of LANGUAGES) {
       }
     });
 
+    test(`${language}: the reference of calls names every call and setting the runtime gives a node`, async ({ page, checkA11y }) => {
+      test.setTimeout(180_000);
+      const w = await openClient(page, language);
+      // The runtime's own names, printed by a client: a call it gains and the reference
+      // lacks fails here.
+      const probe = language === 'Python'
+        ? 'def start(node):\n    print(" ".join(n for n in dir(node) if not n.startswith("_")))\n    print(" ".join(type(node.settings).__slots__))\n'
+        : 'function start(node: any) {\n  console.log(Object.keys(node).join(" "));\n  console.log(Object.keys(node.settings).join(" "));\n}\n';
+      await replaceCode(w.editor, probe);
+      await runInLab(w);
+      const [calls, settings] = (await printedLines(w)).slice(0, 2).map((line) => line.replace(/^\S+ m?s A: /, '').split(' '));
+      expect(calls).toContain('acquire');
+      expect(settings).toContain('ttl');
+
+      const reference = w.panel.getByRole('group').filter({ has: page.getByText('The calls your client can make', { exact: true }) });
+      await reference.getByText('The calls your client can make', { exact: true }).click();
+      const named = (await reference.getByRole('rowheader').allInnerTexts()).join(' ');
+      for (const call of calls.filter((name) => name !== 'settings' && name !== 'name')) {
+        expect(named, `node.${call}`).toMatch(new RegExp(`\\bnode\\.${call}\\(`));
+      }
+      expect(named).toContain('node.name');
+      const settingsRow = await reference.getByRole('row', { name: /^node\.settings: / }).innerText();
+      for (const setting of settings) expect(settingsRow, setting).toMatch(new RegExp(`\\b${setting}\\b`));
+      // The other language's spelling is not shown.
+      expect(named).not.toContain(language === 'Python' ? 'atWall' : 'at_wall');
+      await checkA11y(page, '.client-reference');
+    });
+
     test(`${language}: "Show a solution" ends ${SOLUTION_PRESETS[language] === PRESETS ? 'every preset' : 'a write-path pause, an NTP step and a late write'} as the built-in client does`, async ({ page }) => {
       test.setTimeout(600_000);
       await openApp(page, '#/sandbox');

@@ -4,6 +4,7 @@
 //! counterexample search against it (`search`). The page never takes a verdict from the
 //! sandbox: it replays every reported trace through its own checkers.
 
+mod reference;
 mod run;
 mod search;
 
@@ -138,6 +139,7 @@ fn Workbench(props: &WorkbenchProps) -> Html {
         <section class="snippet own-client-code" aria-labelledby={heading.clone()}>
             <h5 id={heading}>{language.heading()}</h5>
             <p>{language.intro()}</p>
+            <reference::ClientReference {language} />
             if came_from_link {
                 <p class="snippet-note">{SANDBOX.snippets.from_link}</p>
             }
