@@ -139,7 +139,6 @@ fn Workbench(props: &WorkbenchProps) -> Html {
         <section class="snippet own-client-code" aria-labelledby={heading.clone()}>
             <h5 id={heading}>{language.heading()}</h5>
             <p>{language.intro()}</p>
-            <reference::ClientReference {language} />
             if came_from_link {
                 <p class="snippet-note">{SANDBOX.snippets.from_link}</p>
             }
@@ -149,6 +148,7 @@ fn Workbench(props: &WorkbenchProps) -> Html {
                 limit_secs={panel.limit_secs} {on_run} {on_stop} {on_reset} {on_solution} {on_limit} />
             <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} searching={searched} />
             <OutputConsole {language} stdout={panel.stdout.clone()} stderr={panel.stderr.clone()} />
+            <reference::ClientReference {language} />
             if !searched {
                 { reported.clone() }
             }

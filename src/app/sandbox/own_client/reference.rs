@@ -1,5 +1,5 @@
 //! The calls a learner's client receives and makes, in the chosen language: a table folded
-//! under the editor's introduction, from `content/sandbox.toml`.
+//! under the code's printed output and errors, from `content/sandbox.toml`.
 
 use yew::prelude::*;
 
