@@ -355,6 +355,10 @@ test('a Python client runs in the lab in Firefox: the solution ends as the built
     assert.equal(hashes[1], hashes[0]);
     await (await find(page, 'section.snippet button', 'Compare with the built-in client')).click();
     await textOf(page, '.own-client-outcome', /^Both end the same way: .*; every check holds\.$/);
+    // The calls' reference opens, in Python's spelling.
+    await (await find(page, '.client-reference summary', 'The calls your client can make')).click();
+    const reference = await textOf(page, '.client-reference', /node\.at_wall\(ms, name\)/);
+    assert.doesNotMatch(reference, /atWall|renewEvery/);
   });
 });
 
