@@ -51,12 +51,19 @@ awk -v n="$best_native" -v w="$best_wasm" 'BEGIN {
 echo
 echo "== search: checked plans/s (native one core; wasm workers in headless Chromium)"
 trunk build --release >/dev/null
-summary="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null)"
-search_native="$(grep -m1 '^native search:' <<<"$summary")"
+# Best of three on this side too, as the worker's figure is.
+search_native=""
+native_rate=0
+for round in 1 2 3; do
+  summary="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null)"
+  line="$(grep -m1 '^native search:' <<<"$summary")"
+  rate="$(sed -n 's/^native search: \([0-9]*\) .*/\1/p' <<<"$line")"
+  echo "round $round: $line"
+  if (( rate > native_rate )); then native_rate=$rate; search_native=$line; fi
+done
 search_wasm="$(node scripts/search-bench.mjs)"
 echo "$search_native"
 echo "$search_wasm"
-native_rate="$(sed -n 's/^native search: \([0-9]*\) .*/\1/p' <<<"$search_native")"
 one_worker="$(sed -n 's/^wasm search, 1 worker: \([0-9]*\) .*/\1/p' <<<"$search_wasm")"
 awk -v n="$native_rate" -v w="$one_worker" 'BEGIN {
   printf "search plans/s: native one core %d (goal >= 100000), one wasm worker %d; native/wasm = %.2fx (goal <= 1.5x)\n", n, w, n / w

@@ -2,7 +2,7 @@
 // with one worker and with all of them: the same workload as benches/model.rs's search
 // summary (preset 1, every fault kind, at most 3 faults, seed 1), set up through a share link
 // and started with the Start button. Each case runs a small and a large budget and divides
-// the difference, so worker start-up does not count. Called by scripts/bench.sh on a built
+// the difference, so worker start-up does not count; the best of a few rounds counts. Called by scripts/bench.sh on a built
 // dist/; prints one line per case ("wasm search, N workers: R checked plans/s"), then what
 // a search costs the main thread: its long tasks while a search runs with playback on at 10×.
 import { chromium } from '@playwright/test';
@@ -46,12 +46,23 @@ async function seconds(cores, plans) {
   return elapsed;
 }
 
+// This machine's neighbours slow a whole run by up to 40 % at times (per-block rates in one
+// worker go 91k/s or 54k/s with nothing else running here), so, as bench.sh does for the
+// native side, each case runs ROUNDS times and the best rate counts; every round is printed.
+const ROUNDS = Number(process.env.SEARCH_BENCH_ROUNDS ?? 5);
 const cores = Number(process.env.SEARCH_BENCH_CORES ?? 0);
 for (const [label, reported] of [['1 worker', 1], ['all workers', cores]]) {
-  const small = await seconds(reported, SMALL);
-  const large = await seconds(reported, LARGE);
-  const rate = (LARGE - SMALL) / Math.max(large - small, 1e-3);
-  console.log(`wasm search, ${label}: ${rate.toFixed(0)} checked plans/s (${LARGE} plans in ${large.toFixed(2)} s)`);
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const small = await seconds(reported, SMALL);
+    const large = await seconds(reported, LARGE);
+    rounds.push({ rate: (LARGE - SMALL) / Math.max(large - small, 1e-3), large });
+  }
+  const best = rounds.reduce((a, b) => (b.rate > a.rate ? b : a));
+  const all = rounds.map((round) => round.rate.toFixed(0)).join(', ');
+  console.log(
+    `wasm search, ${label}: ${best.rate.toFixed(0)} checked plans/s (${LARGE} plans in ${best.large.toFixed(2)} s; best of ${all})`,
+  );
 }
 /** Long tasks (ms) on the page's main thread while `plans` plans run with playback at 10×. */
 async function longTasksWhilePlaying(plans) {
