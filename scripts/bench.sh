@@ -16,33 +16,38 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 echo "== native: divan (cargo bench --bench model)"
 cargo bench --bench model
 
-best_native=0
-best_wasm=0
-native_line=""
-wasm_line=""
+# Prints round $round's `line` and keeps it as ${name}_line where its rate beats ${name}_rate.
+keep_best() {
+  local -n best_rate="$1_rate" best_line="$1_line"
+  local rate="$2" line="$3"
+  echo "round $round: $line"
+  if (( rate > best_rate )); then best_rate=$rate; best_line=$line; fi
+}
+native_rate=0; native_line=""
+search_rate=0; search_line=""
+wasm_rate=0; wasm_line=""
 for round in 1 2 3; do
-  # The summary alone (every divan benchmark filtered out), then the wasm harness.
+  # The summaries alone (every divan benchmark filtered out), then the wasm harness.
   # Whole output first: grep -m1 on a pipe would close it while the bench still prints.
   summary="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null)"
   line="$(grep -m1 '^native:' <<<"$summary")"
-  rate="$(sed -n 's/.*wall-clock rate \([0-9]*\)\/s.*/\1/p' <<<"$line")"
-  echo "round $round: $line"
-  if (( rate > best_native )); then best_native=$rate; native_line=$line; fi
+  keep_best native "$(sed -n 's/.*wall-clock rate \([0-9]*\)\/s.*/\1/p' <<<"$line")" "$line"
+  # The search's native side, best of three as the worker's figure is (scripts/search-bench.mjs).
+  line="$(grep -m1 '^native search:' <<<"$summary")"
+  keep_best search "$(sed -n 's/^native search: \([0-9]*\) .*/\1/p' <<<"$line")" "$line"
 
   # No -q here: cargo would pass --quiet to wasm-bindgen-test-runner, which refuses it.
   summary="$(cargo test --release --features wasm-bench --target wasm32-unknown-unknown \
     --test wasm_bench -- --nocapture 2>&1)"
   line="$(grep -m1 '^wasm:' <<<"$summary")"
-  rate="$(sed -n 's/.*events\/s, \([0-9]*\) checked.*/\1/p' <<<"$line")"
-  echo "round $round: $line"
-  if (( rate > best_wasm )); then best_wasm=$rate; wasm_line=$line; fi
+  keep_best wasm "$(sed -n 's/.*events\/s, \([0-9]*\) checked.*/\1/p' <<<"$line")" "$line"
 done
 
 echo
 echo "== summary (best of 3; wasm is the release build that ships, opt-level z)"
 echo "$native_line"
 echo "$wasm_line"
-awk -v n="$best_native" -v w="$best_wasm" 'BEGIN {
+awk -v n="$native_rate" -v w="$wasm_rate" 'BEGIN {
   printf "checked 60-s scenarios/s (wall clock): native %d (goal >= 100000), wasm (the opt-level z build the page ships) %d; native/wasm = %.2fx (reported; the 1.5x goal is for the search worker, below)\n", n, w, n / w
 }'
 
@@ -51,21 +56,11 @@ awk -v n="$best_native" -v w="$best_wasm" 'BEGIN {
 echo
 echo "== search: checked plans/s (native one core; wasm workers in headless Chromium)"
 trunk build --release >/dev/null
-# Best of three on this side too, as the worker's figure is.
-search_native=""
-native_rate=0
-for round in 1 2 3; do
-  summary="$(cargo bench -q --bench model -- no-divan-bench-has-this-name 2>/dev/null)"
-  line="$(grep -m1 '^native search:' <<<"$summary")"
-  rate="$(sed -n 's/^native search: \([0-9]*\) .*/\1/p' <<<"$line")"
-  echo "round $round: $line"
-  if (( rate > native_rate )); then native_rate=$rate; search_native=$line; fi
-done
 search_wasm="$(node scripts/search-bench.mjs)"
-echo "$search_native"
+echo "$search_line"
 echo "$search_wasm"
 one_worker="$(sed -n 's/^wasm search, 1 worker: \([0-9]*\) .*/\1/p' <<<"$search_wasm")"
-awk -v n="$native_rate" -v w="$one_worker" 'BEGIN {
+awk -v n="$search_rate" -v w="$one_worker" 'BEGIN {
   printf "search plans/s: native one core %d (goal >= 100000), one wasm worker %d; native/wasm = %.2fx (goal <= 1.5x)\n", n, w, n / w
 }'
 
