@@ -2,9 +2,10 @@
 // with one worker and with all of them: the same workload as benches/model.rs's search
 // summary (preset 1, every fault kind, at most 3 faults, seed 1), set up through a share link
 // and started with the Start button. Each case runs a small and a large budget and divides
-// the difference, so worker start-up does not count; the best of a few rounds counts. Called by scripts/bench.sh on a built
-// dist/; prints one line per case ("wasm search, N workers: R checked plans/s"), then what
-// a search costs the main thread: its long tasks while a search runs with playback on at 10×.
+// the difference, so worker start-up does not count; the best of a few rounds counts. Called
+// by scripts/bench.sh on a built dist/; prints one line per case ("wasm search, N workers: R
+// checked plans/s"), then what a search costs the main thread: its long tasks while a search
+// runs with playback on at 10×.
 import { chromium } from '@playwright/test';
 import { startServer } from '../tools/static-server.mjs';
 
