@@ -91,7 +91,7 @@ async function longTasksWhilePlaying(plans) {
 
 const tasks = await longTasksWhilePlaying(LARGE);
 console.log(
-  `main thread during a ${LARGE}-plan search with playback on: ${tasks.length} long tasks over 50 ms, the longest ${Math.max(0, ...tasks).toFixed(0)} ms`,
+  `main thread during a ${LARGE}-plan search with playback on: ${tasks.length} long tasks over 50 ms, the longest ${Math.max(0, ...tasks).toFixed(0)} ms (goal: 0; ${tasks.length === 0 ? 'met' : 'missed'})`,
 );
 await browser.close();
 await server.close();
