@@ -738,29 +738,34 @@ test('Python: nothing a run leaves behind (builtins, sys.modules, environment, f
   }
 });
 
+/**
+ * Serves the client runtime with `find` (which must be in it) replaced by `replacement`;
+ * returns how many times it has been served so.
+ */
+async function rewriteRuntime(page: Page, find: string, replacement: string): Promise<() => number> {
+  let served = 0;
+  await page.route('**/sandbox/client-runtime.js', async (route) => {
+    const runtime = await (await route.fetch()).text();
+    expect(runtime).toContain(find);
+    served += 1;
+    await route.fulfill({ body: runtime.replace(find, replacement), contentType: 'text/javascript' });
+  });
+  return () => served;
+}
+
 // A snapshot that will not restore (here every worker is handed garbage in its place) costs
 // only time: each worker boots CPython in full, the page drops the snapshot and, after two
 // such misses, stops asking for one; every run still comes back, the same each time.
 test('Python: when the snapshot will not restore, every run boots in full and gives the same result', async ({ page }) => {
   test.setTimeout(240_000);
-  let served = 0;
-  await page.route('**/sandbox/client-runtime.js', async (route) => {
-    const runtime = await (await route.fetch()).text();
-    const restore = 'pythonOptions({ _loadSnapshot: snapshot })';
-    expect(runtime).toContain(restore);
-    served += 1;
-    await route.fulfill({
-      body: runtime.replace(restore, 'pythonOptions({ _loadSnapshot: new Uint8Array(4096) })'),
-      contentType: 'text/javascript',
-    });
-  });
+  const served = await rewriteRuntime(page, 'pythonOptions({ _loadSnapshot: snapshot })', 'pythonOptions({ _loadSnapshot: new Uint8Array(4096) })');
   const w = await openClient(page, 'Python');
   const hashes = [];
   for (let run = 1; run <= 4; run += 1) {
     hashes.push(await runInLab(w));
     await expect(w.alert, `run ${run}`).toHaveCount(0);
   }
-  expect(served).toBeGreaterThan(0);
+  expect(served()).toBeGreaterThan(0);
   expect(new Set(hashes).size, hashes.join(', ')).toBe(1);
 });
 
@@ -769,14 +774,7 @@ test('Python: when the snapshot will not restore, every run boots in full and gi
 // 90 s the page gives a full boot, and comes back with the same result as the first.
 test('Python: a snapshot restore that hangs hands the run to a full boot', async ({ page }) => {
   test.setTimeout(200_000);
-  let served = 0;
-  await page.route('**/sandbox/client-runtime.js', async (route) => {
-    const runtime = await (await route.fetch()).text();
-    const restore = 'await boot(pythonOptions({ _loadSnapshot: snapshot }))';
-    expect(runtime).toContain(restore);
-    served += 1;
-    await route.fulfill({ body: runtime.replace(restore, 'await new Promise(() => {})'), contentType: 'text/javascript' });
-  });
+  const served = await rewriteRuntime(page, 'await boot(pythonOptions({ _loadSnapshot: snapshot }))', 'await new Promise(() => {})');
   const w = await openClient(page, 'Python');
   const first = await runInLab(w);
   await expect(w.alert).toHaveCount(0);
@@ -786,7 +784,7 @@ test('Python: a snapshot restore that hangs hands the run to a full boot', async
   await expect(w.alert).toHaveCount(0);
   expect(Date.now() - clicked).toBeLessThan(85_000);
   expect(second).toBe(first);
-  expect(served).toBeGreaterThan(0);
+  expect(served()).toBeGreaterThan(0);
 });
 
 /**
