@@ -13,8 +13,8 @@ use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::{
-    arrow, arrow_marker, explanation_panel, marker_id, on_activate_key, use_zoom, zoom_frame,
-    Framed,
+    arrow, arrow_marker, diagram_figure, explanation_panel, marker_id, on_activate_key,
+    use_selection, use_zoom, Figure,
 };
 use crate::lesson::content::{ArchEdge, ArchNode, LESSON};
 use crate::lesson::diagram::{
@@ -49,25 +49,8 @@ const MARKER: &str = "architecture-arrow";
 
 #[component]
 pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
-    let selected = use_state(|| props.initial);
-    // The link's selection arrives once the page has hydrated.
-    {
-        let selected = selected.clone();
-        use_effect_with(props.initial, move |initial| {
-            if initial.is_some() {
-                selected.set(*initial);
-            }
-        });
-    }
+    let selection = use_selection(props.initial, &props.on_select);
     let zoom = use_zoom();
-    let select = |selection: ArchSelection| {
-        let selected = selected.clone();
-        let on_select = props.on_select.clone();
-        Callback::from(move |()| {
-            selected.set(Some(selection));
-            on_select.emit(selection);
-        })
-    };
     let architecture = &LESSON.architecture;
     let draw = |zoomed: bool| {
         let marker = marker_id(MARKER, zoomed);
@@ -75,43 +58,43 @@ pub fn ArchitectureDiagram(props: &ArchitectureDiagramProps) -> Html {
             <svg viewBox={format!("0 0 {} {}", Decimal(ARCHITECTURE_VIEW.0), Decimal(ARCHITECTURE_VIEW.1))} role="group"
                 aria-label={architecture.diagram_label} class="diagram-svg">
                 { arrow_marker(&marker) }
-                { for ArchNode::ALL.into_iter().map(|node| node_box(node, *selected, select(ArchSelection::Node(node)))) }
+                { for ArchNode::ALL.into_iter().map(|node| {
+                    let picked = ArchSelection::Node(node);
+                    node_box(node, selection.is(picked), selection.select(picked))
+                }) }
                 { for ArchEdge::ALL.into_iter().map(|edge| {
                     let label = match (edge, &props.acquire_label) {
                         (ArchEdge::Acquire, Some(label)) => label.as_str(),
                         _ => edge.text().label,
                     };
-                    edge_arrow(edge, label, *selected, &marker, select(ArchSelection::Edge(edge)))
+                    let picked = ArchSelection::Edge(edge);
+                    edge_arrow(edge, label, selection.is(picked), &marker, selection.select(picked))
                 }) }
                 { for props.in_flight.iter().map(in_flight_dot) }
             </svg>
         }
     };
-    let explanation =
-        || explanation_panel((*selected).map(explain_architecture), architecture.intro);
-    html! {
-        <figure class="diagram architecture-diagram">
-            { zoom_frame(&zoom, Framed {
-                label: architecture.diagram_label.to_owned(),
-                natural_width: ARCHITECTURE_VIEW.0,
-                inline: draw(false),
-                zoomed: if zoom.is_open() { draw(true) } else { Html::default() },
-                caption: if props.explain && zoom.is_open() { explanation() } else { Html::default() },
-            }) }
-            if props.explain {
-                { explanation() }
-            }
-        </figure>
-    }
+    diagram_figure(
+        &zoom,
+        Figure {
+            class: "architecture-diagram",
+            label: architecture.diagram_label.to_owned(),
+            natural_width: ARCHITECTURE_VIEW.0,
+            draw: &draw,
+            explanation: props.explain.then(|| {
+                explanation_panel(
+                    selection.current().map(explain_architecture),
+                    architecture.intro,
+                )
+            }),
+        },
+    )
 }
 
 /// A node: its title and duties, selectable.
-fn node_box(node: ArchNode, selected: Option<ArchSelection>, select: Callback<()>) -> Html {
+fn node_box(node: ArchNode, pressed: bool, select: Callback<()>) -> Html {
     let rect = architecture_box(node);
-    let onclick = {
-        let select = select.clone();
-        Callback::from(move |_: MouseEvent| select.emit(()))
-    };
+    let onclick = select.reform(|_: MouseEvent| ());
     let names = &LESSON.names;
     let aria = sentences::lesson::names::Node {
         title: node.title(),
@@ -121,7 +104,7 @@ fn node_box(node: ArchNode, selected: Option<ArchSelection>, select: Callback<()
     html! {
         <g class={classes!("node", format!("node-{}", node.slug()))} role="button" tabindex="0"
             aria-label={aria}
-            aria-pressed={(selected == Some(ArchSelection::Node(node))).to_string()}
+            aria-pressed={pressed.to_string()}
             {onclick} onkeydown={on_activate_key(select)}>
             <rect x={Decimal(rect.left()).to_string()} y={Decimal(rect.top()).to_string()}
                 width={Decimal(rect.width).to_string()} height={Decimal(rect.height).to_string()} rx="12" />
@@ -140,7 +123,7 @@ fn node_box(node: ArchNode, selected: Option<ArchSelection>, select: Callback<()
 fn edge_arrow(
     edge: ArchEdge,
     label: &str,
-    selected: Option<ArchSelection>,
+    pressed: bool,
     marker: &str,
     select: Callback<()>,
 ) -> Html {
@@ -160,7 +143,7 @@ fn edge_arrow(
         &architecture_curve(edge),
         label,
         aria,
-        selected == Some(ArchSelection::Edge(edge)),
+        pressed,
         marker,
         select,
         class,

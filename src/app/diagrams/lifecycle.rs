@@ -13,8 +13,8 @@ use crate::lesson::sentences;
 use yew::prelude::*;
 
 use super::{
-    arrow, arrow_marker, explanation_panel, marker_id, on_activate_key, use_zoom, zoom_frame,
-    Framed,
+    arrow, arrow_marker, diagram_figure, explanation_panel, marker_id, on_activate_key,
+    use_selection, use_zoom, Figure,
 };
 use crate::lesson::content::{LeaseState, TransitionText, LESSON};
 use crate::lesson::diagram::{
@@ -48,31 +48,14 @@ const MARKER: &str = "lifecycle-arrow";
 /// The state machine as SVG, with its explanation panel.
 #[component]
 pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
-    let selected = use_state(|| props.initial);
-    // The link's selection arrives once the page has hydrated.
-    {
-        let selected = selected.clone();
-        use_effect_with(props.initial, move |initial| {
-            if initial.is_some() {
-                selected.set(*initial);
-            }
-        });
-    }
+    let selection = use_selection(props.initial, &props.on_select);
     let zoom = use_zoom();
-    let select = |selection: LifecycleSelection| {
-        let selected = selected.clone();
-        let on_select = props.on_select.clone();
-        Callback::from(move |()| {
-            selected.set(Some(selection));
-            on_select.emit(selection);
-        })
-    };
     let (width, height) = LIFECYCLE_VIEW;
     let lifecycle = &LESSON.lifecycle;
     let draw = |zoomed: bool| {
         let marker = marker_id(MARKER, zoomed);
         let transitions = lifecycle.transitions.iter().filter_map(|t| {
-            let selection = LifecycleSelection::Transition {
+            let picked = LifecycleSelection::Transition {
                 from: t.from,
                 to: t.to,
             };
@@ -80,20 +63,20 @@ pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
             transition_arrow(
                 t,
                 active,
-                *selected == Some(selection),
+                selection.is(picked),
                 &marker,
-                select(selection),
+                selection.select(picked),
             )
         });
         let states = LeaseState::ALL.into_iter().map(|state| {
-            let selection = LifecycleSelection::State(state);
+            let picked = LifecycleSelection::State(state);
             let badges: Vec<&StateMarker> =
                 props.markers.iter().filter(|m| m.state == state).collect();
             state_box(
                 state,
                 &badges,
-                *selected == Some(selection),
-                select(selection),
+                selection.is(picked),
+                selection.select(picked),
             )
         });
         html! {
@@ -105,21 +88,21 @@ pub fn LifecycleDiagram(props: &LifecycleDiagramProps) -> Html {
             </svg>
         }
     };
-    let explanation = || explanation_panel((*selected).and_then(explain_lifecycle), lifecycle.hint);
-    html! {
-        <figure class="diagram lifecycle-diagram">
-            { zoom_frame(&zoom, Framed {
-                label: lifecycle.diagram_label.to_owned(),
-                natural_width: width,
-                inline: draw(false),
-                zoomed: if zoom.is_open() { draw(true) } else { Html::default() },
-                caption: if props.explain && zoom.is_open() { explanation() } else { Html::default() },
-            }) }
-            if props.explain {
-                { explanation() }
-            }
-        </figure>
-    }
+    diagram_figure(
+        &zoom,
+        Figure {
+            class: "lifecycle-diagram",
+            label: lifecycle.diagram_label.to_owned(),
+            natural_width: width,
+            draw: &draw,
+            explanation: props.explain.then(|| {
+                explanation_panel(
+                    selection.current().and_then(explain_lifecycle),
+                    lifecycle.hint,
+                )
+            }),
+        },
+    )
 }
 
 /// A transition's arrow, if the lesson's geometry draws it.
@@ -168,10 +151,7 @@ fn state_box(
         }
         .to_string()
     };
-    let onclick = {
-        let select = select.clone();
-        Callback::from(move |_: MouseEvent| select.emit(()))
-    };
+    let onclick = select.reform(|_: MouseEvent| ());
     html! {
         <g class={classes!("node", format!("state-{}", state.slug()))} role="button" tabindex="0"
             aria-label={aria} aria-pressed={pressed.to_string()}

@@ -67,10 +67,7 @@ fn arrow(
     class: &'static str,
 ) -> Html {
     let path = curve.path();
-    let onclick = {
-        let select = select.clone();
-        Callback::from(move |_: MouseEvent| select.emit(()))
-    };
+    let onclick = select.reform(|_: MouseEvent| ());
     html! {
         <g class={classes!("edge", class)} role="button" tabindex="0" aria-label={aria_label}
             aria-pressed={pressed.to_string()} {onclick} onkeydown={on_activate_key(select)}>
@@ -100,6 +97,87 @@ fn explanation_panel(explanation: Option<Explanation>, hint: &str) -> Html {
                 None => html! { <p class="hint">{hint.to_owned()}</p> },
             } }
         </div>
+    }
+}
+
+/// A diagram's selection: the learner's, by click or key, or one given from outside (a
+/// link's, which arrives once the page has hydrated, or the sandbox's current step), which
+/// takes its place whenever it changes to one.
+struct Selection<S: 'static> {
+    current: UseStateHandle<Option<S>>,
+    on_select: Callback<S>,
+}
+
+impl<S: Copy + PartialEq + 'static> Selection<S> {
+    fn current(&self) -> Option<S> {
+        *self.current
+    }
+
+    fn is(&self, selection: S) -> bool {
+        self.current() == Some(selection)
+    }
+
+    /// Selects `selection` and tells the diagram's owner.
+    fn select(&self, selection: S) -> Callback<()> {
+        let current = self.current.clone();
+        let on_select = self.on_select.clone();
+        Callback::from(move |()| {
+            current.set(Some(selection));
+            on_select.emit(selection);
+        })
+    }
+}
+
+#[hook]
+fn use_selection<S: Copy + PartialEq + 'static>(
+    outside: Option<S>,
+    on_select: &Callback<S>,
+) -> Selection<S> {
+    let current = use_state(|| outside);
+    {
+        let current = current.clone();
+        use_effect_with(outside, move |outside| {
+            if outside.is_some() {
+                current.set(*outside);
+            }
+        });
+    }
+    Selection {
+        current,
+        on_select: on_select.clone(),
+    }
+}
+
+/// What [`diagram_figure`] shows.
+struct Figure<'a> {
+    /// The figure's own class, beside `diagram`.
+    class: &'static str,
+    /// The diagram's accessible name.
+    label: String,
+    /// The drawing's natural width (its viewBox), at which its text has its designed size.
+    natural_width: f64,
+    /// Draws the diagram; `true` for the enlarged copy, whose ids differ from the inline one's.
+    draw: &'a dyn Fn(bool) -> Html,
+    /// The explanation of the selection, under the drawing and under its enlarged copy, if
+    /// the diagram is explained.
+    explanation: Option<Html>,
+}
+
+/// A diagram in its figure: the drawing with its Enlarge button and dialog ([`zoom_frame`]),
+/// and its explanation.
+fn diagram_figure(zoom: &Zoom, figure: Figure) -> Html {
+    let open = zoom.is_open();
+    html! {
+        <figure class={classes!("diagram", figure.class)}>
+            { zoom_frame(zoom, Framed {
+                label: figure.label,
+                natural_width: figure.natural_width,
+                inline: (figure.draw)(false),
+                zoomed: if open { (figure.draw)(true) } else { Html::default() },
+                caption: figure.explanation.clone().filter(|_| open).unwrap_or_default(),
+            }) }
+            { figure.explanation.unwrap_or_default() }
+        </figure>
     }
 }
 

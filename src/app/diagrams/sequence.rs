@@ -16,7 +16,10 @@ use crate::lesson::number::Decimal;
 use crate::lesson::sentences;
 use yew::prelude::*;
 
-use super::{arrow, arrow_marker, explanation_panel, marker_id, use_zoom, zoom_frame, Framed};
+use super::{
+    arrow, arrow_marker, diagram_figure, explanation_panel, marker_id, use_selection, use_zoom,
+    Figure,
+};
 use crate::lesson::content::LESSON;
 use crate::lesson::diagram::{Explanation, SequenceLayout};
 
@@ -48,29 +51,13 @@ const MARKER: &str = "sequence-arrow";
 
 #[component]
 pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
-    let selected = use_state(|| props.selected);
-    {
-        let selected = selected.clone();
-        use_effect_with(props.selected, move |outside| {
-            if outside.is_some() {
-                selected.set(*outside);
-            }
-        });
-    }
+    let selection = use_selection(props.selected, &props.on_select);
     let zoom = use_zoom();
     let count = props.participants.len();
     let layout = SequenceLayout {
         participants: count,
         messages: props.messages.len(),
         time_gutter: props.messages.iter().any(|m| m.time.is_some()),
-    };
-    let select = |index: usize| {
-        let selected = selected.clone();
-        let on_select = props.on_select.clone();
-        Callback::from(move |()| {
-            selected.set(Some(index));
-            on_select.emit(index);
-        })
     };
     let draw = |zoomed: bool| {
         let marker = marker_id(MARKER, zoomed);
@@ -85,14 +72,13 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             .enumerate()
             .filter(|(_, m)| m.from < count && m.to < count)
             .map(|(index, m)| {
-                let pressed = *selected == Some(index);
                 let drawn = arrow(
                     &layout.arrow(index, m.from, m.to),
                     &m.label,
                     step_name(props, index, m),
-                    pressed,
+                    selection.is(index),
                     &marker,
-                    select(index),
+                    selection.select(index),
                     "",
                 );
                 message_row(&layout, index, m, drawn)
@@ -108,21 +94,21 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         }
     };
     let explanation = explanation_panel(
-        (*selected).and_then(|index| explain_step(props, index)),
+        selection
+            .current()
+            .and_then(|index| explain_step(props, index)),
         &props.hint,
     );
-    html! {
-        <figure class="diagram sequence-diagram">
-            { zoom_frame(&zoom, Framed {
-                label: props.label.to_string(),
-                natural_width: layout.width(),
-                inline: draw(false),
-                zoomed: if zoom.is_open() { draw(true) } else { Html::default() },
-                caption: if zoom.is_open() { explanation.clone() } else { Html::default() },
-            }) }
-            { explanation }
-        </figure>
-    }
+    diagram_figure(
+        &zoom,
+        Figure {
+            class: "sequence-diagram",
+            label: props.label.to_string(),
+            natural_width: layout.width(),
+            draw: &draw,
+            explanation: Some(explanation),
+        },
+    )
 }
 
 /// A participant's name, or nothing past the list.
