@@ -45,10 +45,10 @@ function withPrerender(html) {
   const newline = output.indexOf('\n');
   const tabs = JSON.parse(output.slice(0, newline));
   const app = output.slice(newline + 1).trim();
-  const { page, lessonWasm } = compiledEarly(html);
+  const { page, lessonModule } = compiledEarly(html);
   const firstPaint = readFileSync('www/shell/first-paint.js', 'utf8')
     .replace('const tabs = TAB_SLUGS;', `const tabs = ${JSON.stringify(tabs.map(([slug]) => slug))};`)
-    .replace('const lessonWasm = LESSON_WASM;', `const lessonWasm = ${JSON.stringify(lessonWasm)};`);
+    .replace('const lessonModule = LESSON_MODULE;', `const lessonModule = ${JSON.stringify(lessonModule)};`);
   // Finds a course platform's API; only then is the course bridge loaded. Its comments stay
   // in the source: every page carries this script.
   const courseDetect = readFileSync('www/shell/course-detect.js', 'utf8').replace(/^\s*\/\/.*\n/gm, '');
@@ -62,19 +62,35 @@ function withPrerender(html) {
 }
 
 /**
- * The first-paint script compiles the lesson's wasm itself: Trunk's preload of it goes, and
- * Trunk's start-up script takes the compiled module (or, if that failed, a fresh response).
+ * The first-paint script preloads and imports the lesson's scripts and compiles its wasm
+ * itself, when the link says (a Sandbox link's come after the laboratory's): Trunk's preloads
+ * go, and Trunk's start-up script takes script and wasm from it (or, where it is not there,
+ * fetches them).
  */
 function compiledEarly(html) {
   const preload = /<link rel="preload" href="([^"]+_bg\.wasm)"[^>]*\bintegrity="([^"]+)"[^>]*>\n?/.exec(html);
   if (!preload) throw new Error("index.html has no preload of the lesson's wasm to take over");
-  const [link, href, integrity] = preload;
-  const start = `init({ module_or_path: '${href}' })`;
+  const [link, wasm, integrity] = preload;
+  const start = `init({ module_or_path: '${wasm}' })`;
   if (!html.includes(start)) throw new Error(`Trunk's start-up script no longer reads ${start}`);
-  const page = html
+  const imported = /import init, \* as bindings from '([^']+\.js)';/.exec(html);
+  if (!imported) throw new Error("Trunk's start-up script no longer imports the lesson's script as init and bindings");
+  const [statement, script] = imported;
+  const modulePreloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"[^>]*\bintegrity="([^"]+)"[^>]*>\n?/g)];
+  if (!modulePreloads.some(([, href]) => href === script)) throw new Error("index.html has no modulepreload of the lesson's script to take over");
+  // Trunk preloads every snippet of the crate; the lesson's script imports only some.
+  const lessonImports = new Set(
+    [...readFileSync(join(staging, script), 'utf8').matchAll(/^import\b[^'"]*from\s*'\.\/([^']+)'/gm)].map((m) => `./${m[1]}`),
+  );
+  const preloads = modulePreloads
+    .filter(([, href]) => href === script || lessonImports.has(href))
+    .map(([, href, integrity]) => ({ href, integrity }));
+  const page = modulePreloads
+    .reduce((page, [tag]) => page.replace(tag, ''), html)
     .replace(link, '')
-    .replace(start, `init({ module_or_path: window.leaseLabWasm?.lesson ?? '${href}' })`);
-  return { page, lessonWasm: { href, integrity } };
+    .replace(statement, `const bindings = await (window.leaseLabWasm?.lessonScript ?? import('${script}'));\nconst init = bindings.default;`)
+    .replace(start, `init({ module_or_path: window.leaseLabWasm?.lesson ?? '${wasm}' })`);
+  return { page, lessonModule: { script, preloads, wasm, integrity } };
 }
 
 function escapeHtml(text) {

@@ -69,9 +69,7 @@ const SUBTREE_ID: &str = "__yew_subtree_id";
 /// end" once opened Maps. The laboratory's next roots are numbered past the numbers of the
 /// roots around `host` by mounting (and dropping) empty roots until the count is past them.
 fn number_roots_past_the_shells(host: &Element) {
-    let around = std::iter::successors(host.parent_element(), |element| element.parent_element())
-        .filter_map(|element| subtree_id(&element))
-        .fold(0.0, f64::max);
+    let around = roots_around(host);
     let document = gloo::utils::document();
     while let Ok(probe) = document.create_element("div") {
         let handle = yew::Renderer::<EmptyRoot>::with_root(probe.clone()).render();
@@ -81,6 +79,20 @@ fn number_roots_past_the_shells(host: &Element) {
             break;
         }
     }
+}
+
+/// Whether the laboratory's root at `host` is numbered past the roots around it, as
+/// [`mount`] numbers it: one mounted before the shell's roots were (a Sandbox link's, started
+/// by the first-paint script) is adopted only if so.
+pub fn numbered_past_the_shells(host: &Element) -> bool {
+    subtree_id(host).is_some_and(|own| own > roots_around(host))
+}
+
+/// The highest number of the roots around `host` (0 where there is none).
+fn roots_around(host: &Element) -> f64 {
+    std::iter::successors(host.parent_element(), |element| element.parent_element())
+        .filter_map(|element| subtree_id(&element))
+        .fold(0.0, f64::max)
 }
 
 fn subtree_id(element: &Element) -> Option<f64> {

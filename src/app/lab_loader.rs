@@ -30,6 +30,8 @@ extern "C" {
         on_fields: &Closure<dyn Fn(String, bool)>,
         on_problems: &Closure<dyn Fn(js_sys::Array)>,
     ) -> Promise;
+    #[wasm_bindgen(js_name = beforeHydrating)]
+    fn before_hydrating(sandbox_open: bool) -> Option<Promise>;
     #[wasm_bindgen(js_name = followLab)]
     fn follow_lab(link: &str);
     #[wasm_bindgen(js_name = mountLab)]
@@ -77,6 +79,16 @@ fn load() -> Promise {
             })
             .clone()
     })
+}
+
+/// Called before the lesson hydrates. A laboratory that a Sandbox link started before the
+/// lesson came (`www/shell/first-paint.js`) steps out of the pre-rendered markup, which
+/// hydration must find as the server wrote it: whole and running, for the Sandbox's
+/// [`LabMount`] to take back once hydrated, or, when the Sandbox is not the tab that opens,
+/// taken down. Where there is one, hydration waits for the promise returned. No laboratory
+/// starts early after this.
+pub fn before_the_lesson_hydrates(sandbox_open: bool) -> Option<Promise> {
+    before_hydrating(sandbox_open)
 }
 
 /// Hands a link followed in the open page to the laboratory, if it has started (otherwise

@@ -29,8 +29,7 @@ pub use error_panel::show_error_panel;
 
 /// Empties the pre-rendered panels of the closed tabs: in the browser only the open tab's
 /// panel has content, so hydration adopts that one and builds no other.
-fn keep_only_the_open_panel() {
-    let open = crate::route::Route::parse(&hydration::location_hash()).tab;
+fn keep_only_the_open_panel(open: crate::route::Tab) {
     let document = gloo::utils::document();
     for tab in crate::route::Tab::ALL
         .into_iter()
@@ -59,14 +58,31 @@ pub fn start() {
     }
 }
 
-/// Hydrates the pre-rendered lesson, or in embed mode renders its one view instead.
+/// Hydrates the pre-rendered lesson, or in embed mode renders its one view instead, once a
+/// laboratory started before the lesson has stepped out of the markup.
 fn mount() {
     let Some(root) = gloo::utils::document().get_element_by_id("app") else {
         show_error_panel("The page has no element with id \"app\" to mount Lease Lab into.");
         return;
     };
     let options = address::restore_from_location();
-    let page = gloo::utils::document().document_element();
+    let open = crate::route::Route::parse(&hydration::location_hash()).tab;
+    let sandbox_open = !options.embed && open == crate::route::Tab::Sandbox;
+    match lab_loader::before_the_lesson_hydrates(sandbox_open) {
+        Some(aside) => wasm_bindgen_futures::spawn_local(async move {
+            // It settles or is taken down; either way the markup is the server's again.
+            let _ = wasm_bindgen_futures::JsFuture::from(aside).await;
+            render(root, options, open);
+        }),
+        None => render(root, options, open),
+    }
+}
+
+fn render(
+    root: web_sys::Element,
+    options: crate::share::embed::EmbedOptions,
+    open: crate::route::Tab,
+) {
     if options.embed {
         // The pre-rendered markup is the whole lesson's: embed mode replaces it.
         yew::Renderer::<embed::EmbedApp>::with_root_and_props(
@@ -77,12 +93,12 @@ fn mount() {
         hydration::release_controls();
     } else {
         // The page's own script hides the lesson when it takes the link for an embed one.
-        if let Some(page) = &page {
+        if let Some(page) = gloo::utils::document().document_element() {
             let _ = page.remove_attribute("data-embed");
         }
         let prerendered = root.query_selector(".masthead").ok().flatten().is_some();
         if prerendered {
-            keep_only_the_open_panel();
+            keep_only_the_open_panel(open);
         }
         let props = shell::AppProps {
             hydrating: prerendered,

@@ -32,6 +32,13 @@ mod exports {
         lab_entry::follow(link);
     }
 
+    /// Whether the part mounted at `host` before the lesson hydrated around it can stay: its
+    /// root is numbered past the shell's (see `lab_entry::mount`).
+    #[wasm_bindgen]
+    pub fn fits(host: web_sys::Element) -> bool {
+        lab_entry::numbered_past_the_shells(&host)
+    }
+
     /// A part of the laboratory mounted into an element of the shell's.
     #[wasm_bindgen]
     pub struct LabView(yew::AppHandle<LabRoot>);

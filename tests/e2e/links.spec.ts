@@ -101,6 +101,125 @@ test.describe('a Sandbox link opened fresh shows its state', () => {
   }
 });
 
+// A Sandbox link opened fresh starts its laboratory before the lesson, whose bytes come after
+// the lab's: the lab works before the lesson has hydrated, and the lesson then adopts it as
+// it is, with what was done in it, what it could not read, and a link followed meanwhile.
+test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () => {
+  /** Holds the lesson's wasm back until the returned function is called. */
+  async function holdLesson(page: Page): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/lease-lab-[0-9a-f]+_bg\.wasm$/, async (route) => {
+      await held;
+      await route.fallback();
+    });
+    return release;
+  }
+  const play = (page: Page) => page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Play', exact: true });
+  const pause = (page: Page) => page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Pause', exact: true });
+  const notHydrated = (page: Page) => expect(page.locator('html')).not.toHaveAttribute('data-hydrated', '');
+  const hydrated = (page: Page) => expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
+
+  test('the lab works, and the lesson adopts it as it is', async ({ page }) => {
+    const release = await holdLesson(page);
+    await page.goto(`./${LINKS.crash.fragment}`);
+    await expect(play(page)).toBeEnabled();
+    await notHydrated(page);
+    await expect(page.locator('.clock .now')).toHaveText(LINKS.crash.time);
+    await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue(LINKS.crash.fields['Lease TTL (T)']);
+    await play(page).click();
+    await expect(page.locator('.clock .now')).not.toHaveText(LINKS.crash.time);
+    await pause(page).click();
+    const moved = await page.locator('.clock .now').textContent();
+    await page.locator('.clock .now').evaluate((clock) => clock.setAttribute('data-before-hydration', ''));
+    await notHydrated(page);
+
+    release();
+    await hydrated(page);
+    // The same elements, not a lab mounted afresh, and one lab only.
+    await expect(page.locator('.clock .now[data-before-hydration]')).toHaveText(moved!);
+    await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+    await expect(page.getByRole('tab', { name: /Sandbox/ })).toHaveAttribute('aria-selected', 'true');
+    // What the lab said before the shell was there reached the address.
+    const seconds = Number(moved!.match(/t = ([\d.]+) s/)![1]);
+    await expect(page).toHaveURL((url) => url.hash.includes(`t=${seconds}s`) && url.hash.includes('ttl=12s'));
+    await play(page).click();
+    await pause(page).click();
+    await expect(page.locator('.clock .now')).not.toHaveText(moved!);
+    const later = await page.locator('.clock .now').textContent();
+    await openTab(page, 'Maps');
+    await openTab(page, 'Sandbox');
+    await expect(page.locator('.clock .now')).toHaveText(later!);
+  });
+
+  test('a link followed meanwhile is the one shown', async ({ page }) => {
+    const release = await holdLesson(page);
+    await page.goto(`./${LINKS.crash.fragment}`);
+    await expect(play(page)).toBeEnabled();
+    await WAYS['location.hash'](page, LINKS.partition.fragment);
+    release();
+    await hydrated(page);
+    await expectLab(page, LINKS.partition);
+  });
+
+  test('what of the link it could not read is said once the lesson is there', async ({ page }) => {
+    const release = await holdLesson(page);
+    await page.goto('./#/sandbox?v=1&ttl=<b>9</b>&t=2s');
+    await expect(play(page)).toBeEnabled();
+    release();
+    await hydrated(page);
+    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+      /TTL \(“<b>9<\/b>”\) is not a number; showing the default scenario instead/,
+    );
+    await expect(page.locator('.clock .now')).toHaveText('t = 2.000 s');
+    await expect(page).toHaveURL((url) => url.hash === '#/sandbox?v=1&t=2s');
+  });
+
+  test('a lab that cannot settle (no animation frames, as in a background tab) is taken down, and one mounted afresh works', async ({ page }) => {
+    // Frames are held, as a hidden tab's are, until the lesson has hydrated.
+    await page.addInitScript(() => {
+      const held: FrameRequestCallback[] = [];
+      const frame = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (callback) => {
+        if (document.documentElement.hasAttribute('data-hydrated')) return frame(callback);
+        held.push(callback);
+        return held.length;
+      };
+      const watch = setInterval(() => {
+        if (!document.documentElement?.hasAttribute('data-hydrated')) return;
+        clearInterval(watch);
+        for (const callback of held.splice(0)) frame(callback);
+      }, 20);
+    });
+    await page.goto(`./${LINKS.quarter.fragment}`);
+    await expect(play(page)).toBeEnabled();
+    await notHydrated(page);
+    await page.locator('.clock .now').evaluate((clock) => clock.setAttribute('data-before-hydration', ''));
+    await hydrated(page);
+    await expect(page.locator('[data-before-hydration]')).toHaveCount(0);
+    await expectLab(page, LINKS.quarter);
+    await expect(page.getByRole('region', { name: 'Challenges' })).toBeVisible();
+    await play(page).click();
+    await pause(page).click();
+    await expect(page.locator('.clock .now')).not.toHaveText(LINKS.quarter.time);
+  });
+
+  test('left for another tab meanwhile, the lesson opens that tab, and the Sandbox works after', async ({ page }) => {
+    const release = await holdLesson(page);
+    await page.goto(`./${LINKS.quarter.fragment}`);
+    await expect(play(page)).toBeEnabled();
+    await WAYS['location.hash'](page, '#/maps');
+    release();
+    await hydrated(page);
+    await expect(page.getByRole('tab', { name: /Maps/ })).toHaveAttribute('aria-selected', 'true');
+    await openTab(page, 'Sandbox');
+    await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+    await play(page).click();
+    await pause(page).click();
+    await expect(page.locator('.clock .now')).not.toHaveText('t = 0 ms');
+  });
+});
+
 // From each lesson tab, each way, with a different link each time; the laboratory has
 // loaded by then (the Sandbox was opened first, or the page fetched it when idle).
 const FROM: [string, string, keyof typeof LINKS][] = [

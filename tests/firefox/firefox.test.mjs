@@ -53,10 +53,11 @@ after(async () => {
 });
 
 /**
- * Runs `body` with a fresh page in a fresh context at `fragment`, and fails on any page
- * error or console error it caused (`expectErrors` turns that around, for the guard's proof).
+ * Runs `body` with a fresh page in a fresh context at `fragment`, once hydrated (unless
+ * `hydrated` is false), and fails on any page error or console error it caused
+ * (`expectErrors` turns that around, for the guard's proof). `prepare` gets the page first.
  */
-async function withPage(fragment, body, { plant = process.env.FIREFOX_PLANT_ERROR === '1', expectErrors = false } = {}) {
+async function withPage(fragment, body, { plant = process.env.FIREFOX_PLANT_ERROR === '1', expectErrors = false, prepare, hydrated = true } = {}) {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   const errors = [];
@@ -67,9 +68,10 @@ async function withPage(fragment, body, { plant = process.env.FIREFOX_PLANT_ERRO
   });
   page.setDefaultTimeout(TIMEOUT);
   if (plant) await page.evaluateOnNewDocument(PLANTED_ERROR);
+  await prepare?.(page);
   try {
     await page.goto(`${server.url}/${fragment}`);
-    await page.waitForSelector('html[data-hydrated]');
+    if (hydrated) await page.waitForSelector('html[data-hydrated]');
     await body(page);
     // Errors thrown asynchronously by the last step still count.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -173,6 +175,34 @@ test('a diagram click selects the state and puts it in the address', async () =>
     const holding = await find(page, '[role=button]', /^State 2 Holding/);
     assert.equal(await holding.evaluate((e) => e.getAttribute('aria-pressed')), 'false');
   });
+});
+
+test("a Sandbox link's lab works before the lesson has hydrated, and the lesson adopts it as it is", async () => {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  const holdLesson = async (page) => {
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      if (/\/lease-lab-[0-9a-f]+_bg\.wasm$/.test(request.url())) held.then(() => request.continue());
+      else request.continue();
+    });
+  };
+  await withPage('#/sandbox?v=1&ttl=8s&renew=1/4&slice=250ms&dur=40s&faults=none&fault=pause:B@5s+12s&t=21.5s', async (page) => {
+    await textOf(page, '.clock .now', /^t = 21\.500 s$/);
+    await (await find(page, 'button.play', 'Play')).click();
+    await (await find(page, 'button.play', 'Pause')).click();
+    const moved = await textOf(page, '.clock .now', /^t = (?!21\.500 s)/);
+    await page.$eval('.clock .now', (clock) => clock.setAttribute('data-before-hydration', ''));
+    assert.equal(await page.$eval('html', (html) => html.hasAttribute('data-hydrated')), false);
+    release();
+    await page.waitForSelector('html[data-hydrated]');
+    assert.equal(await textOf(page, '.clock .now[data-before-hydration]', /./), moved);
+    const seconds = Number(moved.match(/t = ([\d.]+) s/)[1]);
+    await page.waitForFunction((t) => location.hash.includes(`t=${t}s`) && location.hash.includes('ttl=8s'), { polling: 100 }, seconds);
+    await (await find(page, '[role=tab]', 'Maps')).click();
+    await (await find(page, '[role=tab]', 'Sandbox')).click();
+    await textOf(page, '.clock .now', new RegExp(`^${moved.replace(/\./g, '\\.')}$`));
+  }, { prepare: holdLesson, hydrated: false });
 });
 
 test('preset 2 with fencing off: the zombie write breaks the order of writes', async () => {

@@ -1,12 +1,13 @@
 // Inlined into index.html's head by tools/post-build.mjs (its hash goes into the CSP), with
-// TAB_SLUGS replaced by the tabs' slugs and LESSON_WASM by the lesson module's file and
-// integrity. Before the wasm has hydrated the pre-rendered lesson, it shows the tab the link
-// names at first paint. The page's controls wait for the wasm (the tab strip appears, and
-// clicks land, once they work); if the wasm fails, the tabs work from here, so the lesson
-// stays readable. Without JavaScript every panel shows.
+// TAB_SLUGS replaced by the tabs' slugs and LESSON_MODULE by the lesson module's script, the
+// scripts to preload (with their integrity), its wasm file and integrity. Before the wasm
+// has hydrated the pre-rendered lesson, it shows the tab the link names at first paint. The
+// page's controls wait for the wasm (the tab strip appears, and clicks land, once they
+// work), but for a laboratory started here; if the wasm fails, the tabs work from here, so
+// the lesson stays readable. Without JavaScript every panel shows.
 (() => {
   const tabs = TAB_SLUGS;
-  const lessonWasm = LESSON_WASM;
+  const lessonModule = LESSON_MODULE;
   const root = document.documentElement;
   const hydrated = () => root.hasAttribute("data-hydrated");
   const linked = () => {
@@ -31,7 +32,8 @@
     "html[data-tab] .panel{display:none}" +
     tabs.map((tab) => `html[data-tab="${tab}"] #panel-${tab}`).join(",") +
     "{display:block}html[data-embed] #app>:not(.embed){display:none}" +
-    "html[data-pending] #app{pointer-events:none}html[data-pending] .tabs{visibility:hidden}";
+    "html[data-pending] #app{pointer-events:none}html[data-pending] .tabs{visibility:hidden}" +
+    "html[data-pending] .lab-mount[data-lab-ready]{pointer-events:auto}";
   document.head.append(style);
   const show = () => {
     if (hydrated()) return;
@@ -59,15 +61,64 @@
         : Promise.reject(new Error(`${href}: ${response.status}`)));
     return compiled.catch(() => fetch(url));
   };
-  const early = { lesson: compileEarly(lessonWasm.href, lessonWasm.integrity) };
+  // Fetched now and run by Trunk's start-up script, as the preloads Trunk wrote would.
+  const preloadLesson = () => {
+    for (const { href, integrity } of lessonModule.preloads) {
+      const link = document.createElement("link");
+      Object.assign(link, { rel: "modulepreload", href, integrity, crossOrigin: "anonymous" });
+      document.head.append(link);
+    }
+  };
+  // Resolves once the response at `url` has come in whole (its resource timing entry).
+  const arrived = (url) => new Promise((done) => {
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntries().some((entry) => entry.name === url)) {
+        observer.disconnect();
+        done();
+      }
+    });
+    observer.observe({ type: "resource" });
+  });
+  const compileLesson = () => compileEarly(lessonModule.wasm, lessonModule.integrity);
+  const early = {};
+  // Starts the laboratory and mounts it into the Sandbox panel's pre-rendered mount, once
+  // the page is parsed, unless the lesson came first (or a course package waits for its
+  // platform): the lesson adopts it when it hydrates (www/shell/lab-loader.js). What it
+  // says for the address and the notice waits for the shell.
+  const startLabEarly = () => {
+    const parsed = new Promise((done) =>
+      document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", done, { once: true }) : done());
+    Promise.all([early.labModule, early.labStyle, parsed]).then(([module]) => {
+      const host = document.querySelector("#panel-sandbox .lab-mount");
+      if (early.lessonStarted || window.leaseLabCourse || !host || linked() !== "sandbox") return;
+      const waiting = { fields: [], problems: [] };
+      const shell = {
+        fields: (fields, push) => waiting.fields.push([fields, push]),
+        problems: (sentences) => waiting.problems.push(sentences),
+      };
+      const prerendered = [...host.childNodes];
+      const link = location.hash;
+      module.start(link, (fields, push) => shell.fields(fields, push), (sentences) => shell.problems(sentences));
+      const view = module.mount(host, "sandbox");
+      early.lab = {
+        module, host, prerendered, link, view,
+        connect(onFields, onProblems) {
+          Object.assign(shell, { fields: onFields, problems: onProblems });
+          for (const [fields, push] of waiting.fields) onFields(fields, push);
+          for (const sentences of waiting.problems) onProblems(sentences);
+        },
+      };
+    }).catch(() => {});
+  };
   Object.defineProperty(window, "leaseLabWasm", { value: early });
-  // A link into the Sandbox fetches and compiles the laboratory's module alongside.
+  // A link into the Sandbox fetches and compiles the laboratory's module too.
   const diagramOnly = /(^|&)diagram=/.test(query);
   if (linked() === "sandbox" && !diagramOnly) {
-    // Imported and instantiated here, so that it is ready when the lesson has hydrated;
-    // www/shell/lab-loader.js starts it then, once its stylesheet, put in here too (a
-    // script's stylesheet holds up no paint), has loaded or failed.
-    const lab = compileEarly("lab_bg.wasm", "");
+    // Imported and instantiated here; www/shell/lab-loader.js starts it once its
+    // stylesheet, put in here too (a script's stylesheet holds up no paint), has loaded or
+    // failed, unless it started here already (below).
+    const labWasm = new URL("lab_bg.wasm", document.baseURI).href;
+    const lab = compileEarly(labWasm, "");
     early.labModule = import(new URL("lab.js", document.baseURI).href).then(async (module) => {
       await module.default({ module_or_path: lab });
       return module;
@@ -77,7 +128,21 @@
     Object.assign(link, { rel: "stylesheet", href: new URL("lab.css", document.baseURI).href });
     early.labStyle = new Promise((resolve) => (link.onload = link.onerror = () => resolve()));
     document.head.append(link);
+    if (!embed) {
+      // The laboratory is what this link is for: its bytes come first and the lesson's
+      // after them (or after 3 s, should they stall), as on a slow line, side by side,
+      // each would take as long as both. And it starts before the lesson.
+      const labFirst = Promise.race([arrived(labWasm), lab.catch(() => {}), new Promise((done) => setTimeout(done, 3000))]);
+      early.lessonScript = labFirst.then(() => {
+        preloadLesson();
+        return import(new URL(lessonModule.script, document.baseURI).href);
+      });
+      early.lesson = labFirst.then(compileLesson);
+      startLabEarly();
+    }
   }
+  if (!early.lessonScript) preloadLesson();
+  early.lesson ??= compileLesson();
   show();
   addEventListener("hashchange", show);
   // Once the document is parsed, its tabs and panels follow the link too.
