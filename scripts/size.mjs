@@ -49,11 +49,13 @@ function firstLoadFiles() {
     if (found.has(path) || !isFile(path)) return;
     found.add(path);
     const text = readFileSync(path, 'utf8');
-    // The page's start-up script names the lesson's wasm in its init call (the first-paint
-    // script compiles it early; there is no preload link for it).
+    // The page's start-up script names the lesson's script in its import() and its wasm in
+    // its init call (the first-paint script preloads one and compiles the other; there is
+    // no preload link for either in the page).
     const references = path.endsWith('.html')
       ? [
           ...[...text.matchAll(/\s(?:href|src)="([^"#?]+)"/g)].map((m) => m[1]),
+          ...[...text.matchAll(/\bimport\(\s*['"]([^'"]+\.js)['"]\s*\)/g)].map((m) => m[1]),
           ...[...text.matchAll(/module_or_path:[^'"]*['"]([^'"]+\.wasm)['"]/g)].map((m) => m[1]),
         ]
       : path.endsWith('.js') || path.endsWith('.mjs')
