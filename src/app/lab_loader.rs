@@ -1,7 +1,9 @@
 //! The page shell's side of the laboratory, which is a wasm module of its own
 //! (`src/bin/lab.rs`, mounted by [`super::lab_entry`]): it is loaded on demand, when the
 //! Sandbox opens or the page is idle, and mounted into the element [`LabMount`] renders.
-//! The lesson never waits for it, and an embedded diagram or lesson tab never loads it.
+//! On a link into the Sandbox it comes first instead: the first-paint script loads and
+//! mounts it before the lesson, which waits at most a few seconds for it and then adopts it
+//! ([`before_the_lesson_hydrates`]). An embedded diagram or lesson tab never loads it.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
