@@ -28,7 +28,8 @@ pub mod workers;
 pub use error_panel::show_error_panel;
 
 /// Empties the pre-rendered panels of the closed tabs: in the browser only the open tab's
-/// panel has content, so hydration adopts that one and builds no other.
+/// panel has content, so hydration adopts that one and builds no other (the shell reads the
+/// same address for its first render).
 fn keep_only_the_open_panel(open: crate::route::Tab) {
     let document = gloo::utils::document();
     for tab in crate::route::Tab::ALL
@@ -66,23 +67,23 @@ fn mount() {
         return;
     };
     let options = address::restore_from_location();
-    let open = crate::route::Route::parse(&hydration::location_hash()).tab;
-    let sandbox_open = !options.embed && open == crate::route::Tab::Sandbox;
+    let sandbox_open = !options.embed && open_tab() == crate::route::Tab::Sandbox;
     match lab_loader::before_the_lesson_hydrates(sandbox_open) {
         Some(aside) => wasm_bindgen_futures::spawn_local(async move {
             // It settles or is taken down; either way the markup is the server's again.
             let _ = wasm_bindgen_futures::JsFuture::from(aside).await;
-            render(root, options, open);
+            render(root, options);
         }),
-        None => render(root, options, open),
+        None => render(root, options),
     }
 }
 
-fn render(
-    root: web_sys::Element,
-    options: crate::share::embed::EmbedOptions,
-    open: crate::route::Tab,
-) {
+/// The tab the address opens (the first-paint script's tabs may change it until hydrated).
+fn open_tab() -> crate::route::Tab {
+    crate::route::Route::parse(&hydration::location_hash()).tab
+}
+
+fn render(root: web_sys::Element, options: crate::share::embed::EmbedOptions) {
     if options.embed {
         // The pre-rendered markup is the whole lesson's: embed mode replaces it.
         yew::Renderer::<embed::EmbedApp>::with_root_and_props(
@@ -98,7 +99,7 @@ fn render(
         }
         let prerendered = root.query_selector(".masthead").ok().flatten().is_some();
         if prerendered {
-            keep_only_the_open_panel(open);
+            keep_only_the_open_panel(open_tab());
         }
         let props = shell::AppProps {
             hydrating: prerendered,

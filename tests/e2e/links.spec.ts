@@ -191,10 +191,11 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
         for (const callback of held.splice(0)) frame(callback);
       }, 20);
     });
+    const release = await holdLesson(page);
     await page.goto(`./${LINKS.quarter.fragment}`);
     await expect(play(page)).toBeEnabled();
-    await notHydrated(page);
     await page.locator('.clock .now').evaluate((clock) => clock.setAttribute('data-before-hydration', ''));
+    release();
     await hydrated(page);
     await expect(page.locator('[data-before-hydration]')).toHaveCount(0);
     await expectLab(page, LINKS.quarter);
@@ -204,11 +205,13 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     await expect(page.locator('.clock .now')).not.toHaveText(LINKS.quarter.time);
   });
 
-  test('left for another tab meanwhile, the lesson opens that tab, and the Sandbox works after', async ({ page }) => {
+  test('its tabs work too: left for another tab meanwhile, the lesson opens that tab, and the Sandbox works after', async ({ page }) => {
     const release = await holdLesson(page);
     await page.goto(`./${LINKS.quarter.fragment}`);
     await expect(play(page)).toBeEnabled();
-    await WAYS['location.hash'](page, '#/maps');
+    await openTab(page, 'Maps');
+    await expect(page.getByRole('heading', { name: 'Lesson map' })).toBeVisible();
+    await notHydrated(page);
     release();
     await hydrated(page);
     await expect(page.getByRole('tab', { name: /Maps/ })).toHaveAttribute('aria-selected', 'true');

@@ -33,7 +33,9 @@
     tabs.map((tab) => `html[data-tab="${tab}"] #panel-${tab}`).join(",") +
     "{display:block}html[data-embed] #app>:not(.embed){display:none}" +
     "html[data-pending] #app{pointer-events:none}html[data-pending] .tabs{visibility:hidden}" +
-    "html[data-pending] .lab-mount[data-lab-ready]{pointer-events:auto}";
+    "html[data-pending] .lab-mount[data-lab-ready]{pointer-events:auto}" +
+    "html[data-pending][data-lab-early] .tabs{visibility:visible}" +
+    "html[data-pending][data-lab-early] .tabs [role=tab]{pointer-events:auto}";
   document.head.append(style);
   const show = () => {
     if (hydrated()) return;
@@ -100,6 +102,8 @@
       const link = location.hash;
       module.start(link, (fields, push) => shell.fields(fields, push), (sentences) => shell.problems(sentences));
       const view = module.mount(host, "sandbox");
+      // The lab works before the lesson, so the tabs do too: this script runs them until then.
+      root.setAttribute("data-lab-early", "");
       early.lab = {
         module, host, prerendered, link, view,
         connect(onFields, onProblems) {
