@@ -83,6 +83,8 @@ fn open_tab() -> crate::route::Tab {
     crate::route::Route::parse(&hydration::location_hash()).tab
 }
 
+/// Hydrates the lesson's pre-rendered markup in `root` (or renders it, where there is none),
+/// or renders embed mode's one view over it.
 fn render(root: web_sys::Element, options: crate::share::embed::EmbedOptions) {
     if options.embed {
         // The pre-rendered markup is the whole lesson's: embed mode replaces it.
