@@ -221,6 +221,35 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     await pause(page).click();
     await expect(page.locator('.clock .now')).not.toHaveText('t = 0 ms');
   });
+
+  test('its tab strip takes the tabs pattern\'s keys: the arrows wrap, Home and End go to either end', async ({ page }) => {
+    const release = await holdLesson(page);
+    await page.goto(`./${LINKS.crash.fragment}`);
+    await expect(play(page)).toBeEnabled();
+    const tab = (name: RegExp) => page.getByRole('tab', { name });
+    await tab(/Sandbox/).focus();
+    // From the last tab, the right arrow wraps to the first; each key opens the tab it reaches.
+    const steps: [string, RegExp, string][] = [
+      ['ArrowRight', /Gist/, 'gist'],
+      ['ArrowLeft', /Sandbox/, 'sandbox'],
+      ['Home', /Gist/, 'gist'],
+      ['ArrowRight', /Maps/, 'maps'],
+      ['End', /Sandbox/, 'sandbox'],
+      ['ArrowLeft', /Q&A/, 'qa'],
+    ];
+    for (const [key, name, slug] of steps) {
+      await page.keyboard.press(key);
+      await expect(tab(name)).toBeFocused();
+      await expect(tab(name)).toHaveAttribute('aria-selected', 'true');
+      await expect(page.locator(`#panel-${slug}`)).toBeVisible();
+      await expect(page.locator('[role="tabpanel"]:visible')).toHaveCount(1);
+    }
+    await expect(page.getByRole('tab', { selected: true })).toHaveCount(1);
+    await notHydrated(page);
+    release();
+    await hydrated(page);
+    await expect(tab(/Q&A/)).toHaveAttribute('aria-selected', 'true');
+  });
 });
 
 // From each lesson tab, each way, with a different link each time; the laboratory has

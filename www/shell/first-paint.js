@@ -151,8 +151,21 @@
   addEventListener("hashchange", show);
   // Once the document is parsed, its tabs and panels follow the link too.
   document.addEventListener("readystatechange", show, { once: true });
+  const tabOf = (target) => (hydrated() ? null : target.closest?.('[role="tab"]')?.id.replace(/^tab-/, ""));
   document.addEventListener("click", (event) => {
-    const button = hydrated() ? null : event.target.closest?.('[role="tab"]');
-    if (button) location.hash = `#/${button.id.replace(/^tab-/, "")}`;
+    const tab = tabOf(event.target);
+    if (tabs.includes(tab)) location.hash = `#/${tab}`;
+  });
+  // The keys of the tabs pattern, as the shell's tab strip has them once hydrated: the
+  // arrows move (wrapping), Home and End go to either end, each opening the tab it reaches.
+  document.addEventListener("keydown", (event) => {
+    const index = tabs.indexOf(tabOf(event.target));
+    if (index < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+    const moves = { ArrowRight: index + 1, ArrowLeft: index - 1 + tabs.length, Home: 0, End: tabs.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const tab = tabs[moves[event.key] % tabs.length];
+    location.hash = `#/${tab}`;
+    document.getElementById(`tab-${tab}`)?.focus();
   });
 })();
