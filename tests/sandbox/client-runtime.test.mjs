@@ -283,13 +283,25 @@ test("Python: an answer reads as a dict too: in, get and [] as for a JavaScript 
     "    pass",
     "def reply(node, answer):",
     '    print("token" in answer, "deleted" in answer, "nope" in answer, answer.get("token"), answer.get("deleted", "-"), answer["kind"])',
+    // The fields the kind carries, as a JavaScript object's keys.
+    '    print(dict(answer), sorted({**answer}), len(answer), list(answer.items()) == list(dict(answer).items()))',
+    "    global last",
+    "    last = answer",
+    "def timer(node, name):",
+    '    last["nope"]',
   ].join("\n");
   const make = lab(runtime.pythonClient(py, code).make);
   const a = make("A", SETTINGS);
   const granted = a.handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "granted", request: 1, token: 9 } });
-  assert.deepEqual(granted.output, ["True False False 9 - granted"]);
+  assert.deepEqual(granted.output, [
+    "True False False 9 - granted",
+    "{'kind': 'granted', 'request': 1, 'token': 9} ['kind', 'request', 'token'] 3 True",
+  ]);
   const busy = a.handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "busy", request: 2 } });
-  assert.deepEqual(busy.output, ["False False False None - busy"]);
+  assert.deepEqual(busy.output, ["False False False None - busy", "{'kind': 'busy', 'request': 2} ['kind', 'request'] 2 True"]);
+  const missing = a.handle({ kind: "timer", mono: 1, wall: 2, timer: "t" }).error;
+  assert.equal(missing.line, 9);
+  assert.match(missing.text, /KeyError: .*an answer has no 'nope': its fields are kind, request, token, deleted/);
 });
 
 test("Python: the settings read as a dict too, and a name they lack is named with the ones they have", async () => {
@@ -298,13 +310,16 @@ test("Python: the settings read as a dict too, and a name they lack is named wit
     "def start(node):",
     '    s = node.settings',
     '    print(s["ttl"] == s.ttl, "work_every" in s, "workEvery" in s, s.get("drift_margin") == s.drift_margin, s.get("nope", "-"))',
+    // A whole read-only mapping: dict(), ** and iteration give every name with its value.
+    '    d = dict(s)',
+    '    print(list(d) == list(s) == list(s.keys()) == [k for k, _ in s.items()], len(s), d["ttl"] == s.ttl, {**s}["renew_every"] == s.renew_every, list(s.values()) == list(d.values()))',
     "def timer(node, name):",
     '    node.settings["renewEvery"]',
   ].join("\n");
   const client = lab(runtime.pythonClient(py, code).make)("A", SETTINGS);
-  assert.deepEqual(client.handle(start()).output, ["True True False True -"]);
+  assert.deepEqual(client.handle(start()).output, ["True True False True -", "True 8 True True True"]);
   const result = client.handle({ kind: "timer", mono: 1, wall: 2, timer: "t" });
-  assert.equal(result.error.line, 5);
+  assert.equal(result.error.line, 7);
   assert.match(result.error.text, /KeyError: .*node\.settings has no 'renewEvery': its names are ttl, renew_every, /);
 });
 

@@ -61,6 +61,7 @@
     returned_early: ["file"],
     run_ended: [],
     no_setting: ["name", "names"],
+    no_answer_field: ["name", "names"],
     no_modules: ["line"],
     at_line_column: ["line", "column"],
     thrown: ["value"],
@@ -710,6 +711,17 @@ class Settings:
         return key in Settings.__slots__
     def get(self, key, default=None):
         return getattr(self, key) if key in Settings.__slots__ else default
+    # A whole read-only mapping: dict(node.settings), {**node.settings}, .items(), iteration.
+    def keys(self):
+        return list(Settings.__slots__)
+    def values(self):
+        return [getattr(self, k) for k in Settings.__slots__]
+    def items(self):
+        return [(k, getattr(self, k)) for k in Settings.__slots__]
+    def __iter__(self):
+        return iter(Settings.__slots__)
+    def __len__(self):
+        return len(Settings.__slots__)
     def __repr__(self):
         return "Settings(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
 
@@ -722,6 +734,8 @@ class Answer:
         self.token = token
         self.deleted = deleted
     def __getitem__(self, key):
+        if key not in Answer.__slots__:
+            raise KeyError(_say("no_answer_field", name=repr(key), names=", ".join(Answer.__slots__)))
         return getattr(self, key)
     # Read as a dict too: "token" in answer, answer.get("token"), as for a JavaScript object,
     # where a field the kind does not carry is absent (here it is None).
@@ -730,6 +744,17 @@ class Answer:
     def get(self, key, default=None):
         value = getattr(self, key) if key in Answer.__slots__ else None
         return default if value is None else value
+    # The fields the kind carries, as a JavaScript object's keys: dict(answer), {**answer}.
+    def keys(self):
+        return [k for k in Answer.__slots__ if getattr(self, k) is not None]
+    def values(self):
+        return [getattr(self, k) for k in self.keys()]
+    def items(self):
+        return [(k, getattr(self, k)) for k in self.keys()]
+    def __iter__(self):
+        return iter(self.keys())
+    def __len__(self):
+        return len(self.keys())
     def __repr__(self):
         return f"Answer(kind={self.kind!r}, request={self.request!r}, token={self.token!r}, deleted={self.deleted!r})"
 
