@@ -38,6 +38,9 @@ thread_local! {
     /// The shell's notice, once the laboratory's module is connected to it: one notice
     /// says what of a link neither module could read.
     static SHELL_NOTICE: RefCell<Option<ShellNotice>> = const { RefCell::new(None) };
+    /// The client code last written in this page, in each language: the link carries it
+    /// too, but it did not come with a link.
+    static WRITTEN_HERE: RefCell<SnippetCode> = RefCell::new(SnippetCode::default());
     /// While a followed link is replayed into the lab: the lab fields it restores and
     /// when (ms). Writes wait until the lab matches it, for at most [`REPLAY_LIMIT_MS`].
     static REPLAYING: RefCell<Option<(String, f64)>> = const { RefCell::new(None) };
@@ -337,14 +340,15 @@ fn now_ms() -> f64 {
 
 /// Records edited client code (or `None` for the starter) and updates the address.
 pub fn record_snippet(language: SnippetLanguage, code: Option<String>) {
-    LINK.with(|link| {
-        let mut link = link.borrow_mut();
-        match language {
-            SnippetLanguage::Python => link.snippets.python = code,
-            SnippetLanguage::TypeScript => link.snippets.typescript = code,
-        }
-    });
+    WRITTEN_HERE.with(|written| *written.borrow_mut().code_mut(language) = code.clone());
+    LINK.with(|link| *link.borrow_mut().snippets.code_mut(language) = code);
     write_address(History::Replace);
+}
+
+/// Whether `code` is what the learner last wrote in this page in `language`, rather than
+/// code a link brought.
+pub fn written_here(language: SnippetLanguage, code: &str) -> bool {
+    WRITTEN_HERE.with(|written| written.borrow().code(language) == Some(code))
 }
 
 /// Records that the laboratory shows "Your client" in `language` (or not), for the link.

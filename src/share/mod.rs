@@ -148,6 +148,24 @@ impl SnippetCode {
             _ => None,
         }
     }
+
+    /// The code in `language`, if it differs from the original.
+    pub fn code(&self, language: crate::lab::own_client::Language) -> Option<&str> {
+        use crate::lab::own_client::Language;
+        match language {
+            Language::Python => self.python.as_deref(),
+            Language::TypeScript => self.typescript.as_deref(),
+        }
+    }
+
+    /// The code in `language`, to change.
+    pub fn code_mut(&mut self, language: crate::lab::own_client::Language) -> &mut Option<String> {
+        use crate::lab::own_client::Language;
+        match language {
+            Language::Python => &mut self.python,
+            Language::TypeScript => &mut self.typescript,
+        }
+    }
 }
 
 /// What [`decode`] read, and a sentence for each thing it could not.

@@ -278,6 +278,14 @@ for (const language of LANGUAGES) {
       expect(link).toContain(language === 'Python' ? 'client=python' : 'client=typescript');
       expect(link).toMatch(language === 'Python' ? /[?&]pyz?=/ : /[?&]tsz?=/);
       expect(link).toContain('ttl=6s');
+      // Written here, the code is the learner's own, in this page and after leaving the mode
+      // and coming back (the address carries it, but no link brought it).
+      const fromLink = (p: Page) => workbench(p, language).panel.getByText(/This code came with the link you opened/);
+      await expect(fromLink(page)).toHaveCount(0);
+      await page.getByRole('group', { name: 'Run', exact: true }).getByRole('button', { name: 'Simulated', exact: true }).click();
+      await switchToClient(page, language);
+      await expect(w.editor).toContainText(marker.slice(2).trim());
+      await expect(fromLink(page)).toHaveCount(0);
 
       const earlier = server.requests.length;
       const fresh = await context.newPage();
@@ -286,7 +294,7 @@ for (const language of LANGUAGES) {
       const again = workbench(fresh, language);
       await expect(fresh.getByRole('group', { name: 'Run', exact: true }).getByRole('button', { name: 'Your client', exact: true })).toHaveAttribute('aria-pressed', 'true');
       await expect(again.editor).toContainText(marker.slice(2).trim());
-      await expect(again.panel.getByText(/This code came with the link you opened/)).toBeVisible();
+      await expect(fromLink(fresh)).toBeVisible();
       await expect(again.status).toHaveText(NOT_RUN);
       await fresh.waitForTimeout(500);
       expect(server.requests.slice(earlier).filter((path) => ENGINE_PATH.test(path))).toEqual([]);

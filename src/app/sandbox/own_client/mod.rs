@@ -13,7 +13,7 @@ use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
-use crate::app::share::{initial_snippets, record_client, record_snippet};
+use crate::app::share::{initial_snippets, record_client, record_snippet, written_here};
 use crate::app::snippets::{
     use_code_from_link, use_reported_edits, use_runner, EditorHost, EngineStatus, OutputConsole,
     Panel, PanelAction, RunControls, SnippetLanguage, Task, TooLongForLink,
@@ -48,10 +48,7 @@ pub fn OwnClientLab(props: &OwnClientProps) -> Html {
         record_client(Some(*language));
     });
     let code = initial_snippets();
-    let initial = match *language {
-        SnippetLanguage::Python => code.python,
-        SnippetLanguage::TypeScript => code.typescript,
-    };
+    let initial = code.code(*language).map(str::to_owned);
     let words = &SANDBOX.own_client;
     let choice = |l: SnippetLanguage| {
         let pressed = (*language == l).to_string();
@@ -122,7 +119,7 @@ fn Workbench(props: &WorkbenchProps) -> Html {
     let came_from_link = props
         .initial
         .as_deref()
-        .is_some_and(|code| code != original && code != solution);
+        .is_some_and(|code| code != original && code != solution && !written_here(language, code));
     // The printed and error consoles name themselves after this heading too.
     let heading = format!("snippet-{}-heading", language.slug());
     let busy = panel.phase.is_busy();
