@@ -147,3 +147,24 @@ fn a_wrong_try_names_the_failed_condition_and_when() {
         assert!(failure.scenario.validate().is_ok());
     }
 }
+
+/// The pause challenge's last hint gives the smallest T that survives the pause at T/3 and
+/// at T/2 ("about 640 ms", "about 830 ms"): those tries are solved, and ones a few per cent
+/// lower are not, so the hint's figures are the model's.
+#[test]
+fn the_pause_challenges_hint_names_the_model_s_threshold() {
+    let spec = all().iter().find(|s| s.text.id == "pitfall").unwrap();
+    let hint = spec.text.hints.last().unwrap();
+    assert!(hint.contains("640 ms") && hint.contains("830 ms"), "{hint}");
+    for (fields, solved) in [
+        ("ttl=640ms&renew=1/3", true),
+        ("ttl=610ms&renew=1/3", false),
+        ("ttl=830ms&renew=1/2", true),
+        ("ttl=800ms&renew=1/2", false),
+    ] {
+        let attempt = lease_lab::share::scenario_with(&spec.start, fields).unwrap();
+        check_try(spec, &attempt).unwrap();
+        let verdict = grade(spec, &attempt).unwrap();
+        assert_eq!(verdict.solved(), solved, "{fields}: {:?}", verdict.failure);
+    }
+}
