@@ -30,9 +30,11 @@ type ShellNotice = Box<dyn Fn(Vec<String>)>;
 thread_local! {
     /// The latest state of every part a link carries; each part updates its own field.
     static LINK: RefCell<LinkState> = RefCell::new(LinkState::default());
-    /// Sentences about the link on screen, until a notice takes them; in the laboratory's
-    /// module, the lab's own, which the shell's notice says.
+    /// In the laboratory's module, its sentences about the link on screen, which the
+    /// shell's notice says.
     static PROBLEMS: RefCell<NoticeProblems> = RefCell::new(NoticeProblems::default());
+    /// Changes to the notice made while none is mounted, in order, for the next to apply.
+    static PENDING_NOTICE: RefCell<Vec<NoticeChange>> = const { RefCell::new(Vec::new()) };
     /// The page shell, once the laboratory's module is connected to it.
     static SHELL: RefCell<Option<ShellListener>> = const { RefCell::new(None) };
     /// The shell's notice, once the laboratory's module is connected to it: one notice
@@ -163,7 +165,7 @@ fn change_notice(change: NoticeChange) {
     let notice = NOTICE.with(|n| n.borrow().as_ref().map(|(_, notice)| notice.clone()));
     match notice {
         Some(notice) => notice.emit(change),
-        None => PROBLEMS.with(|p| p.borrow_mut().apply(change)),
+        None => PENDING_NOTICE.with(|p| p.borrow_mut().push(change)),
     }
 }
 
@@ -519,10 +521,21 @@ pub fn CopyLink() -> Html {
 /// it followed since, as plain text, until dismissed.
 #[component]
 pub fn LinkNotice() -> Html {
-    let problems = use_reducer(|| PROBLEMS.with(|p| std::mem::take(&mut *p.borrow_mut())));
+    let problems = use_reducer(|| {
+        let mut problems = NoticeProblems::default();
+        take_pending_notice()
+            .into_iter()
+            .for_each(|c| problems.apply(c));
+        problems
+    });
     {
         let changes = problems.dispatcher();
         use_effect_with((), move |_| {
+            // What changed between the first render and now (a laboratory's sentences about
+            // a link followed while the lesson hydrated) would otherwise wait for another.
+            take_pending_notice()
+                .into_iter()
+                .for_each(|c| changes.dispatch(c));
             let id = register(&NOTICE, Callback::from(move |c| changes.dispatch(c)));
             move || unregister(&NOTICE, id)
         });
@@ -543,6 +556,10 @@ pub fn LinkNotice() -> Html {
             <button type="button" class="button" onclick={dismiss}>{LESSON.share.dismiss}</button>
         </section>
     }
+}
+
+fn take_pending_notice() -> Vec<NoticeChange> {
+    PENDING_NOTICE.with(|p| std::mem::take(&mut *p.borrow_mut()))
 }
 
 /// Reads a checkbox or text field from an event.

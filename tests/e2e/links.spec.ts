@@ -162,6 +162,48 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     await expectLab(page, LINKS.partition);
   });
 
+  test('what of a link followed meanwhile it could not read is said once the lesson is there', async ({ page }) => {
+    const release = await holdLesson(page);
+    await page.goto(`./${LINKS.quarter.fragment}`);
+    await expect(play(page)).toBeEnabled();
+    await WAYS['location.hash'](page, '#/sandbox?v=1&ttl=<i>7</i>&t=3s');
+    release();
+    await hydrated(page);
+    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+      /TTL \(“<i>7<\/i>”\) is not a number; showing the default scenario instead/,
+    );
+    await expect(page.locator('.clock .now')).toHaveText('t = 3.000 s');
+    await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('10');
+    await expect(page).toHaveURL((url) => url.hash === '#/sandbox?v=1&t=3s');
+  });
+
+  test('a lab that cannot settle, taken down with an unreadable link followed meanwhile: the notice says so', async ({ page }) => {
+    await page.addInitScript(() => {
+      const held: FrameRequestCallback[] = [];
+      const frame = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (callback) => {
+        if (document.documentElement.hasAttribute('data-hydrated')) return frame(callback);
+        held.push(callback);
+        return held.length;
+      };
+      const watch = setInterval(() => {
+        if (!document.documentElement?.hasAttribute('data-hydrated')) return;
+        clearInterval(watch);
+        for (const callback of held.splice(0)) frame(callback);
+      }, 20);
+    });
+    const release = await holdLesson(page);
+    await page.goto(`./${LINKS.quarter.fragment}`);
+    await expect(play(page)).toBeEnabled();
+    await WAYS['location.hash'](page, '#/sandbox?v=1&ttl=<i>7</i>&t=3s');
+    release();
+    await hydrated(page);
+    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+      /TTL \(“<i>7<\/i>”\) is not a number; showing the default scenario instead/,
+    );
+    await expect(page.locator('.clock .now')).toHaveText('t = 3.000 s');
+  });
+
   test('what of the link it could not read is said once the lesson is there', async ({ page }) => {
     const release = await holdLesson(page);
     await page.goto('./#/sandbox?v=1&ttl=<b>9</b>&t=2s');
