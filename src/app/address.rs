@@ -75,6 +75,14 @@ pub fn restore_from_location() -> EmbedOptions {
     options
 }
 
+/// Whether the address asks for embed mode (read only: [`restore_from_location`] records it).
+pub fn embed_asked() -> bool {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    options_of(hash.split_once('?').map_or("", |(_, q)| q))
+        .0
+        .embed
+}
+
 /// The link the laboratory starts from (see `ShellAddress::lab_link`).
 pub fn lab_link() -> String {
     ADDRESS.with(|address| address.borrow().lab_link.clone())

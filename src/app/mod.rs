@@ -66,15 +66,14 @@ fn mount() {
         show_error_panel("The page has no element with id \"app\" to mount Lease Lab into.");
         return;
     };
-    let options = address::restore_from_location();
-    let sandbox_open = !options.embed && open_tab() == crate::route::Tab::Sandbox;
+    let sandbox_open = !address::embed_asked() && open_tab() == crate::route::Tab::Sandbox;
     match lab_loader::before_the_lesson_hydrates(sandbox_open) {
         Some(aside) => wasm_bindgen_futures::spawn_local(async move {
             // It settles or is taken down; either way the markup is the server's again.
             let _ = wasm_bindgen_futures::JsFuture::from(aside).await;
-            render(root, options);
+            render(root);
         }),
-        None => render(root, options),
+        None => render(root),
     }
 }
 
@@ -85,7 +84,10 @@ fn open_tab() -> crate::route::Tab {
 
 /// Hydrates the lesson's pre-rendered markup in `root` (or renders it, where there is none),
 /// or renders embed mode's one view over it.
-fn render(root: web_sys::Element, options: crate::share::embed::EmbedOptions) {
+fn render(root: web_sys::Element) {
+    // Read now, after any wait for a laboratory started early: a link followed meanwhile
+    // (whose hashchange the shell, not yet listening, never hears) is the one to show.
+    let options = address::restore_from_location();
     if options.embed {
         // The pre-rendered markup is the whole lesson's: embed mode replaces it.
         yew::Renderer::<embed::EmbedApp>::with_root_and_props(

@@ -115,6 +115,23 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     });
     return release;
   }
+  /** Holds animation frames, as a hidden tab does, until the lesson has hydrated: the lab cannot settle. */
+  async function holdFrames(page: Page) {
+    await page.addInitScript(() => {
+      const held: FrameRequestCallback[] = [];
+      const frame = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (callback) => {
+        if (document.documentElement.hasAttribute('data-hydrated')) return frame(callback);
+        held.push(callback);
+        return held.length;
+      };
+      const watch = setInterval(() => {
+        if (!document.documentElement?.hasAttribute('data-hydrated')) return;
+        clearInterval(watch);
+        for (const callback of held.splice(0)) frame(callback);
+      }, 20);
+    });
+  }
   const play = (page: Page) => page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Play', exact: true });
   const pause = (page: Page) => page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Pause', exact: true });
   const notHydrated = (page: Page) => expect(page.locator('html')).not.toHaveAttribute('data-hydrated', '');
@@ -177,21 +194,27 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     await expect(page).toHaveURL((url) => url.hash === '#/sandbox?v=1&t=3s');
   });
 
+  test('a link followed while the lesson waits for the lab to settle is the one the lesson hydrates', async ({ page }) => {
+    await holdFrames(page);
+    const release = await holdLesson(page);
+    await page.goto(`./${LINKS.quarter.fragment}`);
+    await expect(play(page)).toBeEnabled();
+    release();
+    // The lesson has started and waits (up to 2 s) for the lab, which cannot settle here.
+    await page.waitForFunction(() => (window as any).leaseLabWasm?.lessonStarted === true, null, { polling: 20 });
+    await notHydrated(page);
+    await WAYS['location.hash'](page, '#/sandbox?v=1&ttl=<i>7</i>&t=3s');
+    await hydrated(page);
+    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+      /TTL \(“<i>7<\/i>”\) is not a number; showing the default scenario instead/,
+    );
+    await expect(page.locator('.clock .now')).toHaveText('t = 3.000 s');
+    await WAYS['location.hash'](page, LINKS.partition.fragment);
+    await expectLab(page, LINKS.partition);
+  });
+
   test('a lab that cannot settle, taken down with an unreadable link followed meanwhile: the notice says so', async ({ page }) => {
-    await page.addInitScript(() => {
-      const held: FrameRequestCallback[] = [];
-      const frame = window.requestAnimationFrame.bind(window);
-      window.requestAnimationFrame = (callback) => {
-        if (document.documentElement.hasAttribute('data-hydrated')) return frame(callback);
-        held.push(callback);
-        return held.length;
-      };
-      const watch = setInterval(() => {
-        if (!document.documentElement?.hasAttribute('data-hydrated')) return;
-        clearInterval(watch);
-        for (const callback of held.splice(0)) frame(callback);
-      }, 20);
-    });
+    await holdFrames(page);
     const release = await holdLesson(page);
     await page.goto(`./${LINKS.quarter.fragment}`);
     await expect(play(page)).toBeEnabled();
@@ -219,20 +242,7 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
 
   test('a lab that cannot settle (no animation frames, as in a background tab) is taken down, and one mounted afresh works', async ({ page }) => {
     // Frames are held, as a hidden tab's are, until the lesson has hydrated.
-    await page.addInitScript(() => {
-      const held: FrameRequestCallback[] = [];
-      const frame = window.requestAnimationFrame.bind(window);
-      window.requestAnimationFrame = (callback) => {
-        if (document.documentElement.hasAttribute('data-hydrated')) return frame(callback);
-        held.push(callback);
-        return held.length;
-      };
-      const watch = setInterval(() => {
-        if (!document.documentElement?.hasAttribute('data-hydrated')) return;
-        clearInterval(watch);
-        for (const callback of held.splice(0)) frame(callback);
-      }, 20);
-    });
+    await holdFrames(page);
     const release = await holdLesson(page);
     await page.goto(`./${LINKS.quarter.fragment}`);
     await expect(play(page)).toBeEnabled();
