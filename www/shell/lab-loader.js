@@ -87,6 +87,9 @@ export function beforeHydrating(sandboxOpen) {
   if (!sandboxOpen) return takeDown();
   return settled(lab.host, 2000).then((ok) => {
     if (!ok) return takeDown();
+    // The page may paint while the lesson hydrates: the host keeps the lab's height, so
+    // nothing below it moves while the lab is out.
+    lab.host.style.minHeight = `${lab.host.getBoundingClientRect().height}px`;
     lab.aside = [...lab.host.childNodes];
     restore();
   });
@@ -117,6 +120,7 @@ function settled(host, ms) {
 function takeBack(early) {
   if (!early?.aside) return early?.view ?? null;
   early.host.replaceChildren(...early.aside);
+  early.host.style.minHeight = "";
   early.aside = null;
   if (shellLink !== undefined && shellLink !== early.link) early.module.follow(shellLink);
   return early.view;
