@@ -132,6 +132,16 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
       }, 20);
     });
   }
+  /** A link whose TTL is HTML, so it cannot be read whole, and what the page then shows. */
+  const UNREADABLE = '#/sandbox?v=1&ttl=<i>7</i>&t=3s';
+  async function expectUnreadableShown(page: Page) {
+    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
+      /TTL \(“<i>7<\/i>”\) is not a number; showing the default scenario instead/,
+    );
+    await expect(page.locator('.clock .now')).toHaveText('t = 3.000 s');
+    await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('10');
+    await expect(page).toHaveURL((url) => url.hash === '#/sandbox?v=1&t=3s');
+  }
   const play = (page: Page) => page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Play', exact: true });
   const pause = (page: Page) => page.getByRole('group', { name: 'Playback' }).getByRole('button', { name: 'Pause', exact: true });
   const notHydrated = (page: Page) => expect(page.locator('html')).not.toHaveAttribute('data-hydrated', '');
@@ -183,15 +193,10 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     const release = await holdLesson(page);
     await page.goto(`./${LINKS.quarter.fragment}`);
     await expect(play(page)).toBeEnabled();
-    await WAYS['location.hash'](page, '#/sandbox?v=1&ttl=<i>7</i>&t=3s');
+    await WAYS['location.hash'](page, UNREADABLE);
     release();
     await hydrated(page);
-    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
-      /TTL \(“<i>7<\/i>”\) is not a number; showing the default scenario instead/,
-    );
-    await expect(page.locator('.clock .now')).toHaveText('t = 3.000 s');
-    await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('10');
-    await expect(page).toHaveURL((url) => url.hash === '#/sandbox?v=1&t=3s');
+    await expectUnreadableShown(page);
   });
 
   test('a link followed while the lesson waits for the lab to settle is the one the lesson hydrates', async ({ page }) => {
@@ -203,12 +208,9 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     // The lesson has started and waits (up to 2 s) for the lab, which cannot settle here.
     await page.waitForFunction(() => (window as any).leaseLabWasm?.lessonStarted === true, null, { polling: 20 });
     await notHydrated(page);
-    await WAYS['location.hash'](page, '#/sandbox?v=1&ttl=<i>7</i>&t=3s');
+    await WAYS['location.hash'](page, UNREADABLE);
     await hydrated(page);
-    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
-      /TTL \(“<i>7<\/i>”\) is not a number; showing the default scenario instead/,
-    );
-    await expect(page.locator('.clock .now')).toHaveText('t = 3.000 s');
+    await expectUnreadableShown(page);
     await WAYS['location.hash'](page, LINKS.partition.fragment);
     await expectLab(page, LINKS.partition);
   });
@@ -218,13 +220,10 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     const release = await holdLesson(page);
     await page.goto(`./${LINKS.quarter.fragment}`);
     await expect(play(page)).toBeEnabled();
-    await WAYS['location.hash'](page, '#/sandbox?v=1&ttl=<i>7</i>&t=3s');
+    await WAYS['location.hash'](page, UNREADABLE);
     release();
     await hydrated(page);
-    await expect(page.getByRole('status').filter({ hasText: 'Part of this link could not be read' })).toContainText(
-      /TTL \(“<i>7<\/i>”\) is not a number; showing the default scenario instead/,
-    );
-    await expect(page.locator('.clock .now')).toHaveText('t = 3.000 s');
+    await expectUnreadableShown(page);
   });
 
   test('what of the link it could not read is said once the lesson is there', async ({ page }) => {
