@@ -189,15 +189,19 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     await expectLab(page, LINKS.partition);
   });
 
-  test('what of a link followed meanwhile it could not read is said once the lesson is there', async ({ page }) => {
-    const release = await holdLesson(page);
-    await page.goto(`./${LINKS.quarter.fragment}`);
-    await expect(play(page)).toBeEnabled();
-    await WAYS['location.hash'](page, UNREADABLE);
-    release();
-    await hydrated(page);
-    await expectUnreadableShown(page);
-  });
+  // Once with the lab settled and adopted, once with frames held so that it is taken down.
+  for (const [how, holdingFrames] of [['the lab adopted', false], ['the lab taken down', true]] as const) {
+    test(`what of a link followed meanwhile it could not read is said once the lesson is there (${how})`, async ({ page }) => {
+      if (holdingFrames) await holdFrames(page);
+      const release = await holdLesson(page);
+      await page.goto(`./${LINKS.quarter.fragment}`);
+      await expect(play(page)).toBeEnabled();
+      await WAYS['location.hash'](page, UNREADABLE);
+      release();
+      await hydrated(page);
+      await expectUnreadableShown(page);
+    });
+  }
 
   test('a link followed while the lesson waits for the lab to settle is the one the lesson hydrates', async ({ page }) => {
     await holdFrames(page);
@@ -213,17 +217,6 @@ test.describe('a Sandbox link opened fresh, before the lesson has hydrated', () 
     await expectUnreadableShown(page);
     await WAYS['location.hash'](page, LINKS.partition.fragment);
     await expectLab(page, LINKS.partition);
-  });
-
-  test('a lab that cannot settle, taken down with an unreadable link followed meanwhile: the notice says so', async ({ page }) => {
-    await holdFrames(page);
-    const release = await holdLesson(page);
-    await page.goto(`./${LINKS.quarter.fragment}`);
-    await expect(play(page)).toBeEnabled();
-    await WAYS['location.hash'](page, UNREADABLE);
-    release();
-    await hydrated(page);
-    await expectUnreadableShown(page);
   });
 
   test('what of the link it could not read is said once the lesson is there', async ({ page }) => {
