@@ -54,7 +54,7 @@ thread_local! {
 /// with embed mode's options for the link notice, and embed mode's options.
 pub fn restore_from_location() -> EmbedOptions {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
-    let query = hash.split_once('?').map_or("", |(_, q)| q);
+    let query = query_of(&hash);
     let (options, problems) = options_of(query);
     super::share::add_problems(problems);
     let (selection, problems) = selection_of(query);
@@ -78,9 +78,12 @@ pub fn restore_from_location() -> EmbedOptions {
 /// Whether the address asks for embed mode (read only: [`restore_from_location`] records it).
 pub fn embed_asked() -> bool {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
-    options_of(hash.split_once('?').map_or("", |(_, q)| q))
-        .0
-        .embed
+    options_of(query_of(&hash)).0.embed
+}
+
+/// What follows the `?` of a fragment, if anything.
+fn query_of(fragment: &str) -> &str {
+    fragment.split_once('?').map_or("", |(_, q)| q)
 }
 
 /// The link the laboratory starts from (see `ShellAddress::lab_link`).
@@ -95,7 +98,7 @@ pub fn lab_link() -> String {
 /// selection (and of a tab that does not exist, when the laboratory does not read the link),
 /// and the address, of what is on screen.
 pub fn follow_link(fragment: &str) -> Option<String> {
-    let query = fragment.split_once('?').map_or("", |(_, q)| q);
+    let query = query_of(fragment);
     let tab_problems = tab_problems(fragment);
     if query.is_empty() && tab_problems.is_empty() {
         return None;
@@ -143,7 +146,7 @@ fn options_of(fragment_query: &str) -> (EmbedOptions, Vec<String>) {
 /// Embed mode's options once the page has followed `fragment`: those it names as a fresh
 /// load of it would set them, the rest as `shown` (see [`embed::follow`]).
 pub fn followed_options(shown: EmbedOptions, fragment: &str) -> EmbedOptions {
-    let query = fragment.split_once('?').map_or("", |(_, q)| q);
+    let query = query_of(fragment);
     let search = gloo::utils::window()
         .location()
         .search()
