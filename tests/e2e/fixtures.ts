@@ -130,8 +130,14 @@ export const test = base.extend<TestFixtures, { server: Server }>({
 
 export { expect };
 
-/** Waits until the app has replaced the boot message with the tab list. */
-export async function openApp(page: Page, fragment = '') {
+/**
+ * Opens the app at `fragment` and waits until its tab list shows and the lesson has hydrated.
+ * On a Sandbox link the tabs and the lab work before the lesson does, so a test acting on the
+ * rest of the page right after the tabs show would race the hydration; a test of a page whose
+ * lesson never hydrates (its wasm refused) passes `{ hydrated: false }`.
+ */
+export async function openApp(page: Page, fragment = '', { hydrated = true } = {}) {
   await page.goto(fragment ? `./${fragment}` : './');
   await expect(page.getByRole('tablist', { name: 'Lesson sections' })).toBeVisible();
+  if (hydrated) await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
 }

@@ -183,7 +183,7 @@ test.describe('in a browser that cannot compile the wasm (no SIMD)', () => {
     const refused: string[] = [];
     page.on('pageerror', (error) => refused.push(error.message));
     page.on('console', (message) => message.type() === 'error' && refused.push(message.text()));
-    await openApp(page, '#/maps');
+    await openApp(page, '#/maps', { hydrated: false });
     await expect(page.getByRole('tab', { name: 'Maps' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('tabpanel')).toHaveAttribute('id', 'panel-maps');
     await page.getByRole('tab', { name: 'Gist' }).click();
@@ -205,7 +205,11 @@ test.describe('in a browser that cannot compile the wasm (no SIMD)', () => {
 // opened Maps).
 test.describe('a click in the laboratory is the laboratory’s alone', () => {
   async function expectLabNumberedApart(page: import('@playwright/test').Page) {
+    // On a Sandbox link the lab starts first and steps out of the page while the lesson
+    // hydrates: its numbers are read once both are in.
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
     await expect(page.locator('.lab-mount[data-lab-ready]')).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Jump to end', exact: true })).toBeVisible();
     const clash = await page.evaluate(() => {
       const number = (e: Element) => (e as unknown as { __yew_subtree_id?: number }).__yew_subtree_id;
       const host = document.querySelector('.lab-mount')!;
