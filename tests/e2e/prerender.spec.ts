@@ -160,6 +160,31 @@ test('with wasm, the page hydrates the pre-rendered lesson in place, without a w
   expect(messages.filter((m) => m.startsWith('error'))).toEqual([]);
 });
 
+test('a key pressed on Copy link before the lesson has hydrated is pressed once it has, and only the last such press', async ({ page }) => {
+  const release = await hold(page, /lease-lab-[0-9a-f]+_bg\.wasm$/);
+  await page.goto('./#/qa');
+  await page.getByRole('button', { name: 'Embed', exact: true }).press(' ');
+  await page.getByRole('button', { name: 'Copy link' }).press('Enter');
+  expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+  await expect(page.getByRole('textbox', { name: 'Link to this state' })).toHaveCount(0);
+
+  release();
+  await expect(page.getByRole('textbox', { name: 'Link to this state' })).toHaveValue(/#\/qa(\?|$)/);
+  await expect(page.getByRole('heading', { name: 'Embed this view in a course page' })).toHaveCount(0);
+});
+
+test('a key pressed before the lesson has hydrated is dropped when the focus has moved on', async ({ page }) => {
+  const release = await hold(page, /lease-lab-[0-9a-f]+_bg\.wasm$/);
+  await page.goto('./#/maps');
+  await page.getByRole('button', { name: 'Copy link' }).press('Enter');
+  await page.getByRole('button', { name: 'Embed', exact: true }).focus();
+  release();
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
+  await page.getByRole('button', { name: 'Embed', exact: true }).press('Enter');
+  await expect(page.getByRole('heading', { name: 'Embed this view in a course page' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Link to this state' })).toHaveCount(0);
+});
+
 test('the voice note about JavaScript stays hidden while the app takes over from the first-paint script', async ({ page }) => {
   // The app marks the page hydrated and drops the first-paint script's tab choice in one
   // step, while the pre-rendered readout (note included) is still there until its re-render:

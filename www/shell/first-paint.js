@@ -168,4 +168,21 @@
     location.hash = `#/${tab}`;
     document.getElementById(`tab-${tab}`)?.focus();
   });
+  // A control of the lesson's own (Copy link, Embed, the voice) works once the lesson has
+  // hydrated: a key that presses it before then is kept, and pressed for the learner then,
+  // if the control still has the focus.
+  let pressed = null;
+  document.addEventListener("keydown", (event) => {
+    if (hydrated() || (event.key !== "Enter" && event.key !== " ")) return;
+    const control = event.target.closest?.("#app button:not([role=tab])");
+    if (!control || control.closest(".lab-mount")) return;
+    event.preventDefault();
+    pressed = control;
+  });
+  new MutationObserver((_, observer) => {
+    if (!hydrated()) return;
+    observer.disconnect();
+    if (pressed?.isConnected && document.activeElement === pressed) pressed.click();
+    pressed = null;
+  }).observe(root, { attributes: true, attributeFilter: ["data-hydrated"] });
 })();
