@@ -20,7 +20,7 @@ use super::snippets::SnippetLanguage;
 use crate::lab::{Lab, LabAction};
 use crate::lesson::LESSON;
 use crate::share::embed::{self, EmbedOptions};
-use crate::share::{decode, encode, lab_fields, lab_fields_of, LabLink, LinkState, SnippetCode};
+use crate::share::{decode, encode, lab_fields, LabLink, LinkState, SnippetCode};
 
 /// Where the laboratory's module sends its fields, for the shell to write the address.
 type ShellListener = Box<dyn Fn(String, History)>;
@@ -43,9 +43,9 @@ thread_local! {
     /// The client code last written in this page, in each language: the link carries it
     /// too, but it did not come with a link.
     static WRITTEN_HERE: RefCell<SnippetCode> = RefCell::new(SnippetCode::default());
-    /// While a followed link is replayed into the lab: the lab fields it restores and
-    /// when (ms). Writes wait until the lab matches it, for at most [`REPLAY_LIMIT_MS`].
-    static REPLAYING: RefCell<Option<(String, f64)>> = const { RefCell::new(None) };
+    /// While a followed link is replayed into the lab: the lab it restores and when (ms).
+    /// Writes wait until the lab shows it, for at most [`REPLAY_LIMIT_MS`].
+    static REPLAYING: RefCell<Option<(LabLink, f64)>> = const { RefCell::new(None) };
     /// The laboratory as it last was, so coming back to the Sandbox tab does not simulate
     /// the same run again (a long one takes a while).
     static LAST_LAB: RefCell<Option<Lab>> = const { RefCell::new(None) };
@@ -105,12 +105,13 @@ pub fn follow_link(link: &str) {
     match replay.filter(|_| only_lab_differs) {
         Some(replay) => {
             let lab = followed.lab.unwrap_or_else(|| LabLink::of(&Lab::default()));
-            let query = link.split_once('?').map_or("", |(_, q)| q);
             // A link read only in part is not what the lab will show: the address says
-            // what it shows at once, as for a link the page was opened with.
-            let target = (!misread).then(|| (lab_fields_of(query), now_ms()));
+            // what it shows at once, as for a link the page was opened with. A lab that
+            // shows the link already does not change, so nothing is waited for.
+            let shown = LINK.with(|l| l.borrow_mut().lab.replace(lab.clone()));
+            let arrives = !shown.is_some_and(|shown| shown.shows_same(&lab));
+            let target = (!misread && arrives).then(|| (lab.clone(), now_ms()));
             REPLAYING.with(|r| *r.borrow_mut() = target);
-            LINK.with(|l| l.borrow_mut().lab = Some(lab.clone()));
             if misread {
                 write_address(History::Replace);
             }
@@ -312,25 +313,51 @@ pub fn address_of(state: &LinkState) -> String {
 
 /// Sends the laboratory's fields to the page shell, unless a followed link is still
 /// being replayed into the lab (then the address already says where the lab is going).
+/// The write that finds the lab arrived there replaces the followed link's entry with the
+/// lab's own notation of it, rather than adding an entry for the same state.
 fn write_address(history: History) {
-    let fields = LINK.with(|link| lab_fields(&link.borrow()));
-    let replaying = REPLAYING.with(|r| {
-        let mut replay = r.borrow_mut();
-        let waiting = replay
-            .as_ref()
-            .is_some_and(|(target, since)| *target != fields && now_ms() - since < REPLAY_LIMIT_MS);
-        if !waiting {
-            *replay = None;
-        }
-        waiting
+    let (fields, shown) = LINK.with(|link| {
+        let link = link.borrow();
+        (lab_fields(&link), link.lab.clone())
     });
-    if !replaying {
-        SHELL.with(|shell| {
-            if let Some(shell) = &*shell.borrow() {
-                shell(fields, history);
-            }
-        });
-    }
+    let history = match replay_progress(shown.as_ref()) {
+        Replay::Waiting => return,
+        Replay::Arrived => History::Replace,
+        Replay::None => history,
+    };
+    SHELL.with(|shell| {
+        if let Some(shell) = &*shell.borrow() {
+            shell(fields, history);
+        }
+    });
+}
+
+/// Where a followed link's replay stands, for a lab now at `shown`.
+enum Replay {
+    None,
+    Waiting,
+    Arrived,
+}
+
+/// Ends the replay of a followed link once the lab shows it, or after [`REPLAY_LIMIT_MS`].
+fn replay_progress(shown: Option<&LabLink>) -> Replay {
+    REPLAYING.with(|r| {
+        let mut replay = r.borrow_mut();
+        let Some((target, since)) = replay.as_ref() else {
+            return Replay::None;
+        };
+        let arrived = shown.is_some_and(|shown| shown.shows_same(target));
+        let expired = now_ms() - since >= REPLAY_LIMIT_MS;
+        if !arrived && !expired {
+            return Replay::Waiting;
+        }
+        *replay = None;
+        if arrived {
+            Replay::Arrived
+        } else {
+            Replay::None
+        }
+    })
 }
 
 /// How long a replayed link may hold back address writes.

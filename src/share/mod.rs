@@ -178,6 +178,12 @@ pub struct Decoded {
 }
 
 impl LabLink {
+    /// Whether a lab at `self` shows what `other` asks for: the same scenario, time and
+    /// comparison, whichever preset each is written against.
+    pub fn shows_same(&self, other: &LabLink) -> bool {
+        (&self.scenario, self.time, self.compare) == (&other.scenario, other.time, other.compare)
+    }
+
     /// The link for a lab. A lab whose scenario was edited away from its preset is written
     /// against whichever preset (or the default scenario) gives the shortest link.
     pub fn of(lab: &Lab) -> LabLink {

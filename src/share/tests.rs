@@ -82,6 +82,22 @@ fn an_edited_lab_is_written_against_its_closest_preset() {
 }
 
 #[test]
+fn links_written_apart_show_the_same_lab_when_their_scenario_time_and_comparison_agree() {
+    let (short, _) = lab_of("#/sandbox?v=1&preset=8");
+    let (as_the_lab_writes_it, _) = lab_of("#/sandbox?v=1&preset=8&t=0s");
+    let (unfenced, _) = lab_of("#/sandbox?v=1&preset=8-unfenced");
+    let (switched_off, _) = lab_of("#/sandbox?v=1&fencing=off&preset=8");
+    assert!(short.shows_same(&as_the_lab_writes_it));
+    assert_ne!(unfenced.preset, switched_off.preset);
+    assert!(unfenced.shows_same(&switched_off));
+    let (later, _) = lab_of("#/sandbox?v=1&preset=8&t=1s");
+    let (compared, _) = lab_of("#/sandbox?v=1&preset=8&compare=fencing");
+    assert!(!short.shows_same(&later));
+    assert!(!short.shows_same(&compared));
+    assert!(!short.shows_same(&unfenced));
+}
+
+#[test]
 fn a_link_restores_the_same_run_at_the_same_time() {
     let lab = Lab::from_preset("3")
         .unwrap()

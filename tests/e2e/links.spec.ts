@@ -422,6 +422,25 @@ test('Back and Forward across lab links, and a reload, show each link', async ({
   await expectLab(page, LINKS.partition);
 });
 
+test('a change made as soon as a followed Sandbox link shows reaches the address, Copy link and Back', async ({ page }) => {
+  await openApp(page, LINKS.quarter.fragment);
+  await expectLab(page, LINKS.quarter);
+  // Written otherwise than the lab writes it: other order, no time.
+  await WAYS['location.hash'](page, '#/sandbox?v=1&dur=40s&renew=1/5&ttl=7s');
+  await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('7');
+  await page.getByRole('checkbox', { name: 'Fencing at storage' }).uncheck();
+  await expect(page).toHaveURL(/[?&]fencing=off(&|$)/);
+  await expect(page).toHaveURL(/[?&]ttl=7s(&|$)/);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByLabel('Link to this state')).toHaveValue(/[?&]fencing=off(&|$)/);
+
+  await page.goBack();
+  await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('7');
+  await expect(page.getByRole('checkbox', { name: 'Fencing at storage' })).toBeChecked();
+  await page.goBack();
+  await expectLab(page, LINKS.quarter);
+});
+
 // A link followed in the open page that cannot be read whole is explained as one opened
 // fresh is: the notice names what was refused, the lab shows the defaults, and the address
 // (so Copy link and Back) carries what is on screen; the next link read whole clears it.
