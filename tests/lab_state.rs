@@ -3,7 +3,8 @@
 
 use lease_lab::lab::{Lab, LabAction, PolicySwitch, Speed};
 use lease_lab::model::{
-    presets, CheckId, ClientId, Fault, RunQuestions, SimDuration, SimTime, Simulation, TimedFault,
+    presets, CheckId, ClientId, Fault, RunQuestions, Scenario, SimDuration, SimTime, Simulation,
+    TimedFault,
 };
 
 fn apply(lab: &Lab, action: LabAction) -> Lab {
@@ -66,11 +67,24 @@ fn flipping_fencing_off_in_the_zombie_preset_breaks_the_ordering_check() {
     assert!(unfenced.run().check(CheckId::OrderedByToken).is_broken());
     assert_eq!(
         unfenced.preset(),
-        None,
-        "an edited scenario no longer claims to be the preset"
+        Some("2-unfenced"),
+        "an edited scenario that is another preset's is that preset, as its link says"
     );
     let back = apply(&unfenced, LabAction::FlipSwitch(PolicySwitch::Fencing));
     assert_eq!(back.run().trace_hash(), lab.run().trace_hash());
+    assert_eq!(back.preset(), Some("2"));
+    let longer = apply(
+        &lab,
+        LabAction::SetScenario(Scenario {
+            duration: SimDuration::from_secs(41),
+            ..lab.scenario().clone()
+        }),
+    );
+    assert_eq!(
+        longer.preset(),
+        None,
+        "an edited scenario no longer claims to be a preset"
+    );
 }
 
 #[test]

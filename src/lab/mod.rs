@@ -396,9 +396,13 @@ impl Lab {
                 .into_iter()
                 .find(|&s| self.jobs.has(Role::Compare(s)))
         });
+        // The preset the scenario still is, or the one it has become (fencing unticked on
+        // preset 8 is preset 8 with fencing off), as a link to it would name it.
+        let is_it = |p: &presets::Preset| p.scenario == scenario;
         self.preset = self
             .preset
-            .filter(|id| presets::preset(id).is_some_and(|p| p.scenario == scenario));
+            .filter(|id| presets::preset(id).is_some_and(is_it))
+            .or_else(|| presets::presets().iter().find(|p| is_it(p)).map(|p| p.id));
         self.problem = None;
         self.compare = None;
         self.playing = false;

@@ -62,6 +62,9 @@ test('2. the fence rejects the zombie write after a pause in the write path', as
 test('2. with fencing off, the zombie write lands after B and the ordering check breaks', async ({ page }) => {
   await loadPreset(page, '2');
   await page.getByRole('checkbox', { name: 'Fencing at storage' }).uncheck();
+  // That is the preset with fencing off, and the picker says so, as the address does.
+  await expect(page.getByLabel('Scenario')).toHaveValue('2-unfenced');
+  await expect(page).toHaveURL(/[?&]preset=2-unfenced(&|$)/);
   await jumpToEnd(page);
   await expect(check(page, ORDERED)).toContainText(/Broken at t = 17\.\d+ s/);
   await expect(check(page, ORDERED)).toContainText('overwrote');
