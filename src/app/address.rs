@@ -121,9 +121,11 @@ pub fn follow_link(fragment: &str) -> Option<String> {
         address.lab_link = fragment.to_owned();
         Some(fragment.to_owned())
     });
-    // A tab that does not exist: the laboratory says so when it reads the link, else the shell.
+    // A tab that does not exist: the laboratory says so when it reads the link, else the
+    // shell; and what the laboratory said of the last link is not about this one.
     if followed.is_none() {
         problems.splice(0..0, tab_problems);
+        super::share::show_lab_problems(Vec::new());
     }
     // What could not be shown is said, and the address shows what is on screen instead.
     if !problems.is_empty() {

@@ -58,6 +58,9 @@ thread_local! {
     /// While a [`LinkNotice`] is mounted: how it is handed the problems of a link the page
     /// went to after it opened, under the id of the notice that registered it.
     static NOTICE: RefCell<Option<(u64, Callback<NoticeChange>)>> = const { RefCell::new(None) };
+    /// Whether the mounted laboratory shows a challenge try a link carried (or why it was
+    /// refused): a link followed after it mounts the laboratory afresh, without it.
+    static TRY_SHOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The last id handed to a registration in [`REPLAY`], [`REMOUNT`] or [`NOTICE`].
     static REGISTRATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -93,8 +96,10 @@ pub fn follow_link(link: &str) {
     let misread = !decoded.problems.is_empty();
     show_followed_problems(decoded.problems);
     let followed = decoded.state;
-    // A challenge's try is read when the Challenges section mounts.
+    // A challenge's try is read when the Challenges section mounts, and what it shows of
+    // one is the last link's.
     let only_lab_differs = followed.challenge.is_none()
+        && !TRY_SHOWN.get()
         && LINK.with(|current| {
             let current = current.borrow();
             current.search == followed.search
@@ -131,6 +136,7 @@ pub fn follow_link(link: &str) {
                 write_address(History::Replace);
             }
             let remount = REMOUNT.with(|r| r.borrow().as_ref().map(|(_, remount)| remount.clone()));
+            TRY_SHOWN.set(false);
             if let Some(remount) = remount {
                 remount.emit(());
             }
@@ -296,6 +302,7 @@ pub fn take_initial_challenge() -> Option<(String, Option<LabLink>)> {
     LINK.with(|link| {
         let mut link = link.borrow_mut();
         let challenge = link.challenge.take()?;
+        TRY_SHOWN.set(true);
         Some((challenge, link.lab.clone()))
     })
 }

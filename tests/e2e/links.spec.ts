@@ -473,6 +473,30 @@ test.describe('a Sandbox link followed in the open page that cannot be read whol
     }
   }
 
+  test('a refused challenge try, then another Sandbox link: the refusal goes with its link', async ({ page }) => {
+    await openApp(page, LINKS.quarter.fragment);
+    await expectLab(page, LINKS.quarter);
+    await WAYS['location.hash'](page, '#/sandbox?v=1&preset=2&challenge=nosuch.1');
+    const refusal = page.getByText(/there is no challenge called “nosuch”/);
+    await expect(refusal).toBeVisible();
+    await WAYS['location.hash'](page, LINKS.partition.fragment);
+    await expectLab(page, LINKS.partition);
+    await expect(refusal).toHaveCount(0);
+    await expect(page).toHaveURL((url) => !url.hash.includes('challenge='));
+  });
+
+  test('what the lab could not read of the last link goes when a link it does not read is followed', async ({ page }) => {
+    await openApp(page, '#/sandbox');
+    await WAYS['location.hash'](page, `${LINKS.quarter.fragment}&x=1&y=2`);
+    const notice = page.getByRole('status').filter({ hasText: 'Part of this link could not be read' });
+    await expect(notice).toContainText('“x”');
+    await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('8');
+    await WAYS['location.hash'](page, '#/maps?v=1&sel=no-such-part');
+    await expect(notice).toContainText('“no-such-part”');
+    await expect(notice).not.toContainText('“x”');
+    await expect(notice).not.toContainText('“y”');
+  });
+
   test('a diagram part that does not exist, from the Sandbox to Maps', async ({ page }) => {
     await openApp(page, '#/sandbox');
     await WAYS['location.hash'](page, '#/maps?v=1&sel=no-such-part');
