@@ -168,3 +168,82 @@ fn the_pause_challenges_hint_names_the_model_s_threshold() {
         assert_eq!(verdict.solved(), solved, "{fields}: {:?}", verdict.failure);
     }
 }
+
+/// A bound on a metric is graded on the whole run, and the sentence names the moment it was
+/// first passed: the count it gives for that moment is the one "Go to" shows there (it gave
+/// the whole run's 21 renewals "at t = 14 s", where the laboratory shows 11).
+#[test]
+fn a_missed_bound_gives_the_count_at_the_moment_it_names_and_over_the_whole_run() {
+    use lease_lab::lab::challenge::grade::Measured;
+    use lease_lab::model::{RunQuestions, RunStore, Simulation};
+    let mut bounds = 0;
+    for spec in all() {
+        let failure = grade(spec, &spec.start).unwrap().failure.unwrap();
+        let Measured::Value { at, whole } = failure.measured else {
+            continue;
+        };
+        bounds += 1;
+        let lease_lab::lab::challenge::Condition::AtMost(metric, _) = failure.condition else {
+            panic!("{}: a value for a condition without a metric", spec.text.id);
+        };
+        let run = Simulation::run(&failure.scenario);
+        assert_eq!(Some(at), metric.read(&run.metrics_at(failure.at)));
+        assert_eq!(Some(whole), metric.read(run.metrics()));
+        let sentence = words::failed(&failure);
+        assert!(sentence.contains(&metric.print(at)), "{sentence}");
+        assert!(sentence.contains(&metric.print(whole)), "{sentence}");
+    }
+    assert!(bounds > 0);
+    let blip = all().iter().find(|s| s.text.id == "blip-renewals").unwrap();
+    let failure = grade(blip, &blip.start).unwrap().failure.unwrap();
+    assert_eq!(
+        words::failed(&failure),
+        "Not yet. This condition failed: Renewals sent: at most 10. At t = 14.000 s, Renewals \
+         sent had reached 11 (21 over the whole run)."
+    );
+}
+
+/// What the learner typed into a challenge's form is refused as their answer, not as a link,
+/// in sentences that read: a value that is not a number, a kind named with its own article.
+#[test]
+fn a_refused_answer_from_the_form_is_the_learner_s_answer_in_plain_sentences() {
+    use lease_lab::lab::challenge::link::Answer;
+    let pitfall = all().iter().find(|s| s.text.id == "pitfall").unwrap();
+    let typed = |spec: &Spec, key: &str, text: &str| {
+        let mut answer = Answer::of(spec, &spec.start);
+        if key == "faults" {
+            answer.faults = text.to_owned();
+        } else {
+            answer.fields.iter_mut().find(|(k, _)| *k == key).unwrap().1 = text.to_owned();
+        }
+        answer.attempt(spec).expect_err("refused").describe_answer()
+    };
+    let out_of_range = typed(pitfall, "ttl", "5s");
+    assert!(!out_of_range.contains("link"), "{out_of_range}");
+    assert!(out_of_range.starts_with("Your answer"), "{out_of_range}");
+    assert!(
+        out_of_range.contains("is 5s, outside the allowed range"),
+        "{out_of_range}"
+    );
+    assert_eq!(
+        typed(pitfall, "ttl", "banana"),
+        "Your answer was not checked: its Lease TTL (T) “banana” is not a number. Change it and \
+         press Check my answer again."
+    );
+    let unfenced = all().iter().find(|s| s.text.id == "break-it").unwrap();
+    let step = typed(unfenced, "faults", "step:A@2s-8s");
+    assert!(step.contains("it uses an NTP step, which"), "{step}");
+}
+
+/// A solved challenge's text must not credit an answer the learner may not have given: where
+/// the learner chooses the heartbeat, it names no fraction of T ("at T/3" was shown for T/2).
+#[test]
+fn a_success_text_names_no_heartbeat_the_learner_chooses() {
+    for spec in all().iter().filter(|s| s.allowed("renew").is_some()) {
+        let solved = spec.text.solved;
+        let names_fraction = solved
+            .match_indices("T/")
+            .any(|(i, _)| solved[i + 2..].starts_with(|c: char| c.is_ascii_digit()));
+        assert!(!names_fraction, "{}: {solved}", spec.text.id);
+    }
+}

@@ -335,3 +335,24 @@ fn the_sequence_export_is_this_exact_sequence_diagram() {
          lock_service->>client: FAIL\n  client->>client: cancel context — stop writes\n"
     );
 }
+
+/// Each "use the defaults of…" choice reads as a phrase: its `renew` follows the sentence's
+/// own word "renew", so it must not say it again ("renew renew deadline 10 s").
+#[test]
+fn each_real_system_s_defaults_choice_names_no_word_twice_in_a_row() {
+    use lease_lab::lesson::content::SANDBOX;
+    use lease_lab::lesson::sentences::sandbox::parameters::System;
+    for d in lease_lab::model::presets::system_defaults() {
+        let system = SANDBOX.system(d.slug);
+        let choice = System {
+            system: system.system,
+            ttl: d.ttl,
+            renew: system.renew,
+        }
+        .to_string();
+        let words: Vec<&str> = choice.split_whitespace().collect();
+        for pair in words.windows(2) {
+            assert_ne!(pair[0], pair[1], "{choice}");
+        }
+    }
+}

@@ -106,3 +106,22 @@ fn a_call_renamed_or_dropped_in_the_readme_is_caught() {
     assert!(!ts.contains("cancel") && !py.contains("cancel"));
     assert_ne!(py, page_py);
 }
+
+/// The README's Challenges section says where a challenge in the learner's own code is, as
+/// the section's own words do (content/challenges.toml `own_client`); it once said that the
+/// learner's client "does not exist yet" after the page had pointed to Your client.
+#[test]
+fn the_readme_s_challenges_section_points_where_the_page_does() {
+    let readme = readme();
+    let start = readme
+        .find("\n## Challenges")
+        .or_else(|| readme.find("\n### Challenges"));
+    let section = &readme[start.expect("a Challenges section")..];
+    let section = &section[..section
+        .find("### How to write a challenge")
+        .unwrap_or(section.len())];
+    let page = lease_lab::lesson::content::CHALLENGES.words.own_client;
+    assert!(page.contains("Your client"), "{page}");
+    assert!(section.contains("Your client"), "{section}");
+    assert!(!section.contains("does not exist yet"), "{section}");
+}

@@ -320,6 +320,8 @@ records! {
         noun: Text,
         /// Its name in a list or a log: "stop-the-world pause", "NTP step".
         label: Text,
+        /// One of them, in a sentence, with its article: "a stop-the-world pause", "an NTP step".
+        one: Text,
         /// What the amount is called, for kinds that take one.
         amount: Option<Text>,
         /// The unit the amount is typed in.
@@ -427,7 +429,7 @@ records! {
     /// The Challenges section's words.
     ChallengeWords {
         heading: Text, intro: Text,
-        /// Why the code challenge is not here yet.
+        /// Where a challenge in the learner's own code is: Your client.
         own_client: Text,
         not_tried: Text, tried: Text, solved: Text,
         goal_heading: Text, over_run: Text,

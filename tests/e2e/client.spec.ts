@@ -453,6 +453,51 @@ test('Python: os._exit ends the run with a plain sentence, and the next run work
   await expect(w.alert).toHaveCount(0);
 });
 
+// The console right under Run tells the run's own story: what the code printed and why it
+// stopped (it read "Nothing printed." and "No errors." beside a run that threw or printed
+// 5,000 lines), and a traceback keeps its lines, as text.
+for (const language of LANGUAGES) {
+  test(`${language}: the Printed and Errors consoles under Run show what the run printed and why it stopped`, async ({ page }) => {
+    test.setTimeout(FIRST_RUN_MS + 120_000);
+    await openApp(page, '#/sandbox');
+    const w = await loadPreset(page, language, '6');
+    const printed = w.panel.getByRole('region', { name: /Printed$/ });
+    const py = language === 'Python';
+    await replaceCode(
+      w.editor,
+      py
+        ? 'def start(node): node.acquire(node.settings.ttl)\ndef reply(node, a): helper(a)\ndef helper(a): raise ValueError("boom from reply: " + a.kind)\ndef timer(node, name): pass\n'
+        : 'function start(node: any) { node.acquire(node.settings.ttl); }\nfunction reply(node: any, a: any) { helper(a); }\nfunction helper(a: any) { throw new Error("boom from reply: " + a.kind); }\nfunction timer(node: any, name: string) {}\n',
+    );
+    await runInLab(w);
+    const threw = /^Client A threw while handling reply\(node, answer\) for a granted answer at [\s\S]*boom from reply: granted/;
+    await expect(w.alert).toHaveText(threw);
+    await expect(w.errors).toHaveText(threw);
+    // The stack's own lines, in the run's message and under Errors alike.
+    for (const where of [w.alert, w.errors]) {
+      const lines = (await where.innerText()).split('\n');
+      expect(lines.length, lines.join('\n')).toBeGreaterThan(2);
+      expect(lines.some((l) => /helper/.test(l) && !/^Client A/.test(l)), lines.join('\n')).toBe(true);
+    }
+    await expect(printed).toHaveText('');
+    expect(await printed.evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"Nothing printed."');
+
+    await replaceCode(
+      w.editor,
+      py
+        ? 'def start(node):\n    for i in range(5000): print("line", i)\ndef reply(node, a): pass\ndef timer(node, name): pass\n'
+        : 'function start(node: any) { for (let i = 0; i < 5000; i++) console.log("line", i); }\nfunction reply(node: any, a: any) {}\nfunction timer(node: any, name: string) {}\n',
+    );
+    await runInLab(w);
+    await expect(w.alert).toHaveCount(0);
+    await expect(w.errors).toHaveText('');
+    const shown = (await printed.innerText()).split('\n').filter((l) => l !== '');
+    expect(shown[0]).toBe('0 ms A: line 0');
+    expect(shown.length).toBeGreaterThan(500);
+    expect(shown).toEqual(await w.printed.locator('pre').innerText().then((t) => t.split('\n').filter((l) => l !== '')));
+  });
+}
+
 // The runner and the sandbox's worker say why a run cannot go on as a reason; the page words
 // it (content/sandbox.toml) under Errors, with the error's own text.
 test.describe('when the engine does not come', () => {

@@ -52,6 +52,12 @@ impl OutputText {
     pub fn pieces(&self) -> impl Iterator<Item = &AttrValue> {
         self.0.iter()
     }
+
+    /// This text with `text` appended.
+    pub fn with(mut self, text: String) -> Self {
+        self.push(text);
+        self
+    }
 }
 
 /// What a run asks of the lab: run the scenario, or search fault plans over it.

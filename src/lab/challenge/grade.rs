@@ -55,8 +55,9 @@ pub enum Measured {
     Broken,
     /// The check held to the end.
     Held,
-    /// The metric's value at the end of the run.
-    Value(u64),
+    /// The metric's value when it first passed its bound (`at`), and at the end of the run
+    /// (`whole`), which is what the condition is graded on.
+    Value { at: u64, whole: u64 },
     /// No failover happened, so a bound on it failed.
     NoFailover,
 }
@@ -164,12 +165,13 @@ fn when_missed(run: &Run, condition: Condition) -> (SimTime, Measured) {
         Condition::Broken(_) => (run.end(), Measured::Held),
         Condition::AtMost(metric, bound) => match metric.read(run.metrics()) {
             None => (run.end(), Measured::NoFailover),
-            Some(value) => {
+            Some(whole) => {
                 let events = run.events();
                 let over = |t: SimTime| metric.read(&run.metrics_at(t)).is_some_and(|v| v > bound);
                 let first = events.partition_point(|e| !over(e.at));
                 let at = events.get(first).map_or(run.end(), |e| e.at);
-                (at, Measured::Value(value))
+                let then = metric.read(&run.metrics_at(at)).unwrap_or(whole);
+                (at, Measured::Value { at: then, whole })
             }
         },
     }

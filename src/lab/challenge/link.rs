@@ -55,8 +55,18 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// The plain sentence the page shows.
+    /// The plain sentence the page shows when a link carried this try.
     pub fn describe(&self) -> String {
+        sentences::challenges::words::Refused { why: self.why() }.to_string()
+    }
+
+    /// The plain sentence the page shows when the learner typed this try into the form.
+    pub fn describe_answer(&self) -> String {
+        sentences::challenges::words::RefusedAnswer { why: self.why() }.to_string()
+    }
+
+    /// Why, as the clause both sentences end with.
+    fn why(&self) -> String {
         let w = &CHALLENGES.words;
         let why = match self {
             Refusal::UnknownChallenge(id) => {
@@ -95,7 +105,7 @@ impl Refusal {
                 sentences::challenges::words::TooManyFaults { count, max }.to_string()
             }
             Refusal::KindNotAllowed(kind) => sentences::challenges::words::KindNotAllowed {
-                kind: SANDBOX.fault(kind.keyword()).label,
+                kind: SANDBOX.fault(kind.keyword()).one,
             }
             .to_string(),
             Refusal::BadFault { text, why } => sentences::challenges::words::BadFault {
@@ -114,7 +124,7 @@ impl Refusal {
             }
             .to_string(),
         };
-        sentences::challenges::words::Refused { why }.to_string()
+        why
     }
 }
 

@@ -71,9 +71,14 @@ pub fn failed(failure: &Failure) -> String {
         Measured::Broken => w.measured_broken.to_owned(),
         Measured::Held => w.measured_held.to_owned(),
         Measured::NoFailover => w.measured_no_failover.to_owned(),
-        Measured::Value(value) => match failure.condition {
-            Condition::AtMost(metric, _) => format!("{}: {}", metric.label(), metric.print(value)),
-            _ => value.to_string(),
+        Measured::Value { at, whole } => match failure.condition {
+            Condition::AtMost(metric, _) => sentences::challenges::words::MeasuredValue {
+                metric: metric.label(),
+                value: metric.print(at),
+                whole: metric.print(whole),
+            }
+            .to_string(),
+            _ => at.to_string(),
         },
     };
     sentences::challenges::words::Failed {

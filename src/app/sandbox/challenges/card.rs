@@ -253,7 +253,7 @@ fn verdict_view(spec: &'static Spec, checked: &Checked) -> Html {
     let words = &CHALLENGES.words;
     let (verdict, attempt) = match checked {
         Checked::Refused(refusal) => {
-            return html! { <p class="challenge-verdict status-warn" role="alert">{refusal.describe()}</p> }
+            return html! { <p class="challenge-verdict status-warn" role="alert">{refusal.describe_answer()}</p> }
         }
         Checked::Graded(verdict, attempt) => (verdict, attempt),
     };

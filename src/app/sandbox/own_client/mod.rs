@@ -125,11 +125,25 @@ fn Workbench(props: &WorkbenchProps) -> Html {
     let busy = panel.phase.is_busy();
     // A run's result shows under the controls, a search's under the search form.
     let searched = panel.task.as_ref().is_some_and(|t| t.search.is_some());
+    let report = use_memo(panel.report.clone(), |text| {
+        text.as_deref().and_then(run::read_report)
+    });
     let reported = match (&panel.task, &panel.report) {
-        (Some(task), Some(report)) => html! {
+        (Some(task), Some(_)) => html! {
             <run::Reported task={task.clone()} report={report.clone()} {language} />
         },
         _ => Html::default(),
+    };
+    // The console under Run tells what the run itself printed and why it stopped, as the
+    // run below does, after anything the sandbox had to say.
+    let run = (*report).as_ref().and_then(run::run_of);
+    let stdout = match run.filter(|r| !r.printed.is_empty()) {
+        Some(r) => panel.stdout.clone().with(run::printed_text(r)),
+        None => panel.stdout.clone(),
+    };
+    let stderr = match run.and_then(|r| r.stop.as_ref()) {
+        Some(stop) => panel.stderr.clone().with(run::stop_text(stop) + "\n"),
+        None => panel.stderr.clone(),
     };
     let searching = busy && searched;
     html! {
@@ -144,7 +158,7 @@ fn Workbench(props: &WorkbenchProps) -> Html {
             <RunControls {busy} edited={panel.code != original} solved={panel.code == solution}
                 limit_secs={panel.limit_secs} {on_run} {on_stop} {on_reset} {on_solution} {on_limit} />
             <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} searching={searched} />
-            <OutputConsole {language} stdout={panel.stdout.clone()} stderr={panel.stderr.clone()} />
+            <OutputConsole {language} {stdout} {stderr} />
             <reference::ClientReference {language} />
             if !searched {
                 { reported.clone() }

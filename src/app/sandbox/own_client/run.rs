@@ -29,18 +29,47 @@ use crate::share::{LabLink, LinkState, SnippetCode};
 #[derive(Properties, PartialEq)]
 pub struct ReportedProps {
     pub task: Task,
-    pub report: Rc<str>,
+    /// The sandbox's report, read; `None` when it could not be.
+    pub report: Rc<Option<Report>>,
     pub language: SnippetLanguage,
+}
+
+/// The sandbox's report, read from its text; `None` when it cannot be.
+pub fn read_report(text: &str) -> Option<Report> {
+    unpack::<Report>(text)
+}
+
+/// The run a report is about: the run itself, or the run of the plan a search ended on.
+pub fn run_of(report: &Report) -> Option<&RunReport> {
+    match report {
+        Report::Ran(run) => Some(run),
+        Report::Searched { run, .. } => run.as_ref(),
+    }
+}
+
+/// What the code of `run` printed, one line each, as "Printed by your code" shows it.
+pub fn printed_text(run: &RunReport) -> String {
+    run.printed
+        .iter()
+        .map(|p| {
+            says::PrintedLine {
+                at: p.at,
+                client: p.client.letter(),
+                text: &p.text,
+            }
+            .to_string()
+                + "\n"
+        })
+        .collect()
 }
 
 /// The sandbox's report, read: a run, or a search's outcome with its plan's run.
 #[component]
 pub fn Reported(props: &ReportedProps) -> Html {
-    let report = use_memo(props.report.clone(), |text| unpack::<Report>(text));
     let unreadable =
         html! { <p class="status-warn" role="alert">{SANDBOX.own_client.unreadable}</p> };
     let base = own_scenario(&props.task.scenario);
-    match &*report {
+    match &*props.report {
         None => unreadable,
         Some(Report::Ran(run)) => html! {
             <ClientRun scenario={base} run={Rc::new(run.clone())} task={props.task.clone()}
@@ -96,7 +125,8 @@ pub fn ClientRun(props: &ClientRunProps) -> Html {
         <div class="live-views recorded own-client-run">
             <h5>{words.run_heading}</h5>
             if let Some(stop) = &props.run.stop {
-                <p class="status-warn" role="alert">{stop_text(stop)}</p>
+                // Its own lines kept (a traceback), as text.
+                <p class="status-warn own-client-stop" role="alert">{stop_text(stop)}</p>
             }
             <p class="trace-id">{says::Trace { hash, events: run.events().len(), end }.to_string()}</p>
             <label class="live-scrub">
@@ -121,9 +151,7 @@ fn printed(run: &RunReport) -> Html {
         <section class="own-client-printed" aria-label={SANDBOX.own_client.printed}>
             <h5>{SANDBOX.own_client.printed}</h5>
             // The console's box: a flood scrolls inside it, and the keyboard can scroll it.
-            <pre class="snippet-stdout" tabindex="0">
-                { for run.printed.iter().map(|p| says::PrintedLine { at: p.at, client: p.client.letter(), text: &p.text }.to_string() + "\n") }
-            </pre>
+            <pre class="snippet-stdout" tabindex="0">{ printed_text(run) }</pre>
         </section>
     }
 }
