@@ -230,3 +230,16 @@ fn stopping_a_simulation_ends_the_run_where_it_got() {
     let played = apply(&lab, LabAction::JumpToEnd);
     assert_eq!(played.now(), end);
 }
+
+#[test]
+fn of_the_policies_only_fencing_and_the_service_s_expiry_clock_change_the_learner_s_client() {
+    use lease_lab::lab::own_client::switch_applies;
+    let applying: Vec<PolicySwitch> = PolicySwitch::ALL
+        .into_iter()
+        .filter(|&s| switch_applies(s))
+        .collect();
+    assert_eq!(
+        applying,
+        [PolicySwitch::Fencing, PolicySwitch::ServiceWallClock]
+    );
+}

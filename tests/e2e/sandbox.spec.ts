@@ -292,6 +292,20 @@ test('the pitfall exercise derives T > 370 ms, shows the pause outcome and sweep
 });
 
 // A count of one takes the singular (content's `{count:one|more}`), every other count the plural.
+test('Your client takes only fencing and the service\'s expiry clock of the policies; the rest are the code\'s', async ({ page }) => {
+  await openApp(page, '#/sandbox?v=1&preset=2&client=typescript');
+  const policies = page.getByRole('group', { name: 'Policies' });
+  const switches = policies.getByRole('checkbox');
+  await expect(switches).toHaveCount(8);
+  await expect(policies.getByRole('checkbox', { disabled: false })).toHaveCount(2);
+  await expect(policies.getByRole('checkbox', { name: 'Fencing at storage' })).toBeEnabled();
+  await expect(policies.getByRole('checkbox', { name: 'Service expires leases on its wall clock' })).toBeEnabled();
+  await expect(policies.getByRole('checkbox', { name: 'Wall-clock sleep for renewals' })).toBeDisabled();
+  // Simulated, the built-in client takes every one.
+  await page.getByRole('button', { name: 'Simulated', exact: true }).click();
+  await expect(policies.getByRole('checkbox', { disabled: true })).toHaveCount(0);
+});
+
 test('the sequence heading counts one message in the singular and more in the plural', async ({ page }) => {
   const heading = page.getByRole('heading', { name: /^Sequence: the last \d+ messages? up to/ });
   const seen = new Set<number>();

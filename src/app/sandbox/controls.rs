@@ -216,6 +216,7 @@ pub fn PolicyPanel(props: &SetupProps) -> Html {
                     html! {
                         <li class={classes!(switch.is_mistake(&policy).then_some("mistake"))}>
                             <input type="checkbox" id={id.clone()} checked={switch.is_on(&policy)}
+                                disabled={props.own_client && !crate::lab::own_client::switch_applies(switch)}
                                 aria-describedby={format!("{id}-why")} {onchange} />
                             <label for={id.clone()}>{switch.label()}</label>
                             <p id={format!("{id}-why")} class="muted small">{switch.description()}</p>

@@ -144,11 +144,13 @@ impl PartialEq for RunProps {
 pub struct SetupProps {
     pub lab: UseReducerHandle<LabStore>,
     pub setup: SetupKey,
+    /// The panels set up the learner's client, which takes only some of the policies.
+    pub own_client: bool,
 }
 
 impl PartialEq for SetupProps {
     fn eq(&self, other: &Self) -> bool {
-        self.setup == other.setup
+        (&self.setup, self.own_client) == (&other.setup, other.own_client)
     }
 }
 
@@ -322,16 +324,17 @@ fn own_client_view(store: &UseReducerHandle<LabStore>) -> Html {
         <>
             <own_client::OwnClientLab scenario={store.0.scenario().clone()} />
             <p class="muted">{SANDBOX.own_client.settings_note}</p>
-            { settings_panels(store) }
+            { settings_panels(store, true) }
         </>
     }
 }
 
 /// The policy and parameter panels a live or learner's run starts from.
-fn settings_panels(store: &UseReducerHandle<LabStore>) -> Html {
+fn settings_panels(store: &UseReducerHandle<LabStore>, own_client: bool) -> Html {
     let setup = SetupProps {
         lab: store.clone(),
         setup: SetupKey::of(&store.0),
+        own_client,
     };
     html! {
         <div class="lab-settings">
@@ -346,7 +349,7 @@ fn live_view(store: &UseReducerHandle<LabStore>) -> Html {
     html! {
         <>
             <live_mode::LiveLab scenario={store.0.scenario().clone()} />
-            { settings_panels(store) }
+            { settings_panels(store, false) }
         </>
     }
 }
@@ -373,6 +376,7 @@ fn simulating_view(store: &UseReducerHandle<LabStore>, progress: crate::lab::Pro
     let setup = SetupProps {
         lab: store.clone(),
         setup: SetupKey::of(&store.0),
+        own_client: false,
     };
     html! {
         <>
@@ -395,6 +399,7 @@ fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime, painted: bool) -> H
     let setup = SetupProps {
         lab: store.clone(),
         setup: SetupKey::of(lab),
+        own_client: false,
     };
     let run = RunProps {
         run: ShownRun::from(lab.run().clone()),

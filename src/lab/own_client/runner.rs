@@ -81,6 +81,15 @@ pub fn own_scenario(s: &Scenario) -> Scenario {
     }
 }
 
+/// Whether flipping `switch` changes how the learner's client runs (see [`own_scenario`]):
+/// the rest of the policy is the client's own code.
+pub fn switch_applies(switch: crate::lab::PolicySwitch) -> bool {
+    let base = Scenario::default();
+    let mut flipped = base.clone();
+    switch.flip(&mut flipped.policy);
+    own_scenario(&base) != own_scenario(&flipped)
+}
+
 fn world<O: Output>(s: &Scenario, out: O, make: &mut MakeClient<'_>) -> World<O, OwnClient> {
     let clients: Vec<OwnClient> = (0..s.clients)
         .map(|i| {
