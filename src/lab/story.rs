@@ -105,7 +105,7 @@ fn line(
                 && matches!(
                     v.detail,
                     ViolationDetail::WriteAfterLost { .. }
-                        | ViolationDetail::WriteAfterLeaseEnded { .. }
+                        | ViolationDetail::WriteAfterNotOwner { .. }
                 ) =>
         {
             let client = client_of(node)?;

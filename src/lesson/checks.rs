@@ -101,15 +101,15 @@ impl ViolationWords for Violation {
                 lost_at,
             }
             .to_string(),
-            ViolationDetail::WriteAfterLeaseEnded {
+            ViolationDetail::WriteAfterNotOwner {
                 client,
                 token,
-                ended_at,
-            } => no_write_after_lost::LeaseEnded {
+                told_at,
+            } => no_write_after_lost::NotOwner {
                 at,
                 client,
                 token,
-                ended_at,
+                told_at,
             }
             .to_string(),
         }

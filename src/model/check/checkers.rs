@@ -77,8 +77,9 @@ pub enum Judging {
     /// The model's own client: its lost flag is what it says (its policy says whether it
     /// promises to stop there).
     BuiltIn,
-    /// A learner's client: held to stopping once it said it lost the lease or once the lock
-    /// service ended the lease, whichever comes first, whatever its code.
+    /// A learner's client: judged, as the built-in one is, by what it could know. Its lost
+    /// flag is what it says, and a NOT_OWNER that reached its code sets it too, whatever its
+    /// code does with it (the built-in client sets its flag at that answer).
     Learner,
 }
 
@@ -97,7 +98,7 @@ impl Checkers {
             single_holder: SingleHolder::new(s.ttl),
             no_stale_accepted: StaleWrites::default(),
             no_write_after_lost: if learner {
-                NoWriteAfterLost::judging_leases(clients)
+                NoWriteAfterLost::judging_learners(clients)
             } else {
                 NoWriteAfterLost::new(clients)
             },
@@ -123,7 +124,6 @@ impl Checkers {
         let mut found = Found::default();
         match e.kind {
             EventKind::Service(_) => {
-                self.no_write_after_lost.observe_service(e);
                 if let Some(detail) = self.single_holder.observe(e) {
                     self.violation(&mut found, CheckId::SingleHolder, e.at, detail);
                 }
@@ -141,6 +141,11 @@ impl Checkers {
                     self.violation(&mut found, CheckId::NoWriteAfterLost, e.at, detail);
                 }
             }
+            // What reached a client's code, for judging a learner's client; and the measures.
+            EventKind::Delivered { .. }
+            | EventKind::Read { .. }
+            | EventKind::Paused { .. }
+            | EventKind::Woke => self.no_write_after_lost.observe_heard(e),
             // Read by no checker nor measure.
             EventKind::Timer { .. } | EventKind::StaleReply { .. } | EventKind::Fault { .. } => {
                 return found

@@ -81,15 +81,15 @@ pub enum ViolationDetail {
         /// When its lost flag was set.
         lost_at: SimTime,
     },
-    /// A learner's client issued a write with a token whose lease the lock service had ended
-    /// at `ended_at` (expired, released or revoked), without having said it lost it.
-    WriteAfterLeaseEnded {
+    /// A learner's client issued a write with a token after its code had read the lock
+    /// service's NOT_OWNER for that token at `told_at`, without having said it lost it.
+    WriteAfterNotOwner {
         /// The writer.
         client: ClientId,
         /// Its token.
         token: FencingToken,
-        /// When the service ended that lease.
-        ended_at: SimTime,
+        /// When the NOT_OWNER reached the client's code.
+        told_at: SimTime,
     },
 }
 
