@@ -295,6 +295,20 @@ fn plan_by_plan_the_reference_is_judged_as_the_built_in_client_under_the_lock_se
             ],
         ),
         (&wall, vec![FaultKind::ClockStep, FaultKind::RevokeLease]),
+        // And every fault a client sees, with drift on its own clock: the built-in client
+        // never writes past its own safe deadline, so neither is the reference blamed for it.
+        (
+            &presets::preset("1").unwrap().scenario,
+            vec![
+                FaultKind::Pause,
+                FaultKind::PauseInWritePath,
+                FaultKind::Partition,
+                FaultKind::DelayNextPacket,
+                FaultKind::ClockStep,
+                FaultKind::ClockDrift,
+                FaultKind::Crash,
+            ],
+        ),
     ] {
         let spec = SearchSpec {
             seed: 1,
@@ -644,18 +658,110 @@ fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_refer
     );
 }
 
+/// When client A's first write past its safe deadline was issued, found from the trace by
+/// hand: the first write more than T after the send of the acquire or renew whose answer
+/// (Granted or RenewOk) last reached A's code. A's clock must not drift (its monotonic
+/// reading is then real time), which the caller's scenario assures.
+fn first_write_past_the_deadline(run: &Run, ttl: u64) -> Option<u64> {
+    let a = NodeId::Client(ClientId::A);
+    let mut sent = Vec::new();
+    let mut basis = None;
+    let mut paused = false;
+    for e in run.events().iter().filter(|e| e.node == a) {
+        let answer = match e.kind {
+            EventKind::Sent {
+                msg: Message::Acquire { req, .. } | Message::Renew { req, .. },
+                ..
+            } => {
+                sent.push((req, e.at.as_micros()));
+                continue;
+            }
+            EventKind::Paused { .. } => {
+                paused = true;
+                continue;
+            }
+            EventKind::Woke => {
+                paused = false;
+                continue;
+            }
+            EventKind::Delivered { msg, .. } if !paused => msg,
+            EventKind::Read { msg, .. } => msg,
+            EventKind::WriteIssued { .. } => {
+                if basis.is_some_and(|b: u64| e.at.as_micros() - b > ttl) {
+                    return Some(e.at.as_micros());
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if let Message::Granted { req, .. } | Message::RenewOk { req, .. } = answer {
+            let at = sent.iter().find(|(r, _)| *r == req).map(|(_, at)| *at);
+            basis = basis.max(at);
+        }
+    }
+    None
+}
+
 #[test]
-fn the_starter_writes_on_as_a_zombie_on_the_ntp_step_and_the_write_path_pause() {
-    // The scenarios the starter's comment names. It stops at NOT_OWNER, the only loss it can
-    // hear of, so "no write after lost" holds for it; but it writes on after its lease ended
-    // at the service, so the fence rejects more of its writes than the built-in client's,
-    // and with fencing off its zombie writes land after B's where the built-in client's don't.
+fn the_starter_writes_on_as_a_zombie_past_its_safe_deadline_on_the_ntp_step_and_the_write_path_pause(
+) {
+    // The scenarios the starter's comment names, with their defaults (fencing on). It stops
+    // at NOT_OWNER, but before that answer comes it writes on past its safe deadline (its
+    // renewals wait on the wall clock, and no check stands before its writes): caught at the
+    // first such write, by its own monotonic clock, while the built-in client breaks nothing.
     for id in ["2", "6"] {
         let s = &presets::preset(id).unwrap().scenario;
+        assert!(s.policy.fencing, "preset {id}");
+        assert!(
+            !s.faults
+                .0
+                .iter()
+                .any(|f| matches!(f.fault, lease_lab::model::Fault::ClockDrift { .. })),
+            "preset {id}: A's clock must not drift for the hand count"
+        );
         let (own, _) = checked(s, &mut starter());
         let theirs = builtin(s);
-        assert!(statuses(&own).iter().all(|(_, b)| !b), "preset {id}");
         assert!(statuses(&theirs).iter().all(|(_, b)| !b), "preset {id}");
+        let CheckStatus::Broken { first, .. } = own.check(CheckId::NoWriteAfterLost) else {
+            panic!("preset {id}: {:?}", statuses(&own));
+        };
+        let ttl = s.ttl.as_micros();
+        let expected = first_write_past_the_deadline(&own, ttl).expect("a write past it");
+        assert_eq!(first.at.as_micros(), expected, "preset {id}: {first:?}");
+        let ViolationDetail::WriteAfterDeadline {
+            sent_at, ttl: t, ..
+        } = first.detail
+        else {
+            panic!("preset {id}: {first:?}");
+        };
+        assert_eq!(t, s.ttl);
+        assert!(first.at.as_micros() - sent_at.as_micros() > ttl);
+        let words = first.explanation();
+        for part in [
+            "monotonic clock",
+            "safe deadline had passed",
+            &format!("T = {}", s.ttl),
+            &format!("at {sent_at}"),
+        ] {
+            assert!(words.contains(part), "preset {id}: {part:?} in {words}");
+        }
+        // The NOT_OWNER came later: the deadline is what catches the starter.
+        if let Some(told) = own.events().iter().find(|e| {
+            e.node == NodeId::Client(ClientId::A)
+                && matches!(
+                    e.kind,
+                    EventKind::Delivered {
+                        msg: Message::NotOwner { .. },
+                        ..
+                    } | EventKind::Read {
+                        msg: Message::NotOwner { .. },
+                        ..
+                    }
+                )
+        }) {
+            assert!(told.at > first.at, "preset {id}");
+        }
+        // Its zombie writes reach storage, where the fence rejects them.
         assert!(
             own.metrics().writes_rejected > theirs.metrics().writes_rejected,
             "preset {id}: {:?} {:?}",
@@ -663,6 +769,18 @@ fn the_starter_writes_on_as_a_zombie_on_the_ntp_step_and_the_write_path_pause() 
             theirs.metrics()
         );
     }
+    // On preset 2 the write the pause held is judged when the starter issued it, before the
+    // pause (as the built-in client's is): the first blamed write comes after A woke.
+    let s = &presets::preset("2").unwrap().scenario;
+    let (own, _) = checked(s, &mut starter());
+    let woke = (own.events().iter())
+        .find(|e| e.kind == EventKind::Woke)
+        .expect("A wakes")
+        .at;
+    let CheckStatus::Broken { first, .. } = own.check(CheckId::NoWriteAfterLost) else {
+        panic!()
+    };
+    assert!(first.at >= woke, "{first:?} {woke:?}");
     let mut unfenced = presets::preset("6").unwrap().scenario.clone();
     unfenced.policy.fencing = false;
     let (own, _) = checked(&unfenced, &mut starter());
@@ -670,8 +788,70 @@ fn the_starter_writes_on_as_a_zombie_on_the_ntp_step_and_the_write_path_pause() 
         .filter(|(_, b)| *b)
         .map(|(c, _)| c)
         .collect();
-    assert_eq!(broken, [CheckId::OrderedByToken]);
+    assert_eq!(broken, [CheckId::NoWriteAfterLost, CheckId::OrderedByToken]);
     assert!(statuses(&builtin(&unfenced)).iter().all(|(_, b)| !b));
+}
+
+#[test]
+fn a_late_write_is_judged_on_the_clients_own_monotonic_clock() {
+    // A client that takes the lease once, never renews and writes every slice: with its
+    // clock running 10 % slow it is blamed only once its own clock shows more than T since
+    // the acquire was sent, later in real time than with a true clock.
+    let blamed = |fields: &str| {
+        let s = scenario(fields);
+        let (own, _) = checked(&s, &mut deaf_once());
+        let CheckStatus::Broken { first, .. } = own.check(CheckId::NoWriteAfterLost) else {
+            panic!("{fields}: {:?}", statuses(&own));
+        };
+        let ViolationDetail::WriteAfterDeadline { sent_at, ttl, .. } = first.detail else {
+            panic!("{fields}: {first:?}");
+        };
+        (first.at.as_micros() - sent_at.as_micros(), ttl.as_micros())
+    };
+    let (true_clock, ttl) = blamed("ttl=2s&dur=10s");
+    assert!(true_clock > ttl, "{true_clock} {ttl}");
+    let (slow, _) = blamed("ttl=2s&dur=10s&fault=drift:A@0s-100000ppm");
+    assert!(slow * 9 / 10 > ttl, "{slow} {ttl}");
+    assert!(slow > true_clock, "{slow} {true_clock}");
+}
+
+/// Takes the lease once and writes every work slice with it, never renewing.
+fn deaf_once() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
+    |_, cfg| {
+        let mut token = None;
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |s: &Settings, input: &Input<'_>| {
+                let mut actions = Vec::new();
+                match input.kind {
+                    InputKind::Start => actions.push(Action::Acquire { ttl: s.ttl }),
+                    InputKind::Reply => {
+                        let a = input.answer.unwrap();
+                        if a.kind == AnswerKind::Granted {
+                            token = a.token;
+                            actions.push(Action::After {
+                                name: "work".into(),
+                                delay: 0,
+                            });
+                        }
+                    }
+                    InputKind::Timer => {
+                        actions.push(Action::Write {
+                            token: token.unwrap(),
+                        });
+                        actions.push(Action::After {
+                            name: "work".into(),
+                            delay: s.work_every,
+                        });
+                    }
+                }
+                Handled::Returned {
+                    actions,
+                    output: Vec::new(),
+                }
+            },
+        ))
+    }
 }
 
 /// Every preset's task as the page packs it for the sandbox's worker. The Node layer

@@ -47,6 +47,9 @@ pub trait RunReading: RunStore {
             ViolationDetail::WriteAfterNotOwner { told_at, .. } => {
                 *told_at = self.shown_time(*told_at)
             }
+            ViolationDetail::WriteAfterDeadline { sent_at, .. } => {
+                *sent_at = self.shown_time(*sent_at)
+            }
             ViolationDetail::StaleAccepted { .. } => {}
         }
         shown

@@ -106,6 +106,7 @@ fn line(
                     v.detail,
                     ViolationDetail::WriteAfterLost { .. }
                         | ViolationDetail::WriteAfterNotOwner { .. }
+                        | ViolationDetail::WriteAfterDeadline { .. }
                 ) =>
         {
             let client = client_of(node)?;

@@ -112,6 +112,19 @@ impl ViolationWords for Violation {
                 told_at,
             }
             .to_string(),
+            ViolationDetail::WriteAfterDeadline {
+                client,
+                token,
+                sent_at,
+                ttl,
+            } => no_write_after_lost::PastDeadline {
+                at,
+                client,
+                token,
+                sent_at,
+                ttl,
+            }
+            .to_string(),
         }
     }
     fn prevention(&self) -> &'static str {

@@ -78,8 +78,10 @@ pub enum Judging {
     /// promises to stop there).
     BuiltIn,
     /// A learner's client: judged, as the built-in one is, by what it could know. Its lost
-    /// flag is what it says, and a NOT_OWNER that reached its code sets it too, whatever its
-    /// code does with it (the built-in client sets its flag at that answer).
+    /// flag is what it says; a NOT_OWNER that reached its code sets it too, whatever its code
+    /// does with it (the built-in client sets its flag at that answer), and so does its own
+    /// monotonic clock showing more than T since it sent the acquire or renew that last
+    /// succeeded (past any sound safe deadline).
     Learner,
 }
 
@@ -141,15 +143,20 @@ impl Checkers {
                     self.violation(&mut found, CheckId::NoWriteAfterLost, e.at, detail);
                 }
             }
-            // What reached a client's code, for judging a learner's client; and the measures.
-            EventKind::Delivered { .. }
+            // What a client sent and what reached its code, for judging a learner's client;
+            // and the measures.
+            EventKind::Sent { .. }
+            | EventKind::Delivered { .. }
             | EventKind::Read { .. }
             | EventKind::Paused { .. }
             | EventKind::Woke => self.no_write_after_lost.observe_heard(e),
-            // Read by no checker nor measure.
-            EventKind::Timer { .. } | EventKind::StaleReply { .. } | EventKind::Fault { .. } => {
-                return found
+            // A learner's client's clock, replayed; read by no other checker nor measure.
+            EventKind::Fault { .. } => {
+                self.no_write_after_lost.observe_heard(e);
+                return found;
             }
+            // Read by no checker nor measure.
+            EventKind::Timer { .. } | EventKind::StaleReply { .. } => return found,
             _ => {}
         }
         if let Some(f) = self.measures.observe(e) {

@@ -91,6 +91,19 @@ pub enum ViolationDetail {
         /// When the NOT_OWNER reached the client's code.
         told_at: SimTime,
     },
+    /// A learner's client issued a write with a token when, by its own monotonic clock, more
+    /// than `ttl` had passed since it sent (at `sent_at`) the acquire or renew for that token
+    /// that last succeeded: past any sound safe deadline, so its lost flag should have been set.
+    WriteAfterDeadline {
+        /// The writer.
+        client: ClientId,
+        /// Its token.
+        token: FencingToken,
+        /// When it sent the request that last succeeded.
+        sent_at: SimTime,
+        /// The lease's TTL, T.
+        ttl: SimDuration,
+    },
 }
 
 /// One broken check: which, when, and the facts.
