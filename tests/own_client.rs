@@ -9,11 +9,13 @@ use lease_lab::lab::own_client::{
     Action, AnswerKind, Handled, Handlers, Input, InputKind, LossReason, Refusal, RunStop,
     Settings, Stop,
 };
+use lease_lab::lesson::checks::ViolationWords;
 use lease_lab::model::check::Judging;
-use lease_lab::model::search::{FaultKind, SearchSpec};
+use lease_lab::model::search::{random_plan, search_block, with_plan, FaultKind, SearchSpec};
 use lease_lab::model::RunQuestions;
 use lease_lab::model::{
-    presets, trace_hash, CheckId, CheckStatus, ClientConfig, ClientId, Run, Scenario, Simulation,
+    presets, trace_hash, CheckId, CheckStatus, ClientConfig, ClientId, EventKind, Message, NodeId,
+    Run, Scenario, Simulation, ViolationDetail,
 };
 
 /// The lesson's heartbeat, as the reference solutions write it.
@@ -200,14 +202,15 @@ fn checked(s: &Scenario, make: &mut MakeClient<'_>) -> (Run, Option<RunStop>) {
     (Run::judged(s, own.end, own.events, Judging::Learner), stop)
 }
 
-/// The built-in client's run of `s`, judged as a learner's client is.
+/// The built-in client's run of `s`, judged as the Simulated view judges it (by its own lost
+/// flag). The reference must match this, not a judgement made up for the comparison.
 fn builtin(s: &Scenario) -> Run {
     let run = Simulation::run(s);
     Run::judged(
         s.clone(),
         run.end(),
         run.events().to_vec(),
-        Judging::Learner,
+        Judging::BuiltIn,
     )
 }
 
@@ -255,6 +258,179 @@ fn the_reference_client_gives_the_built_in_clients_checks_and_outcome_on_every_p
     assert!(compared >= 8, "only {compared} presets compared");
 }
 
+#[test]
+fn the_reference_is_not_blamed_for_a_loss_only_the_lock_service_saw() {
+    // Preset 7: the service's wall clock jumps, so it ends A's lease early; A cannot know,
+    // and the built-in client keeps "no write after lost" there (fencing rejects A's writes).
+    let s = &presets::preset("7").unwrap().scenario;
+    let (own, _) = checked(s, &mut reference());
+    assert_eq!(own.check(CheckId::NoWriteAfterLost), CheckStatus::Holding);
+    assert_eq!(
+        builtin(s).check(CheckId::NoWriteAfterLost),
+        CheckStatus::Holding
+    );
+    // An administrator revokes the lease: the client learns it only from the next NOT_OWNER.
+    let revoked = scenario("fault=revoke@3.5s");
+    let (own, _) = checked(&revoked, &mut reference());
+    assert_eq!(statuses(&own), statuses(&builtin(&revoked)));
+    assert_eq!(own.check(CheckId::NoWriteAfterLost), CheckStatus::Holding);
+}
+
+#[test]
+fn plan_by_plan_the_reference_is_judged_as_the_built_in_client_under_the_lock_services_faults() {
+    // The faults only the lock service sees (a revoke, its clock jumping on a wall-clock
+    // expiry), alone and with the faults that delay what a client hears.
+    let wall = scenario("service-wall=on");
+    for (base, kinds) in [
+        (
+            &presets::preset("1").unwrap().scenario,
+            vec![FaultKind::RevokeLease],
+        ),
+        (
+            &presets::preset("1").unwrap().scenario,
+            vec![
+                FaultKind::Pause,
+                FaultKind::DelayNextPacket,
+                FaultKind::RevokeLease,
+            ],
+        ),
+        (&wall, vec![FaultKind::ClockStep, FaultKind::RevokeLease]),
+        // And every fault a client sees, with drift on its own clock: the built-in client
+        // never writes past its own safe deadline, so neither is the reference blamed for it.
+        (
+            &presets::preset("1").unwrap().scenario,
+            vec![
+                FaultKind::Pause,
+                FaultKind::PauseInWritePath,
+                FaultKind::Partition,
+                FaultKind::DelayNextPacket,
+                FaultKind::ClockStep,
+                FaultKind::ClockDrift,
+                FaultKind::Crash,
+            ],
+        ),
+    ] {
+        let spec = SearchSpec {
+            seed: 1,
+            kinds,
+            max_faults: 3,
+            budget: 300,
+        };
+        for index in 0..spec.budget {
+            let s = with_plan(base, random_plan(base, &spec, index));
+            let (own, stop) = checked(&s, &mut reference());
+            assert_eq!(stop, None, "plan {index}: {:?}", s.faults);
+            assert_eq!(
+                statuses(&own),
+                statuses(&builtin(&s)),
+                "plan {index}: {:?}",
+                s.faults
+            );
+        }
+        // What "Attack your client" reports is what the main search reports.
+        let own = match search(base, &spec, &mut reference(), |_| {}) {
+            OwnSearch::Held { ran } => (ran, None),
+            OwnSearch::Broke { ran, first, .. } => (ran, Some(first)),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(own, search_block(base, &spec, 0, spec.budget), "{spec:?}");
+    }
+}
+
+/// A client that writes every work slice with its first token, whatever it hears; with
+/// `says_lost`, it calls `node.lost()` on NOT_OWNER and writes on all the same.
+fn deaf(says_lost: bool) -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
+    move |_, cfg| {
+        let mut token = None;
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |s: &Settings, input: &Input<'_>| {
+                let mut actions = Vec::new();
+                let work = |delay| Action::After {
+                    name: "work".into(),
+                    delay,
+                };
+                match (input.kind, input.timer) {
+                    (InputKind::Start, _) => actions.push(Action::Acquire { ttl: s.ttl }),
+                    (InputKind::Reply, _) => {
+                        let a = input.answer.unwrap();
+                        if a.kind == AnswerKind::Granted {
+                            token = a.token;
+                            actions.push(work(0));
+                            actions.push(Action::After {
+                                name: "renew".into(),
+                                delay: s.renew_every,
+                            });
+                        }
+                        if a.kind == AnswerKind::NotOwner && says_lost {
+                            actions.push(Action::Lost {
+                                reason: LossReason::NotOwner,
+                            });
+                        }
+                    }
+                    (InputKind::Timer, Some("renew")) => {
+                        let token = token.unwrap();
+                        actions.push(Action::Renew { token });
+                        actions.push(Action::After {
+                            name: "renew".into(),
+                            delay: s.renew_every,
+                        });
+                    }
+                    (InputKind::Timer, _) => {
+                        let token = token.unwrap();
+                        actions.push(Action::Write { token });
+                        actions.push(work(s.work_every));
+                    }
+                }
+                Handled::Returned {
+                    actions,
+                    output: Vec::new(),
+                }
+            },
+        ))
+    }
+}
+
+#[test]
+fn a_client_that_writes_after_not_owner_or_after_its_own_lost_flag_is_caught() {
+    let revoked = scenario("fault=revoke@3.5s");
+    for says_lost in [false, true] {
+        let (own, stop) = checked(&revoked, &mut deaf(says_lost));
+        assert_eq!(stop, None);
+        let CheckStatus::Broken { first, .. } = own.check(CheckId::NoWriteAfterLost) else {
+            panic!("says_lost {says_lost}: {:?}", statuses(&own));
+        };
+        // Caught at its first write after the NOT_OWNER it was sent, not at the revoke.
+        let told = own
+            .events()
+            .iter()
+            .find(|e| {
+                e.node == NodeId::Client(ClientId::A)
+                    && matches!(
+                        e.kind,
+                        EventKind::Delivered {
+                            msg: Message::NotOwner { .. },
+                            ..
+                        }
+                    )
+            })
+            .expect("A hears NOT_OWNER")
+            .at;
+        assert!(first.at > told, "says_lost {says_lost}: {first:?} {told:?}");
+        match first.detail {
+            ViolationDetail::WriteAfterLost { lost_at, .. } => {
+                assert!(says_lost, "{first:?}");
+                assert_eq!(lost_at, told, "its own flag came with the answer");
+            }
+            _ => {
+                assert!(!says_lost, "{first:?}");
+                let words = first.explanation();
+                assert!(words.contains("NOT_OWNER"), "{words}");
+            }
+        }
+    }
+}
+
 /// The starter's mistakes: renew on the wall clock, write without checking the deadline.
 fn starter() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
     |_, cfg| {
@@ -269,6 +445,18 @@ fn starter() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
                     }
                     (InputKind::Reply, _) => {
                         let a = input.answer.unwrap();
+                        if a.kind == AnswerKind::NotOwner && token.is_some() {
+                            // The service says it is gone: stop (cancel, say lost, unlock).
+                            for name in ["renew", "work"] {
+                                actions.push(Action::Cancel { name: name.into() });
+                            }
+                            actions.push(Action::Lost {
+                                reason: LossReason::NotOwner,
+                            });
+                            actions.push(Action::Release {
+                                token: token.take().unwrap(),
+                            });
+                        }
                         if a.kind == AnswerKind::Busy {
                             actions.push(Action::After {
                                 name: "acquire".into(),
@@ -287,6 +475,7 @@ fn starter() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
                             });
                         }
                     }
+                    (InputKind::Timer, _) if token.is_none() => {}
                     (InputKind::Timer, Some("renew")) => {
                         actions.push(Action::Renew {
                             token: token.unwrap(),
@@ -469,20 +658,199 @@ fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_refer
     );
 }
 
+/// When client A's first write past its safe deadline was issued, found from the trace by
+/// hand: the first write more than T after the send of the acquire or renew whose answer
+/// (Granted or RenewOk) last reached A's code. A's clock must not drift (its monotonic
+/// reading is then real time), which the caller's scenario assures.
+fn first_write_past_the_deadline(run: &Run, ttl: u64) -> Option<u64> {
+    let a = NodeId::Client(ClientId::A);
+    let mut sent = Vec::new();
+    let mut basis = None;
+    let mut paused = false;
+    for e in run.events().iter().filter(|e| e.node == a) {
+        let answer = match e.kind {
+            EventKind::Sent {
+                msg: Message::Acquire { req, .. } | Message::Renew { req, .. },
+                ..
+            } => {
+                sent.push((req, e.at.as_micros()));
+                continue;
+            }
+            EventKind::Paused { .. } => {
+                paused = true;
+                continue;
+            }
+            EventKind::Woke => {
+                paused = false;
+                continue;
+            }
+            EventKind::Delivered { msg, .. } if !paused => msg,
+            EventKind::Read { msg, .. } => msg,
+            EventKind::WriteIssued { .. } => {
+                if basis.is_some_and(|b: u64| e.at.as_micros() - b > ttl) {
+                    return Some(e.at.as_micros());
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if let Message::Granted { req, .. } | Message::RenewOk { req, .. } = answer {
+            let at = sent.iter().find(|(r, _)| *r == req).map(|(_, at)| *at);
+            basis = basis.max(at);
+        }
+    }
+    None
+}
+
 #[test]
-fn the_starter_writes_on_as_a_zombie_on_the_ntp_step_and_the_write_path_pause() {
-    // The scenarios the starter's comment names: the built-in Prefer client keeps every
-    // check there, the starter breaks "no write after lost" (it never notices the loss).
+fn the_starter_writes_on_as_a_zombie_past_its_safe_deadline_on_the_ntp_step_and_the_write_path_pause(
+) {
+    // The scenarios the starter's comment names, with their defaults (fencing on). It stops
+    // at NOT_OWNER, but before that answer comes it writes on past its safe deadline (its
+    // renewals wait on the wall clock, and no check stands before its writes): caught at the
+    // first such write, by its own monotonic clock, while the built-in client breaks nothing.
     for id in ["2", "6"] {
         let s = &presets::preset(id).unwrap().scenario;
+        assert!(s.policy.fencing, "preset {id}");
+        assert!(
+            !s.faults
+                .0
+                .iter()
+                .any(|f| matches!(f.fault, lease_lab::model::Fault::ClockDrift { .. })),
+            "preset {id}: A's clock must not drift for the hand count"
+        );
         let (own, _) = checked(s, &mut starter());
-        let broken: Vec<CheckId> = statuses(&own)
-            .into_iter()
-            .filter(|(_, b)| *b)
-            .map(|(c, _)| c)
-            .collect();
-        assert_eq!(broken, [CheckId::NoWriteAfterLost], "preset {id}");
-        assert!(statuses(&builtin(s)).iter().all(|(_, b)| !b), "preset {id}");
+        let theirs = builtin(s);
+        assert!(statuses(&theirs).iter().all(|(_, b)| !b), "preset {id}");
+        let CheckStatus::Broken { first, .. } = own.check(CheckId::NoWriteAfterLost) else {
+            panic!("preset {id}: {:?}", statuses(&own));
+        };
+        let ttl = s.ttl.as_micros();
+        let expected = first_write_past_the_deadline(&own, ttl).expect("a write past it");
+        assert_eq!(first.at.as_micros(), expected, "preset {id}: {first:?}");
+        let ViolationDetail::WriteAfterDeadline {
+            sent_at, ttl: t, ..
+        } = first.detail
+        else {
+            panic!("preset {id}: {first:?}");
+        };
+        assert_eq!(t, s.ttl);
+        assert!(first.at.as_micros() - sent_at.as_micros() > ttl);
+        let words = first.explanation();
+        for part in [
+            "monotonic clock",
+            "safe deadline had passed",
+            &format!("T = {}", s.ttl),
+            &format!("at {sent_at}"),
+        ] {
+            assert!(words.contains(part), "preset {id}: {part:?} in {words}");
+        }
+        // The NOT_OWNER came later: the deadline is what catches the starter.
+        if let Some(told) = own.events().iter().find(|e| {
+            e.node == NodeId::Client(ClientId::A)
+                && matches!(
+                    e.kind,
+                    EventKind::Delivered {
+                        msg: Message::NotOwner { .. },
+                        ..
+                    } | EventKind::Read {
+                        msg: Message::NotOwner { .. },
+                        ..
+                    }
+                )
+        }) {
+            assert!(told.at > first.at, "preset {id}");
+        }
+        // Its zombie writes reach storage, where the fence rejects them.
+        assert!(
+            own.metrics().writes_rejected > theirs.metrics().writes_rejected,
+            "preset {id}: {:?} {:?}",
+            own.metrics(),
+            theirs.metrics()
+        );
+    }
+    // On preset 2 the write the pause held is judged when the starter issued it, before the
+    // pause (as the built-in client's is): the first blamed write comes after A woke.
+    let s = &presets::preset("2").unwrap().scenario;
+    let (own, _) = checked(s, &mut starter());
+    let woke = (own.events().iter())
+        .find(|e| e.kind == EventKind::Woke)
+        .expect("A wakes")
+        .at;
+    let CheckStatus::Broken { first, .. } = own.check(CheckId::NoWriteAfterLost) else {
+        panic!()
+    };
+    assert!(first.at >= woke, "{first:?} {woke:?}");
+    let mut unfenced = presets::preset("6").unwrap().scenario.clone();
+    unfenced.policy.fencing = false;
+    let (own, _) = checked(&unfenced, &mut starter());
+    let broken: Vec<CheckId> = (statuses(&own).into_iter())
+        .filter(|(_, b)| *b)
+        .map(|(c, _)| c)
+        .collect();
+    assert_eq!(broken, [CheckId::NoWriteAfterLost, CheckId::OrderedByToken]);
+    assert!(statuses(&builtin(&unfenced)).iter().all(|(_, b)| !b));
+}
+
+#[test]
+fn a_late_write_is_judged_on_the_clients_own_monotonic_clock() {
+    // A client that takes the lease once, never renews and writes every slice: with its
+    // clock running 10 % slow it is blamed only once its own clock shows more than T since
+    // the acquire was sent, later in real time than with a true clock.
+    let blamed = |fields: &str| {
+        let s = scenario(fields);
+        let (own, _) = checked(&s, &mut deaf_once());
+        let CheckStatus::Broken { first, .. } = own.check(CheckId::NoWriteAfterLost) else {
+            panic!("{fields}: {:?}", statuses(&own));
+        };
+        let ViolationDetail::WriteAfterDeadline { sent_at, ttl, .. } = first.detail else {
+            panic!("{fields}: {first:?}");
+        };
+        (first.at.as_micros() - sent_at.as_micros(), ttl.as_micros())
+    };
+    let (true_clock, ttl) = blamed("ttl=2s&dur=10s");
+    assert!(true_clock > ttl, "{true_clock} {ttl}");
+    let (slow, _) = blamed("ttl=2s&dur=10s&fault=drift:A@0s-100000ppm");
+    assert!(slow * 9 / 10 > ttl, "{slow} {ttl}");
+    assert!(slow > true_clock, "{slow} {true_clock}");
+}
+
+/// Takes the lease once and writes every work slice with it, never renewing.
+fn deaf_once() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
+    |_, cfg| {
+        let mut token = None;
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |s: &Settings, input: &Input<'_>| {
+                let mut actions = Vec::new();
+                match input.kind {
+                    InputKind::Start => actions.push(Action::Acquire { ttl: s.ttl }),
+                    InputKind::Reply => {
+                        let a = input.answer.unwrap();
+                        if a.kind == AnswerKind::Granted {
+                            token = a.token;
+                            actions.push(Action::After {
+                                name: "work".into(),
+                                delay: 0,
+                            });
+                        }
+                    }
+                    InputKind::Timer => {
+                        actions.push(Action::Write {
+                            token: token.unwrap(),
+                        });
+                        actions.push(Action::After {
+                            name: "work".into(),
+                            delay: s.work_every,
+                        });
+                    }
+                }
+                Handled::Returned {
+                    actions,
+                    output: Vec::new(),
+                }
+            },
+        ))
     }
 }
 

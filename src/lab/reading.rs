@@ -44,8 +44,11 @@ pub trait RunReading: RunStore {
                 *remaining = self.shown_length(*remaining)
             }
             ViolationDetail::WriteAfterLost { lost_at, .. } => *lost_at = self.shown_time(*lost_at),
-            ViolationDetail::WriteAfterLeaseEnded { ended_at, .. } => {
-                *ended_at = self.shown_time(*ended_at)
+            ViolationDetail::WriteAfterNotOwner { told_at, .. } => {
+                *told_at = self.shown_time(*told_at)
+            }
+            ViolationDetail::WriteAfterDeadline { sent_at, .. } => {
+                *sent_at = self.shown_time(*sent_at)
             }
             ViolationDetail::StaleAccepted { .. } => {}
         }

@@ -105,7 +105,8 @@ fn line(
                 && matches!(
                     v.detail,
                     ViolationDetail::WriteAfterLost { .. }
-                        | ViolationDetail::WriteAfterLeaseEnded { .. }
+                        | ViolationDetail::WriteAfterNotOwner { .. }
+                        | ViolationDetail::WriteAfterDeadline { .. }
                 ) =>
         {
             let client = client_of(node)?;

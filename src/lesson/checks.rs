@@ -101,15 +101,28 @@ impl ViolationWords for Violation {
                 lost_at,
             }
             .to_string(),
-            ViolationDetail::WriteAfterLeaseEnded {
+            ViolationDetail::WriteAfterNotOwner {
                 client,
                 token,
-                ended_at,
-            } => no_write_after_lost::LeaseEnded {
+                told_at,
+            } => no_write_after_lost::NotOwner {
                 at,
                 client,
                 token,
-                ended_at,
+                told_at,
+            }
+            .to_string(),
+            ViolationDetail::WriteAfterDeadline {
+                client,
+                token,
+                sent_at,
+                ttl,
+            } => no_write_after_lost::PastDeadline {
+                at,
+                client,
+                token,
+                sent_at,
+                ttl,
             }
             .to_string(),
         }

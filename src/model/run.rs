@@ -164,8 +164,8 @@ impl Run {
         Run::judged(scenario, end, events, Judging::BuiltIn)
     }
 
-    /// [`Run::from_trace`], with the clients judged as `judging` says (a learner's client is
-    /// held to stopping once the service ended its lease).
+    /// [`Run::from_trace`], with the clients judged as `judging` says (a learner's client's
+    /// lost flag is also set by a NOT_OWNER that reached its code).
     pub fn judged(scenario: Scenario, end: SimTime, events: Vec<Event>, judging: Judging) -> Run {
         let mut checkers = Checkers::judging(&scenario, Records::Keep, judging);
         let mut index = RunIndex::new(scenario.clients as usize);

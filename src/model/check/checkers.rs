@@ -77,8 +77,11 @@ pub enum Judging {
     /// The model's own client: its lost flag is what it says (its policy says whether it
     /// promises to stop there).
     BuiltIn,
-    /// A learner's client: held to stopping once it said it lost the lease or once the lock
-    /// service ended the lease, whichever comes first, whatever its code.
+    /// A learner's client: judged, as the built-in one is, by what it could know. Its lost
+    /// flag is what it says; a NOT_OWNER that reached its code sets it too, whatever its code
+    /// does with it (the built-in client sets its flag at that answer), and so does its own
+    /// monotonic clock showing more than T since it sent the acquire or renew that last
+    /// succeeded (past any sound safe deadline).
     Learner,
 }
 
@@ -97,7 +100,7 @@ impl Checkers {
             single_holder: SingleHolder::new(s.ttl),
             no_stale_accepted: StaleWrites::default(),
             no_write_after_lost: if learner {
-                NoWriteAfterLost::judging_leases(clients)
+                NoWriteAfterLost::judging_learners(clients)
             } else {
                 NoWriteAfterLost::new(clients)
             },
@@ -123,7 +126,6 @@ impl Checkers {
         let mut found = Found::default();
         match e.kind {
             EventKind::Service(_) => {
-                self.no_write_after_lost.observe_service(e);
                 if let Some(detail) = self.single_holder.observe(e) {
                     self.violation(&mut found, CheckId::SingleHolder, e.at, detail);
                 }
@@ -141,10 +143,20 @@ impl Checkers {
                     self.violation(&mut found, CheckId::NoWriteAfterLost, e.at, detail);
                 }
             }
-            // Read by no checker nor measure.
-            EventKind::Timer { .. } | EventKind::StaleReply { .. } | EventKind::Fault { .. } => {
-                return found
+            // What a client sent and what reached its code, for judging a learner's client;
+            // and the measures.
+            EventKind::Sent { .. }
+            | EventKind::Delivered { .. }
+            | EventKind::Read { .. }
+            | EventKind::Paused { .. }
+            | EventKind::Woke => self.no_write_after_lost.observe_heard(e),
+            // A learner's client's clock, replayed; read by no other checker nor measure.
+            EventKind::Fault { .. } => {
+                self.no_write_after_lost.observe_heard(e);
+                return found;
             }
+            // Read by no checker nor measure.
+            EventKind::Timer { .. } | EventKind::StaleReply { .. } => return found,
             _ => {}
         }
         if let Some(f) = self.measures.observe(e) {

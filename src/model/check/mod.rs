@@ -81,15 +81,28 @@ pub enum ViolationDetail {
         /// When its lost flag was set.
         lost_at: SimTime,
     },
-    /// A learner's client issued a write with a token whose lease the lock service had ended
-    /// at `ended_at` (expired, released or revoked), without having said it lost it.
-    WriteAfterLeaseEnded {
+    /// A learner's client issued a write with a token after its code had read the lock
+    /// service's NOT_OWNER for that token at `told_at`, without having said it lost it.
+    WriteAfterNotOwner {
         /// The writer.
         client: ClientId,
         /// Its token.
         token: FencingToken,
-        /// When the service ended that lease.
-        ended_at: SimTime,
+        /// When the NOT_OWNER reached the client's code.
+        told_at: SimTime,
+    },
+    /// A learner's client issued a write with a token when, by its own monotonic clock, more
+    /// than `ttl` had passed since it sent (at `sent_at`) the acquire or renew for that token
+    /// that last succeeded: past any sound safe deadline, so its lost flag should have been set.
+    WriteAfterDeadline {
+        /// The writer.
+        client: ClientId,
+        /// Its token.
+        token: FencingToken,
+        /// When it sent the request that last succeeded.
+        sent_at: SimTime,
+        /// The lease's TTL, T.
+        ttl: SimDuration,
     },
 }
 

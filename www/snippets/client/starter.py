@@ -2,8 +2,8 @@
 # token, and stops when the lock service answers NOT_OWNER. It looks fine on "Healthy holder".
 #
 # Now run it against "Client clock steps back (NTP)" and "Stop-the-world pause in the write
-# path" (also "Pause between writes") and read the checks. Two things to fix, both from the
-# lesson:
+# path" (also "Pause between writes") and read the checks: it writes on past its safe
+# deadline, as a zombie, until NOT_OWNER comes. Two things to fix, both from the lesson:
 #   1. It schedules renewals on the WALL clock (time.time, node.at_wall). An NTP step moves
 #      that clock; schedule on the monotonic clock (node.after) instead.
 #   2. It trusts the lock service to tell it when the lease is gone. A frozen or cut-off

@@ -320,14 +320,13 @@ fn BesideBuiltIn(props: &BesideProps) -> Html {
         let onclick = {
             let (builtin, scenario) = (builtin.clone(), props.scenario.clone());
             Callback::from(move |_: MouseEvent| {
-                // Judged as the learner's run is (a write after the service ended the lease
-                // counts for both), so that the two endings compare like with like.
+                // Judged exactly as the Simulated view judges it, so that what this shows
+                // of the built-in client is what the learner saw of it there.
                 let run = Simulation::run(&scenario);
-                let run = Rc::new(Run::judged(
+                let run = Rc::new(Run::from_trace(
                     scenario.clone(),
                     run.end(),
                     run.events().to_vec(),
-                    crate::model::check::Judging::Learner,
                 ));
                 builtin.set(Some((run.clone(), ShownRun::from(run))));
             })
