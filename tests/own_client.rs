@@ -299,15 +299,10 @@ fn plan_by_plan_the_reference_is_judged_as_the_built_in_client_under_the_lock_se
         // never writes past its own safe deadline, so neither is the reference blamed for it.
         (
             &presets::preset("1").unwrap().scenario,
-            vec![
-                FaultKind::Pause,
-                FaultKind::PauseInWritePath,
-                FaultKind::Partition,
-                FaultKind::DelayNextPacket,
-                FaultKind::ClockStep,
-                FaultKind::ClockDrift,
-                FaultKind::Crash,
-            ],
+            FaultKind::ALL
+                .into_iter()
+                .filter(|&kind| kind != FaultKind::RevokeLease)
+                .collect(),
         ),
     ] {
         let spec = SearchSpec {
