@@ -341,17 +341,13 @@ fn deaf(says_lost: bool) -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handl
             Settings::of(cfg),
             move |s: &Settings, input: &Input<'_>| {
                 let mut actions = Vec::new();
-                let work = |delay| Action::After {
-                    name: "work".into(),
-                    delay,
-                };
                 match (input.kind, input.timer) {
                     (InputKind::Start, _) => actions.push(Action::Acquire { ttl: s.ttl }),
                     (InputKind::Reply, _) => {
                         let a = input.answer.unwrap();
                         if a.kind == AnswerKind::Granted {
                             token = a.token;
-                            actions.push(work(0));
+                            actions.push(work_after(0));
                             actions.push(Action::After {
                                 name: "renew".into(),
                                 delay: s.renew_every,
@@ -372,9 +368,7 @@ fn deaf(says_lost: bool) -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handl
                         });
                     }
                     (InputKind::Timer, _) => {
-                        let token = token.unwrap();
-                        actions.push(Action::Write { token });
-                        actions.push(work(s.work_every));
+                        write_and_work_again(&mut actions, token, s);
                     }
                 }
                 Handled::Returned {
@@ -464,10 +458,7 @@ fn starter() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
                                 name: "renew".into(),
                                 at: input.wall + s.renew_every as i64,
                             });
-                            actions.push(Action::After {
-                                name: "work".into(),
-                                delay: 0,
-                            });
+                            actions.push(work_after(0));
                         }
                     }
                     (InputKind::Timer, _) if token.is_none() => {}
@@ -480,15 +471,7 @@ fn starter() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
                             at: input.wall + s.renew_every as i64,
                         });
                     }
-                    (InputKind::Timer, _) => {
-                        actions.push(Action::Write {
-                            token: token.unwrap(),
-                        });
-                        actions.push(Action::After {
-                            name: "work".into(),
-                            delay: s.work_every,
-                        });
-                    }
+                    (InputKind::Timer, _) => write_and_work_again(&mut actions, token, s),
                 }
                 Handled::Returned {
                     actions,
@@ -810,6 +793,22 @@ fn a_late_write_is_judged_on_the_clients_own_monotonic_clock() {
     assert!(slow > true_clock, "{slow} {true_clock}");
 }
 
+/// Arms the scripted clients' work timer `delay` (µs) from now.
+fn work_after(delay: u64) -> Action {
+    Action::After {
+        name: "work".into(),
+        delay,
+    }
+}
+
+/// A work slice of the scripted clients: one write with their token, then the next slice.
+fn write_and_work_again(actions: &mut Vec<Action>, token: Option<u64>, s: &Settings) {
+    actions.push(Action::Write {
+        token: token.expect("a work slice runs only once the lease is granted"),
+    });
+    actions.push(work_after(s.work_every));
+}
+
 /// Takes the lease once and writes every work slice with it, never renewing.
 fn deaf_once() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
     |_, cfg| {
@@ -824,21 +823,10 @@ fn deaf_once() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
                         let a = input.answer.unwrap();
                         if a.kind == AnswerKind::Granted {
                             token = a.token;
-                            actions.push(Action::After {
-                                name: "work".into(),
-                                delay: 0,
-                            });
+                            actions.push(work_after(0));
                         }
                     }
-                    InputKind::Timer => {
-                        actions.push(Action::Write {
-                            token: token.unwrap(),
-                        });
-                        actions.push(Action::After {
-                            name: "work".into(),
-                            delay: s.work_every,
-                        });
-                    }
+                    InputKind::Timer => write_and_work_again(&mut actions, token, s),
                 }
                 Handled::Returned {
                     actions,
