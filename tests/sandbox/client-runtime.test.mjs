@@ -175,6 +175,7 @@ function start(node) {
   console.log(performance.now(), Date.now(), new Date().getTime(), node.monotonic(), node.wall(), made);
   try { Math.random(); } catch (e) { console.log(e.message); }
   try { setTimeout(() => {}, 1); } catch (e) { console.log(e.message); }
+  try { fetch("http://127.0.0.1/"); } catch (e) { console.log(e.message); }
   console.log(new Date(5).getTime(), new Date() instanceof Date);
   // The real clock's other doors.
   const utc = new Intl.DateTimeFormat("en", { timeZone: "UTC", timeStyle: "medium" });
@@ -187,6 +188,7 @@ function start(node) {
     "2.5 1700000000123 1700000000123 2.5 1700000000123.456 0",
     "Math.random is not available in the lab: a run must give the same result every time; derive what you need from node.name or a counter",
     "setTimeout is not available in the lab: arm a timer with node.after(ms, name) and handle it in timer(node, name)",
+    "fetch is not available in the lab: the client speaks to the lock service only through node.acquire, node.renew and node.release",
     "5 true",
     "0 10:13:20 PM 10:13:20 PM 12:00:00 AM",
     "performance.mark is not available in the lab: read the node's monotonic clock with performance.now() or node.monotonic()",

@@ -86,7 +86,7 @@ export function withShadows(fn, options) {
     random: Math.random,
     setTimeout: globalThis.setTimeout,
     setInterval: globalThis.setInterval,
-    fetch: globalThis.fetch,
+    network: Object.fromEntries(["fetch", "XMLHttpRequest", "WebSocket", "EventSource"].filter((name) => name in globalThis).map((name) => [name, globalThis[name]])),
     console: { ...console },
     format: Object.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format"),
     formatToParts: Object.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts"),
@@ -99,7 +99,7 @@ export function withShadows(fn, options) {
     Math.random = saved.random;
     globalThis.setTimeout = saved.setTimeout;
     globalThis.setInterval = saved.setInterval;
-    globalThis.fetch = saved.fetch;
+    Object.assign(globalThis, saved.network);
     Object.assign(console, saved.console);
     delete performance.now;
     delete performance.timeOrigin;
