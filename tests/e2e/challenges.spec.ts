@@ -234,6 +234,9 @@ for (const [what, tamper, notice] of [
 
 test('an unreadable progress record is reset with a notice', async ({ page }) => {
   await openApp(page, '#/sandbox');
+  // The section reads the record once, when it mounts: spoil it only after that, or the
+  // first visit resets it and the reload has nothing to notice.
+  await expect(section(page).getByText('0 of 8 challenges solved')).toBeVisible();
   await page.evaluate(() => localStorage.setItem('lease-lab.challenges.v1', 'solved=everything!'));
   await page.reload();
   await expect(section(page).getByText('Your saved challenge progress could not be read, so it was reset.')).toBeVisible();

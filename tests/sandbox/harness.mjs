@@ -3,7 +3,7 @@
 // which the release build made), sucrase and Pyodide from www/vendor (started by the
 // runtime's startPython, from a snapshot as the worker does), a learner's TypeScript imported
 // once as a module, and the runtime's clock shadows.
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
@@ -35,6 +35,8 @@ try {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "client-runtime-"));
+// The imported modules are done with when the test file's process ends.
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 let modules = 0;
 
 /** The worker's steps for TypeScript: sucrase, wrap, import once; the runtime's `make`. */
