@@ -24,10 +24,10 @@ pub fn value(error: ValueError) -> &'static str {
     }
 }
 
-/// Why a fault could not be read: "a pause with a negative duration".
+/// Why a fault could not be read: "a stop-the-world pause with a negative duration".
 pub fn fault(error: &FaultError) -> String {
     let words = &REASONS.fault;
-    let noun = |kind: FaultKind| SANDBOX.fault(kind.keyword()).noun;
+    let one = |kind: FaultKind| SANDBOX.fault(kind.keyword()).one;
     match *error {
         FaultError::UnknownKind => {
             let known: Vec<&str> = FaultKind::ALL.iter().map(|k| k.keyword()).collect();
@@ -40,18 +40,18 @@ pub fn fault(error: &FaultError) -> String {
         FaultError::BadTime(e) => sentences::reasons::fault::BadTime { why: value(e) }.to_string(),
         FaultError::BadNode => words.bad_node.to_owned(),
         FaultError::NoAmount(kind) => {
-            sentences::reasons::fault::NoAmount { fault: noun(kind) }.to_string()
+            sentences::reasons::fault::NoAmount { fault: one(kind) }.to_string()
         }
         FaultError::NegativeLength(kind) => {
-            sentences::reasons::fault::NegativeLength { fault: noun(kind) }.to_string()
+            sentences::reasons::fault::NegativeLength { fault: one(kind) }.to_string()
         }
         FaultError::BadAmount(kind, e) => sentences::reasons::fault::BadAmount {
-            fault: noun(kind),
+            fault: one(kind),
             why: value(e),
         }
         .to_string(),
         FaultError::UnexpectedAmount(kind) => {
-            sentences::reasons::fault::UnexpectedAmount { fault: noun(kind) }.to_string()
+            sentences::reasons::fault::UnexpectedAmount { fault: one(kind) }.to_string()
         }
     }
 }
@@ -173,7 +173,7 @@ mod tests {
     fn a_fault_reason_names_the_kind_and_the_value_reason() {
         let negative = fault(&parse_fault("pause:A@2s-15s").unwrap_err());
         assert!(
-            negative.contains(SANDBOX.fault(FaultKind::Pause.keyword()).noun),
+            negative.contains(SANDBOX.fault(FaultKind::Pause.keyword()).one),
             "{negative}"
         );
         let bad_time = fault(&parse_fault("pause:A@-2s+1s").unwrap_err());

@@ -316,11 +316,10 @@ records! {
         keyword: Text,
         /// The Faults form's choice.
         choice: Text,
-        /// Its short noun in a reason: "a pause with a negative duration".
-        noun: Text,
         /// Its name in a list or a log: "stop-the-world pause", "NTP step".
         label: Text,
-        /// One of them, in a sentence, with its article: "a stop-the-world pause", "an NTP step".
+        /// One of them, in a sentence, with its article: "an NTP step with a negative
+        /// duration", "a stop-the-world pause".
         one: Text,
         /// What the amount is called, for kinds that take one.
         amount: Option<Text>,

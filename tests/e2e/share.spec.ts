@@ -89,10 +89,10 @@ const q = (text: string) => `“${text.length > 40 ? `${text.slice(0, 40)}…` :
 
 const BAD_LINKS: [string, string, string][] = [
   ['wrong version', '#/sandbox?v=9&preset=2', 'uses format version “9”, which this Lease Lab cannot read'],
-  ['truncated fault', '#/sandbox?v=1&preset=2&fault=pause:A@2', 'has a pause without its amount'],
+  ['truncated fault', '#/sandbox?v=1&preset=2&fault=pause:A@2', 'has a stop-the-world pause without its amount'],
   ['truncated time', '#/sandbox?v=1&preset=2&t=17.', 'time (“17.”) is not a number'],
   ['huge', `#/sandbox?v=1&py=${'A'.repeat(40_000)}`, 'characters long, more than the 32768 Lease Lab reads'],
-  ['negative duration', '#/sandbox?v=1&preset=2&fault=pause:A@2s-15s', 'has a pause with a negative duration'],
+  ['negative duration', '#/sandbox?v=1&preset=2&fault=pause:A@2s-15s', 'has a stop-the-world pause with a negative duration'],
   ['negative number', '#/sandbox?v=1&preset=2&clients=-3', 'number of clients (“-3”) is negative'],
   ['NaN', '#/sandbox?v=1&preset=2&ttl=NaN', 'TTL (“NaN”) is not a number'],
   ['overflow', '#/sandbox?v=1&seed=99999999999999999999999', 'seed (“99999999999999999999999”) is too large'],
