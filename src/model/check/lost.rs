@@ -88,7 +88,10 @@ impl Heard {
     /// `msg` reached the client's code at `at`.
     fn read(&mut self, at: SimTime, msg: Message) {
         let (req, token) = match msg {
-            Message::NotOwner { token, .. } => return self.not_owner = Some((at, token)),
+            Message::NotOwner { req, token } => {
+                self.asked.retain(|a| a.req != req);
+                return self.not_owner = Some((at, token));
+            }
             Message::Granted { req, token } | Message::RenewOk { req, token } => (req, token),
             Message::Busy { req } | Message::ReleaseReply { req, .. } => {
                 return self.asked.retain(|a| a.req != req)
