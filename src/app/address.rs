@@ -13,7 +13,7 @@ use std::cell::RefCell;
 
 use wasm_bindgen::JsValue;
 
-use crate::route::Route;
+use crate::route::{Route, Tab};
 use crate::share::embed::{self, EmbedOptions};
 use crate::share::{compose, lab_fields_of, selection_of, tab_problems};
 
@@ -100,7 +100,8 @@ pub fn lab_link() -> String {
 pub fn follow_link(fragment: &str) -> Option<String> {
     let query = query_of(fragment);
     let tab_problems = tab_problems(fragment);
-    if query.is_empty() && tab_problems.is_empty() {
+    let opens_a_tab = query.is_empty() || fragment == tab_fragment(Route::parse(fragment).tab);
+    if opens_a_tab && tab_problems.is_empty() {
         return None;
     }
     let fields = lab_fields_of(query);
@@ -205,6 +206,24 @@ fn current_fragment() -> String {
     ADDRESS.with(|address| {
         let address = address.borrow();
         compose(tab, &address.lab_fields, address.selection.as_deref())
+    })
+}
+
+/// The fragment that opens `tab` with the page's state: the tablist's links write it, so
+/// the address keeps what a reload must restore (the lab's fields, the selection) from tab
+/// to tab, as Copy link does. With nothing to keep, it is the tab's plain `#/slug`.
+pub fn tab_fragment(tab: Tab) -> String {
+    ADDRESS.with(|address| {
+        let address = address.borrow();
+        if address.lab_fields.is_empty() && address.selection.is_none() {
+            Route {
+                tab,
+                query: String::new(),
+            }
+            .to_fragment()
+        } else {
+            compose(tab, &address.lab_fields, address.selection.as_deref())
+        }
     })
 }
 

@@ -16,13 +16,9 @@ fn current_route() -> Route {
 
 /// Opens `tab` by changing the fragment; the `hashchange` listener then re-renders.
 fn navigate_to(tab: Tab) {
-    let route = Route {
-        tab,
-        query: String::new(),
-    };
     let _ = gloo::utils::window()
         .location()
-        .set_hash(&route.to_fragment());
+        .set_hash(&address::tab_fragment(tab));
 }
 
 fn tab_id(tab: Tab) -> String {

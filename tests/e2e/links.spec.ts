@@ -602,3 +602,26 @@ test('a followed link with a theme that does not exist says so, as a fresh one d
     await expect(notice).toHaveCount(0);
   }
 });
+
+test('the lab\'s state stays in the address from tab to tab, so a reload after a round trip restores it', async ({ page }) => {
+  await openApp(page, LINKS.crash.fragment);
+  await expectLab(page, LINKS.crash);
+  // A change of the learner's own, on top of the link.
+  await page.getByRole('checkbox', { name: 'Fencing at storage' }).check();
+  await expect(page).toHaveURL((url) => !url.hash.includes('fencing=off'));
+  const changed = { ...LINKS.crash, fencing: true };
+  await openTab(page, 'Maps');
+  await expect(page).toHaveURL((url) => url.hash.startsWith('#/maps?v=1&') && url.hash.includes('ttl=12s'));
+  await openTab(page, 'Sandbox');
+  await expect(page).toHaveURL((url) => url.hash.startsWith('#/sandbox?v=1&') && url.hash.includes('ttl=12s'));
+  await expectLab(page, changed);
+  await page.reload();
+  await expectLab(page, changed);
+  // Back: the Maps entry, then the Sandbox as changed, then as the link opened it.
+  await page.goBack();
+  await expect(page.getByRole('tab', { name: /Maps/ })).toHaveAttribute('aria-selected', 'true');
+  await page.goBack();
+  await expectLab(page, changed);
+  await page.goBack();
+  await expectLab(page, LINKS.crash);
+});
