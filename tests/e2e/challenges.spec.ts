@@ -175,6 +175,22 @@ test('a hint is revealed one at a time', async ({ page }) => {
   await expect(hints.getByRole('listitem')).toHaveCount(3);
 });
 
+test('the section a challenge builds on opens at that section, with focus on its heading', async ({ page }) => {
+  for (const title of ['Ride out a blip, renew sparingly', 'Survive a 400 ms pause']) {
+    await openApp(page, '#/sandbox');
+    await toggle(page, title).click();
+    const link = card(page, title).getByText(/^Builds on/).getByRole('link');
+    const name = await link.innerText();
+    await link.click();
+    await expect(page.getByRole('tab', { name: /Maps/ })).toHaveAttribute('aria-selected', 'true');
+    const heading = page.getByRole('heading', { name, exact: true });
+    await expect(heading).toBeFocused();
+    await expect(heading).toBeInViewport();
+    // Far down the tab: a landing at its top would not show it.
+    expect(await heading.evaluate((h) => h.getBoundingClientRect().top + scrollY)).toBeGreaterThan(1000);
+  }
+});
+
 test("a try's link reopens it in the challenge and the lab, and is graded only when asked", async ({ page }) => {
   const link = await pauseTryLink(page);
   expect(link).toMatch(/#\/sandbox\?v=1&.*ttl=1s.*&challenge=pitfall\.[0-9a-f]{16}$/);

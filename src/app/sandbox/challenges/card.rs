@@ -103,10 +103,37 @@ fn builds_on(spec: &Spec) -> Html {
     let sentence = sentences::challenges::words::BuildsOn { section: LINK }.to_string();
     let (before, after) = sentence.split_once(LINK).unwrap_or((&sentence, ""));
     let (before, after) = (before.to_owned(), after.to_owned());
+    let section = spec.text.lesson;
+    // The link's own address opens the tab (the fragment names tabs, not sections); the
+    // section is brought into view once that tab's panel is on the page.
+    let onclick = Callback::from(move |_: MouseEvent| show_section_when_rendered(section, 40));
     html! {
         <p class="muted">
-            {before}<a href={format!("#/{}", tab.slug())}>{heading}</a>{after}
+            {before}<a href={format!("#/{}", tab.slug())} {onclick}>{heading}</a>{after}
         </p>
+    }
+}
+
+/// Scrolls to the heading `id` and focuses it once its tab has rendered it, looking every
+/// 50 ms at most `tries` times. The timer outlives this card, which the tab change removes.
+fn show_section_when_rendered(id: &'static str, tries: u32) {
+    let heading = gloo::utils::document()
+        .get_element_by_id(id)
+        .and_then(|element| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(element).ok());
+    match heading {
+        Some(heading) => {
+            // Focus follows the learner there, rather than staying on a link that is gone.
+            let _ = heading.set_attribute("tabindex", "-1");
+            let _ = heading.focus();
+            heading.scroll_into_view();
+        }
+        None if tries > 0 => {
+            gloo::timers::callback::Timeout::new(50, move || {
+                show_section_when_rendered(id, tries - 1)
+            })
+            .forget();
+        }
+        None => {}
     }
 }
 
