@@ -263,13 +263,15 @@ pub fn shrink_by(
     best
 }
 
-/// Removes every fault whose removal still breaks the target check, first to last.
+/// Removes every fault whose removal still breaks the target check, first to last, down to
+/// none: a base that breaks the check by itself shrinks to the empty plan, so no fault (and
+/// no node it names) is blamed for it.
 fn drop_faults(
     best: &mut Counterexample,
     attempt: &mut impl FnMut(&[TimedFault]) -> Option<SimTime>,
 ) {
     let mut i = 0;
-    while i < best.plan.0.len() && best.plan.0.len() > 1 {
+    while i < best.plan.0.len() {
         let mut fewer = best.plan.0.clone();
         fewer.remove(i);
         match attempt(&fewer) {

@@ -952,3 +952,42 @@ test('a heap bomb in a handler: the learner is told, the sandbox is replaced, an
   }
 });
 
+
+// A client that acquires and writes but never renews: it breaks a check with no fault at all.
+const NEVER_RENEWS = `let token = 0;
+function start(node: any) { node.acquire(node.settings.ttl); }
+function reply(node: any, answer: any) {
+  if (answer.kind === "granted") { token = answer.token; node.after(0, "work"); }
+  else if (answer.kind === "busy") node.after(node.settings.acquireRetry, "acq");
+}
+function timer(node: any, name: string) {
+  if (name === "acq") node.acquire(node.settings.ttl);
+  if (name === "work") { node.write(token); node.after(node.settings.workEvery, "work"); }
+}
+`;
+
+test('TypeScript: a client that breaks a check by itself shrinks to a plan of no faults, and no node is blamed', async ({ page }) => {
+  test.setTimeout(240_000);
+  const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&preset=1');
+  await replaceCode(w.editor, NEVER_RENEWS);
+  await setLimit(w, 60);
+  await w.search.getByRole('button', { name: 'Start', exact: true }).click();
+  const found = w.panel.getByText(/^Counterexample: plan \d+ of seed 1 broke a check\. Faults in the plan: \d+ as found, \d+ after shrinking\.$/);
+  await expect(found).toBeVisible({ timeout: FIRST_RUN_MS });
+  await expect(found).toHaveText(/ 0 after shrinking\.$/);
+  await expect(w.panel.getByText(/froze for/)).toHaveCount(0);
+  await expect(w.checks.locator('.check-status').filter({ hasText: /^Broken at/ }).first()).toBeVisible();
+});
+
+test('TypeScript: an error message with a very long word wraps instead of widening the page (phone)', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const w = await openClient(page, 'TypeScript');
+  const word = 'x'.repeat(300);
+  await replaceCode(w.editor, `function start(node: any) { throw new Error("${word}"); }\nfunction reply() {}\nfunction timer() {}\n`);
+  await w.run.click();
+  await expect(w.alert).toContainText(word, { timeout: FIRST_RUN_MS });
+  await expect(w.alert).toBeVisible();
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+  expect(widths[0], 'the page scrolls sideways').toBeLessThanOrEqual(widths[1]);
+});

@@ -210,6 +210,24 @@ fn searched_plans_of_up_to_ten_faults_shrink_to_at_most_two() {
 }
 
 #[test]
+fn a_base_that_breaks_by_itself_shrinks_to_no_faults() {
+    // The judge a learner's own client gives: its run breaks whatever the plan holds.
+    let base = unfenced();
+    let plan = ten_fault_plan();
+    let found = Counterexample {
+        index: 0,
+        plan,
+        check: CheckId::NoWriteAfterLost,
+        at: SimTime::from_millis(1_500),
+    };
+    let breaks_anyway =
+        |_: &Scenario| Some((CheckId::NoWriteAfterLost, SimTime::from_millis(1_500)));
+    let shrunk = shrink_by(&base, &found, breaks_anyway);
+    assert_eq!(shrunk.plan, FaultPlan::none());
+    assert_eq!(shrunk.check, CheckId::NoWriteAfterLost);
+}
+
+#[test]
 fn a_plan_that_cannot_shrink_stays_as_it_is() {
     let base = Scenario::default();
     let plan = FaultPlan::none();
