@@ -4,7 +4,7 @@
 use super::content::{REASONS, SANDBOX};
 use crate::lesson::sentences;
 use crate::model::faults::text::FaultError;
-use crate::model::faults::FaultLimit;
+use crate::model::faults::{FaultLimit, Targets};
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::notation::ValueError;
 use crate::model::{FaultKind, LinkDelay, ScenarioError, ScenarioProblem, SimDuration, SimTime};
@@ -38,7 +38,15 @@ pub fn fault(error: &FaultError) -> String {
         }
         FaultError::NoTime => words.no_time.to_owned(),
         FaultError::BadTime(e) => sentences::reasons::fault::BadTime { why: value(e) }.to_string(),
-        FaultError::BadNode => words.bad_node.to_owned(),
+        FaultError::BadNode(kind) => {
+            let fault = one(kind);
+            match kind.targets() {
+                Targets::Client => sentences::reasons::fault::BadClient { fault }.to_string(),
+                Targets::Node => sentences::reasons::fault::BadNode { fault }.to_string(),
+                Targets::Link => sentences::reasons::fault::BadLink { fault }.to_string(),
+                Targets::Nothing => sentences::reasons::fault::NeedsNoNode { fault }.to_string(),
+            }
+        }
         FaultError::NoAmount(kind) => {
             sentences::reasons::fault::NoAmount { fault: one(kind) }.to_string()
         }
@@ -234,6 +242,25 @@ mod tests {
         for reason in [drift, step, unknown] {
             assert!(reason.starts_with(REASONS.scenario.faults), "{reason}");
             assert!(!reason.contains('{'), "{reason}");
+        }
+    }
+
+    #[test]
+    fn a_fault_without_the_target_its_kind_takes_says_what_that_is() {
+        let reason = |text: &str| fault(&parse_fault(text).unwrap_err());
+        let cases = [
+            ("partition:A@2s+40s", "a partition", "A-service"),
+            ("delay:A@2s+40s", "", "A-service"),
+            ("pause:service@2s+1s", "a stop-the-world pause", "a client"),
+            ("crash:storage@2s", "a crash", "a client"),
+            ("step:x@2s-8s", "", "service or storage"),
+            ("revoke:A@2s", "a revoked lease", "takes none"),
+        ];
+        for (text, starts, names) in cases {
+            let said = reason(text);
+            assert!(said.starts_with(starts), "{text}: {said}");
+            assert!(said.contains(names), "{text}: {said}");
+            assert!(!said.contains('{'), "{text}: {said}");
         }
     }
 

@@ -365,7 +365,7 @@ records! {
         not_a_switch: Text, not_a_fraction: Text, not_text: Text,
     }
     FaultReasons {
-        no_time: Text, bad_node: Text,
+        no_time: Text,
     }
     ScenarioReasons {
         faults: Text, links: Text, other: Text,

@@ -62,7 +62,7 @@ pub fn parse_link(text: &str) -> Result<LinkOverride, LinkError> {
     ) else {
         return Err(LinkError::Shape);
     };
-    let (a, b) = parse_pair(ends).map_err(|_| LinkError::BadNodes)?;
+    let (a, b) = parse_pair(ends).ok_or(LinkError::BadNodes)?;
     let time = |what, v| {
         parse_duration(v)
             .map(SimDuration)

@@ -32,8 +32,8 @@ pub enum FaultError {
     NoTime,
     /// The time is unreadable.
     BadTime(ValueError),
-    /// The node (or pair of nodes) is missing or not a node name.
-    BadNode,
+    /// The node (or pair of nodes) is missing or not a node name, or the kind takes none.
+    BadNode(FaultKind),
     /// The kind needs an amount (`+15s`, `-8s`, `+250ppm`) and there is none.
     NoAmount(FaultKind),
     /// The amount of a pause, partition or delay is negative.
@@ -54,28 +54,28 @@ pub fn print_node(node: NodeId) -> String {
 }
 
 /// Reads a node's name.
-pub fn parse_node(text: &str) -> Result<NodeId, FaultError> {
+pub fn parse_node(text: &str) -> Option<NodeId> {
     match text {
-        "service" => Ok(NodeId::Service),
-        "storage" => Ok(NodeId::Storage),
+        "service" => Some(NodeId::Service),
+        "storage" => Some(NodeId::Storage),
         _ => match text.as_bytes() {
-            [letter @ b'A'..=b'Z'] => Ok(NodeId::Client(ClientId(letter - b'A'))),
-            _ => Err(FaultError::BadNode),
+            [letter @ b'A'..=b'Z'] => Some(NodeId::Client(ClientId(letter - b'A'))),
+            _ => None,
         },
     }
 }
 
-fn parse_client(text: &str) -> Result<ClientId, FaultError> {
+fn parse_client(text: &str) -> Option<ClientId> {
     match parse_node(text)? {
-        NodeId::Client(c) => Ok(c),
-        _ => Err(FaultError::BadNode),
+        NodeId::Client(c) => Some(c),
+        _ => None,
     }
 }
 
 /// Reads the two ends of a link, `A-service`.
-pub fn parse_pair(text: &str) -> Result<(NodeId, NodeId), FaultError> {
-    let (a, b) = text.split_once('-').ok_or(FaultError::BadNode)?;
-    Ok((parse_node(a)?, parse_node(b)?))
+pub fn parse_pair(text: &str) -> Option<(NodeId, NodeId)> {
+    let (a, b) = text.split_once('-')?;
+    Some((parse_node(a)?, parse_node(b)?))
 }
 
 /// What stands between `kind:` and `@`.
@@ -189,11 +189,16 @@ fn read_amount(kind: FaultKind, amount: Option<&str>) -> Result<ReadAmount, Faul
 
 /// Builds the fault of `kind` on `target` with `amount` (already read for that kind).
 fn build(kind: FaultKind, target: &str, amount: ReadAmount) -> Result<Fault, FaultError> {
+    build_on(kind, target, amount).ok_or(FaultError::BadNode(kind))
+}
+
+/// The fault [`build`] makes, or `None` when `target` is not what `kind` takes.
+fn build_on(kind: FaultKind, target: &str, amount: ReadAmount) -> Option<Fault> {
     let length = match amount {
         ReadAmount::Length(d) => d,
         _ => SimDuration::ZERO,
     };
-    Ok(match (kind, amount) {
+    Some(match (kind, amount) {
         (FaultKind::Pause | FaultKind::PauseInWritePath, _) => Fault::Pause {
             client: parse_client(target)?,
             duration: length,
@@ -227,7 +232,7 @@ fn build(kind: FaultKind, target: &str, amount: ReadAmount) -> Result<Fault, Fau
             client: parse_client(target)?,
         },
         (FaultKind::RevokeLease, _) if target.is_empty() => Fault::RevokeLease,
-        _ => return Err(FaultError::BadNode),
+        _ => return None,
     })
 }
 
@@ -348,9 +353,9 @@ mod tests {
             ("pause:A@2s", FaultError::NoAmount(Pause)),
             ("pause:A", FaultError::NoTime),
             ("explode:A@2s", FaultError::UnknownKind),
-            ("pause:a@2s+1s", FaultError::BadNode),
-            ("pause:service@2s+1s", FaultError::BadNode),
-            ("partition:A@2s+1s", FaultError::BadNode),
+            ("pause:a@2s+1s", FaultError::BadNode(Pause)),
+            ("pause:service@2s+1s", FaultError::BadNode(Pause)),
+            ("partition:A@2s+1s", FaultError::BadNode(Partition)),
             ("pause:A@-2s+1s", FaultError::BadTime(ValueError::Negative)),
             (
                 "pause:A@NaN+1s",
@@ -365,7 +370,7 @@ mod tests {
                 FaultError::BadAmount(ClockDrift, ValueError::TooLarge),
             ),
             ("crash:A@2s+1s", FaultError::UnexpectedAmount(Crash)),
-            ("revoke:A@2s", FaultError::BadNode),
+            ("revoke:A@2s", FaultError::BadNode(RevokeLease)),
             ("<script>alert(1)</script>", FaultError::UnknownKind),
         ];
         for (text, error) in cases {
