@@ -158,6 +158,14 @@ function timer(node, name) {
 test("TypeScript: an async handler and a throw outside any call are errors, not lost actions", async () => {
   const asynchronous = await typeScript("async function start(node) { node.acquire(1); }");
   assert.match(asynchronous.make("A", SETTINGS).handle(start()).error.text, /must not be async/);
+  // A generator's body would never run: said, not silently nothing.
+  // A recursion's stack: its frame once, then how often it repeats.
+  const recursion = await typeScript("function down(n: number): number { return down(n + 1) + 1; }\nfunction start(node) { down(0); }");
+  const overflow = recursion.make("A", SETTINGS).handle(start()).error.text;
+  // (The innermost frame stands apart: the throw is at another column of the line.)
+  assert.match(overflow, /^RangeError: Maximum call stack size exceeded\n( +at down \(client\.ts:1:\d+\)\n){1,2} +\[the line above repeated \d+ more times\]$/);
+  const generator = await typeScript("function* start(node) { yield node.acquire(1); }");
+  assert.match(generator.make("A", SETTINGS).handle(start()).error.text, /start\(node\) must not yield/);
   const thrown = await typeScript("throw 'no';\nfunction start(node) {}");
   const result = thrown.make("A", SETTINGS).handle(start());
   assert.match(result.error.text, /Thrown and not caught: "no"/);
@@ -357,6 +365,8 @@ test("Python: a syntax error names client.py's line; a missing handler and 1,000
   assert.match(make("A", SETTINGS).handle(start()).error.text, /more than 1,000 actions/);
   const reply = make("A", SETTINGS).handle({ kind: "reply", mono: 0, wall: 0, answer: { kind: "busy", request: 1 } });
   assert.match(reply.error.text, /client\.py has no function reply\(node, answer\), but an answer arrived/);
+  const generator = lab(runtime.pythonClient(py, "def start(node):\n    yield node.acquire(1)\n").make);
+  assert.match(generator("A", SETTINGS).handle(start()).error.text, /start\(node\) must not yield/);
 });
 
 // Not a timed assertion (the machine may be busy): the figure is reported for the README.

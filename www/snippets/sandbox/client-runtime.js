@@ -58,6 +58,8 @@
     timer_fired: ["name"],
     client_started: [],
     not_async: ["handler"],
+    not_generator: ["handler"],
+    frame_repeated: ["times"],
     returned_early: ["file"],
     run_ended: [],
     no_setting: ["name", "names"],
@@ -322,7 +324,20 @@
     } catch {
       head = "Error";
     }
-    return { text: bounded([head, ...frames].join("\n")), line };
+    return { text: bounded([head, ...collapseRepeats(frames)].join("\n")), line };
+  }
+
+  /** Runs of one frame (a recursion's stack) as the frame once and how often it repeats. */
+  function collapseRepeats(frames) {
+    const out = [];
+    for (let i = 0; i < frames.length; ) {
+      let next = i + 1;
+      while (next < frames.length && frames[next] === frames[i]) next += 1;
+      out.push(frames[i]);
+      if (next - i > 1) out.push(`    ${say("frame_repeated", { times: next - i - 1 })}`);
+      i = next;
+    }
+    return out;
   }
 
   function checkMs(call, arg, value) {
@@ -499,6 +514,10 @@
               value.then(undefined, () => {});
               throw new Error(say("not_async", { handler: HANDLERS[call] }));
             }
+            // A generator function's body runs only when iterated: the lab never would.
+            if (value !== null && typeof value === "object" && typeof value.next === "function" && typeof value[Symbol.iterator] === "function") {
+              throw new Error(say("not_generator", { handler: HANDLERS[call] }));
+            }
             if (inst.overflow) error = { text: inst.overflow, line: 0 };
           } catch (thrown) {
             error = typeScriptError(thrown, url);
@@ -643,7 +662,7 @@
   // each way and one JSON.parse.
   const pythonPrelude = () => String.raw`
 import builtins as _builtins, sys as _sys, math as _math, json as _json, traceback as _traceback, linecache as _linecache
-from types import ModuleType as _Module
+from types import ModuleType as _Module, GeneratorType as _Generator
 
 _FILE = "client.py"
 _MAX_ACTIONS = ${MAX_ACTIONS}
@@ -1033,6 +1052,9 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
         if result is not None and hasattr(result, "__await__"):
             result.close()
             raise RuntimeError(_say("not_async", handler=_SIGNATURES[kind]))
+        if isinstance(result, _Generator):
+            result.close()
+            raise RuntimeError(_say("not_generator", handler=_SIGNATURES[kind]))
     except BaseException as error:
         node._acts = None
         _out.clear()
