@@ -279,7 +279,7 @@ records! {
         reset: Text, time_limit: Text, output: Text, errors: Text,
         output_empty: Text, errors_empty: Text,
         not_run: Text, rule: Text, solution: Text, reported: Text,
-        stopped: Text,
+        stopped: Text, stopped_on_leaving: Text,
         crashed: Text,
         unknown_error: Text,
         /// Why a run could not go on, when the runner or the sandbox's worker says so.

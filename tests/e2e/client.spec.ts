@@ -991,3 +991,31 @@ test('TypeScript: an error message with a very long word wraps instead of wideni
   const widths = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
   expect(widths[0], 'the page scrolls sideways').toBeLessThanOrEqual(widths[1]);
 });
+
+test('TypeScript: leaving the Sandbox keeps a finished run on return, and a run going when the tab closed says it was stopped', async ({ page }) => {
+  test.setTimeout(240_000);
+  const w = await openClient(page, 'TypeScript');
+  const hash = await runInLab(w);
+  const away = async () => {
+    await page.getByRole('tab', { name: /Maps/ }).click();
+    await expect(page.getByRole('tab', { name: /Maps/ })).toHaveAttribute('aria-selected', 'true');
+    await page.getByRole('tab', { name: /Sandbox/ }).click();
+    await expect(w.editor).toBeVisible();
+  };
+  await away();
+  await expect(w.status).toHaveText(RAN);
+  await expect(w.trace).toContainText(hash);
+
+  await replaceCode(w.editor, 'function start(node: any) { for (;;) {} }\nfunction reply() {}\nfunction timer() {}\n');
+  await setLimit(w, 60);
+  await w.run.click();
+  await expect(w.stop).toBeEnabled({ timeout: FIRST_RUN_MS });
+  await away();
+  await expect(w.status).toHaveText('Stopped.');
+  await expect(w.errors).toContainText('Stopped when you left the Sandbox');
+  await expect(w.run).toBeEnabled();
+  // Taken up again, it does not run unasked.
+  await page.waitForTimeout(1_000);
+  await expect(w.status).toHaveText('Stopped.');
+  await expect(w.runHeading).toHaveCount(0);
+});

@@ -5,7 +5,7 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use super::bridge::{start_lab, stop_lab};
-use super::state::{Panel, PanelAction};
+use super::state::{Panel, PanelAction, RunPhase};
 use super::SnippetLanguage;
 
 /// Code that arrives later (a share link) replaces the shown code, and still waits for Run.
@@ -43,8 +43,11 @@ pub fn use_runner(language: SnippetLanguage, panel: &UseReducerHandle<Panel>) {
     let dispatcher = panel.dispatcher();
     let limit_secs = panel.limit_secs;
     let task = panel.task.clone();
+    // Only a run just asked for starts: a panel taken up again (see `Panel::resumed`) has
+    // a run number but never runs unasked.
+    let asked = matches!(panel.phase, RunPhase::Preparing { .. });
     use_effect_with(panel.run_id, move |&run_id| {
-        if let (true, Some(task)) = (run_id > 0, task) {
+        if let (true, Some(task)) = (run_id > 0 && asked, task) {
             spawn_local(async move {
                 let report = dispatcher.clone();
                 let on_event = move |event| report.dispatch(PanelAction::Report { run_id, event });

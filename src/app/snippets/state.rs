@@ -107,6 +107,19 @@ impl Panel {
     }
 }
 
+impl Panel {
+    /// This panel as a later mount takes it up: a run that was going when its tab closed was
+    /// stopped then (the sandbox ends a run whose panel goes), and says so.
+    pub fn resumed(mut self) -> Self {
+        if self.phase.is_busy() {
+            self.phase = RunPhase::Ended(RunEnding::Stopped);
+            self.stderr
+                .push(SANDBOX.snippets.stopped_on_leaving.to_owned() + "\n");
+        }
+        self
+    }
+}
+
 pub enum PanelAction {
     Edit(String),
     SetLimit(u32),

@@ -8,6 +8,7 @@ mod reference;
 mod run;
 mod search;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen_futures::spawn_local;
@@ -25,6 +26,28 @@ thread_local! {
     /// The language last chosen, so coming back keeps it.
     static LANGUAGE: std::cell::Cell<Option<SnippetLanguage>> =
         const { std::cell::Cell::new(None) };
+    /// Each language's workbench as it last stood: another tab unmounts the Sandbox, and
+    /// coming back shows the latest run's result rather than "Not run yet".
+    static KEPT: RefCell<Vec<(SnippetLanguage, Panel)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The workbench of `language` as it was left, if it held `code` (a link followed since
+/// with other code starts afresh).
+fn kept_panel(language: SnippetLanguage, code: &str) -> Option<Panel> {
+    KEPT.with(|kept| {
+        kept.borrow()
+            .iter()
+            .find(|(l, panel)| *l == language && panel.code == code)
+            .map(|(_, panel)| panel.clone().resumed())
+    })
+}
+
+fn keep_panel(language: SnippetLanguage, panel: Panel) {
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        kept.retain(|(l, _)| *l != language);
+        kept.push((language, panel));
+    });
 }
 
 #[derive(Properties, PartialEq)]
@@ -88,8 +111,14 @@ fn Workbench(props: &WorkbenchProps) -> Html {
     let language = props.language;
     let original = language.original_code();
     let solution = language.solution_code();
-    let panel =
-        use_reducer(|| Panel::new(props.initial.clone().unwrap_or_else(|| original.into())));
+    let panel = use_reducer(|| {
+        let code = props.initial.clone().unwrap_or_else(|| original.into());
+        kept_panel(language, &code).unwrap_or_else(|| Panel::new(code))
+    });
+    {
+        let panel = (*panel).clone();
+        use_effect(move || keep_panel(language, panel));
+    }
     use_code_from_link(props.initial.clone(), &panel);
     use_reported_edits(
         language,
