@@ -123,11 +123,13 @@ pub fn LabRoot(props: &LabRootProps) -> Html {
         let host = props.host.clone();
         use_effect_with((), move |_| {
             let _ = host.set_attribute("data-lab-ready", "");
+            let keeper = super::focus::keep_focus_in(&host);
             after_paint(move || {
                 after_paint(move || {
                     let _ = host.set_attribute("data-lab-settled", "");
                 })
             });
+            move || drop(keeper)
         });
     }
     let key = use_remount_key();

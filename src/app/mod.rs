@@ -10,6 +10,7 @@ pub mod course;
 pub mod diagrams;
 pub mod embed;
 mod error_panel;
+mod focus;
 pub mod gist;
 pub mod hydration;
 pub mod lab_entry;

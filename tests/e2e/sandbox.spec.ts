@@ -318,3 +318,39 @@ test('the sequence heading counts one message in the singular and more in the pl
   expect(seen.has(1)).toBe(true);
   expect([...seen].some((n) => n > 1)).toBe(true);
 });
+
+test('keyboard focus stays in the lab when the control it was on is disabled or removed', async ({ page }) => {
+  test.setTimeout(180_000);
+  const focusedName = () =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      return active && active !== document.body ? (active.getAttribute('aria-label') ?? active.textContent ?? '').trim() : 'BODY';
+    });
+  // Removing the only fault removes its list: focus goes to the fault form, not the page's top.
+  await openApp(page, '#/sandbox?v=1&preset=1&ttl=9s&fault=pause:A@1.5s+2s');
+  await page.getByRole('button', { name: /^Remove stop-the-world pause/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+  await expect.poll(focusedName).not.toBe('BODY');
+  expect(await page.evaluate(() => document.querySelector('.lab-mount')!.contains(document.activeElement))).toBe(true);
+
+  // Run disables itself: focus moves to Stop, and back to Run when the run has ended.
+  const modes = page.getByRole('group', { name: 'Run', exact: true });
+  await modes.getByRole('button', { name: 'Your client', exact: true }).click();
+  const panel = page.getByRole('region', { name: /^Your client in (TypeScript|Python)$/ });
+  const run = panel.getByRole('button', { name: 'Run in the lab', exact: true });
+  await run.focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByRole('heading', { name: "Your client's run" })).toBeVisible({ timeout: 120_000 });
+  await expect(run).toBeFocused();
+
+  // The last hint's button is done once pressed: focus stays in the challenge.
+  const challenges = page.getByRole('region', { name: 'Challenges' });
+  await challenges.getByRole('button', { name: /^Survive a 400 ms pause/ }).click();
+  for (const shown of [0, 1, 2]) {
+    await challenges.getByRole('button', { name: `Show a hint (${shown} of 3 shown)` }).focus();
+    await page.keyboard.press('Enter');
+  }
+  await expect(challenges.getByRole('button', { name: 'Show a hint (3 of 3 shown)' })).toBeDisabled();
+  await expect.poll(focusedName).not.toBe('BODY');
+});
