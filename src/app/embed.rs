@@ -179,8 +179,14 @@ impl HeightReporter {
         let last = Rc::new(Cell::new(-1));
         let post = {
             let root = root.clone();
+            // The page's wrapper (`#app`) pads the view at the bottom: the frame needs that too,
+            // or it scrolls by the padding.
+            let measured = root
+                .parent_element()
+                .and_then(|wrapper| wrapper.dyn_into::<HtmlElement>().ok())
+                .unwrap_or_else(|| root.clone());
             move || {
-                let height = root.offset_height().max(root.scroll_height());
+                let height = measured.offset_height().max(root.scroll_height());
                 if height != last.get() {
                     last.set(height);
                     post_height(height);

@@ -52,6 +52,8 @@ test.describe('in a tall window, so the whole frame is painted for the screensho
     await expect
       .poll(() => page.locator('#lab').evaluate((f: HTMLIFrameElement) => f.getBoundingClientRect().height))
       .toBeGreaterThanOrEqual(last);
+    // Sized by the message, the frame shows all of the view, its bottom padding too: it does not scroll.
+    await expect.poll(() => frame.locator('html').evaluate((h) => h.scrollHeight - h.clientHeight)).toBeLessThanOrEqual(0);
     expect(page.url()).toContain('/__test/embed-parent.html');
     await page.locator('#lab').scrollIntoViewIfNeeded();
     const background = await frame.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
