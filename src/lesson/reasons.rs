@@ -86,7 +86,7 @@ fn field_label(field: &str) -> &'static str {
     }
 }
 
-/// What is wrong with a scenario: "a fault at 70.000 s is after the end".
+/// What is wrong with a scenario: "a fault at 70.000 s is after the end of the run (60.000 s)".
 fn problem(problem: ScenarioProblem) -> String {
     let words = &REASONS.scenario;
     match problem {
@@ -112,8 +112,8 @@ fn problem(problem: ScenarioProblem) -> String {
         ScenarioProblem::TooManyFaults { max } => {
             sentences::reasons::scenario::TooManyFaults { max }.to_string()
         }
-        ScenarioProblem::FaultAfterEnd { at } => {
-            sentences::reasons::scenario::FaultAfterEnd { at }.to_string()
+        ScenarioProblem::FaultAfterEnd { at, end } => {
+            sentences::reasons::scenario::FaultAfterEnd { at, end }.to_string()
         }
         ScenarioProblem::FaultUnknownNode { kind, at } => {
             sentences::reasons::scenario::FaultUnknownNode {

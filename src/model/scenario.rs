@@ -178,6 +178,8 @@ pub enum ScenarioProblem {
     FaultAfterEnd {
         /// When the fault happens.
         at: SimTime,
+        /// When the run ends.
+        end: SimTime,
     },
     /// A fault that names a node the scenario does not have (or one node twice).
     FaultUnknownNode {
@@ -302,7 +304,8 @@ impl Scenario {
         for tf in &self.faults.0 {
             let at = tf.at;
             if at.0 > self.duration.0 {
-                return err("faults", ScenarioProblem::FaultAfterEnd { at });
+                let end = SimTime(self.duration.0);
+                return err("faults", ScenarioProblem::FaultAfterEnd { at, end });
             }
             let kind = tf.fault.kind();
             if !tf.fault.names_known_nodes(self.clients) {

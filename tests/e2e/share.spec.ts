@@ -168,3 +168,20 @@ test('a selected diagram part travels in the link and is selected again when it 
   await expect(maps.getByRole('button', { name: /^Edge renew if token/ })).toHaveAttribute('aria-pressed', 'true');
   await maps.close();
 });
+
+test('a fault after the end of the run is refused beside the form, naming the end, and changes nothing', async ({ page }) => {
+  await openApp(page, '#/sandbox?v=1&dur=45s&ttl=6s');
+  await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('6');
+  const before = page.url();
+  await addFault(page, 'pause', 'A', '47.5', '3');
+  const form = page.getByRole('form', { name: 'Add a fault' });
+  await expect(form.getByRole('alert')).toHaveText(
+    'Can’t add this fault to this run. Faults: a fault at 47.500 s is after the end of the run (45.000 s).',
+  );
+  await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(0);
+  expect(page.url()).toBe(before);
+  // A time inside the run adds it, and the refusal goes.
+  await addFault(page, 'pause', 'A', '44.5', '3');
+  await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+  await expect(form.getByRole('alert')).toHaveCount(0);
+});

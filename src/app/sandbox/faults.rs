@@ -85,6 +85,23 @@ fn FaultForm(props: &SetupProps) -> Html {
             event.prevent_default();
             match draft.read() {
                 Ok((at, fault)) => {
+                    let planned = TimedFault {
+                        at: at.unwrap_or_else(|| lab.0.now()),
+                        fault,
+                    };
+                    // Refused here, beside the form, rather than by the lab's notice far
+                    // above it (a time after the run's end, one fault too many…).
+                    let mut with_it = lab.0.scenario().clone();
+                    with_it.faults.0.push(planned);
+                    if let Err(refused) = with_it.validate() {
+                        error.set(Some(
+                            sentences::sandbox::fault_form::CannotAddToRun {
+                                why: reasons::scenario(&refused),
+                            }
+                            .to_string(),
+                        ));
+                        return;
+                    }
                     error.set(None);
                     lab.dispatch(match at {
                         Some(at) => LabAction::AddFault(TimedFault { at, fault }),
