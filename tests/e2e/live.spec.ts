@@ -322,3 +322,11 @@ test.describe('embedded', () => {
     await expect(frame.getByRole('heading', { name: 'Recorded live run' })).toBeVisible();
   });
 });
+
+test('a scenario with more clients than a live run has says which clients run live', async ({ page }) => {
+  await openLive(page, '', 'clients=4&ttl=5s');
+  await expect(page.getByText('This scenario has 4 clients; a live run has A and B only.')).toBeVisible();
+  await openLive(page, '', 'clients=2&ttl=5s');
+  await expect(page.getByRole('button', { name: 'Start live run' })).toBeVisible();
+  await expect(page.getByText(/a live run has A and B only/)).toHaveCount(0);
+});

@@ -33,6 +33,8 @@ use crate::worker_messages::{live_to_js, read_live};
 
 /// The longest live run: its recording must stay small enough to scrub and share.
 pub const LIVE_LIMIT: SimDuration = SimDuration::from_secs(120);
+/// A live run's clients: A on the page, contender B in a worker.
+pub const LIVE_CLIENTS: u8 = 2;
 /// Contender B starts asking at least this long after A: the page is slower to get going
 /// than a worker (it renders as it starts), and A, on the page, should be the first holder.
 const CONTENDER_HEAD_START: SimDuration = SimDuration::from_secs(1);
@@ -80,10 +82,11 @@ fn set_worker_count(n: usize) {
 }
 
 impl LiveRun {
-    /// Starts a live run of `scenario` (its first two clients); updates go to `publish`.
+    /// Starts a live run of `scenario` (its first [`LIVE_CLIENTS`] clients); updates go to
+    /// `publish`.
     pub fn start(scenario: &Scenario, publish: Callback<LiveUpdate>) -> Result<LiveRun, String> {
         let mut scenario = scenario.clone();
-        scenario.clients = 2;
+        scenario.clients = LIVE_CLIENTS;
         scenario.duration = scenario.duration.min(LIVE_LIMIT);
         scenario.faults.0.clear();
         scenario.client_stagger = scenario.client_stagger.max(CONTENDER_HEAD_START);

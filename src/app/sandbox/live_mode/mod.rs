@@ -29,7 +29,7 @@ use crate::lab::live::trace::{Freeze, LiveTrace, TraceRefusal};
 use crate::lab::live::{shown_length, shown_time};
 use crate::lesson::content::LIVE;
 use crate::model::{Run, RunQuestions, Scenario, SimTime};
-use driver::{LiveRun, LiveUpdate};
+use driver::{LiveRun, LiveUpdate, LIVE_CLIENTS};
 
 impl Reducible for LiveState {
     type Action = LiveAction;
@@ -145,6 +145,11 @@ pub fn LiveLab(props: &LiveLabProps) -> Html {
         <section class="live-lab" aria-labelledby="live-run-title">
             <h4 id="live-run-title">{LIVE.live.heading}</h4>
             <p class="muted">{LIVE.live.intro}</p>
+            if props.scenario.clients > LIVE_CLIENTS {
+                <p class="snippet-note">
+                    { sentences::live::live::ClientsLeftOut { count: props.scenario.clients }.to_string() }
+                </p>
+            }
             <div class="live-controls">
                 if running {
                     <button type="button" class="button primary" onclick={on_stop}>{LIVE.live.stop}</button>
