@@ -15,11 +15,6 @@ use web_sys::{Element, HtmlElement, MutationObserver, MutationObserverInit};
 const FOCUSABLE: &str = "button:not([disabled]), input:not([disabled]), select:not([disabled]), \
      textarea:not([disabled]), a[href], summary, [tabindex]:not([tabindex=\"-1\"])";
 
-/// How long after a control was disabled to look whether the browser has let go of it, and
-/// how many times.
-const LOOK_AGAIN_MS: u32 = 50;
-const LOOKS_AGAIN: u32 = 4;
-
 thread_local! {
     /// The focused element and its ancestors up to the laboratory's host, nearest first,
     /// taken when it got focus: a removed element no longer knows where it was.
@@ -52,11 +47,11 @@ pub fn keep_focus_in(host: &Element) -> FocusKeeper {
             if left.is_connected() && !left.has_attribute("disabled") {
                 FOCUSED.with(|focused| focused.borrow_mut().clear());
             } else {
-                recover(LOOKS_AGAIN);
+                recover();
             }
         });
     });
-    let callback = Closure::<dyn FnMut()>::new(|| recover(LOOKS_AGAIN));
+    let callback = Closure::<dyn FnMut()>::new(recover);
     let observer = MutationObserver::new(callback.as_ref().unchecked_ref()).ok();
     if let Some(observer) = &observer {
         let options = MutationObserverInit::new();
@@ -98,32 +93,30 @@ fn focus_lost() -> bool {
     }
 }
 
-/// After the DOM changed: if the focused control went (disabled or removed) and nothing has
-/// focus, focuses the first control still there in its nearest remaining ancestor. A
-/// disabled control the browser still holds is looked at again up to `looks` times.
-fn recover(looks: u32) {
-    let chain = FOCUSED.with(|focused| focused.borrow().clone());
-    let Some(was) = chain.first() else {
+/// After the DOM changed: if the focused control went (disabled or removed) and focus is
+/// still on it or nowhere, focuses the first control still there in its nearest remaining
+/// ancestor. Only the first element is copied out on every change; the climb is rare.
+fn recover() {
+    let Some(was) = FOCUSED.with(|focused| focused.borrow().first().cloned()) else {
         return;
     };
-    let document = gloo::utils::document();
-    if document.active_element().as_ref() == Some(was) && was.has_attribute("disabled") {
-        // Chromium lets go of a disabled control at its next rendering: look again then.
-        // (Firefox keeps it focused, and Tab goes on from there.)
-        if looks > 0 {
-            gloo::timers::callback::Timeout::new(LOOK_AGAIN_MS, move || recover(looks - 1))
-                .forget();
-        }
+    if was.is_connected() && !was.has_attribute("disabled") {
         return;
     }
-    if !focus_lost() || (was.is_connected() && !was.has_attribute("disabled")) {
+    // Chromium lets go of a disabled control only at its next rendering, and Firefox not at
+    // all: either way, focus still on it is as good as lost.
+    let still_on_it = gloo::utils::document().active_element().as_ref() == Some(&was);
+    if !(still_on_it || focus_lost()) {
         return;
     }
-    let landing = chain
-        .iter()
-        .skip(1)
-        .filter(|ancestor| ancestor.is_connected())
-        .find_map(first_visible_control);
+    let landing = FOCUSED.with(|focused| {
+        focused
+            .borrow()
+            .iter()
+            .skip(1)
+            .filter(|ancestor| ancestor.is_connected())
+            .find_map(first_visible_control)
+    });
     if let Some(landing) = landing {
         let _ = landing.focus();
     }
