@@ -361,7 +361,7 @@ records! {
     /// Why a value, a fault, a scenario or a search was refused (`content/reasons.toml`).
     Reasons { value: ValueReasons, fault: FaultReasons, scenario: ScenarioReasons, search: SearchReasons }
     ValueReasons {
-        empty: Text, negative: Text, not_a_number: Text, too_precise: Text, too_large: Text,
+        empty: Text, negative: Text, not_a_number: Text, unknown_unit: Text, too_precise: Text, too_large: Text,
         not_a_switch: Text, not_a_fraction: Text, not_text: Text,
     }
     FaultReasons {

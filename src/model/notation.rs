@@ -12,6 +12,8 @@ pub enum ValueError {
     Negative,
     /// Not digits (this covers `NaN`, `inf`, `1e9`, `0x10`).
     NotANumber,
+    /// A number followed by a unit of time Lease Lab does not read (`10h`, `5min`).
+    UnknownUnit,
     /// More decimals than the unit allows (finer than a microsecond, a ppm, …).
     TooPrecise,
     /// More than the field can hold.
@@ -116,7 +118,24 @@ pub fn parse_duration(text: &str) -> Result<u64, ValueError> {
     } else {
         (text.strip_suffix('s').unwrap_or(text), 6)
     };
-    parse_decimal(number, decimals)
+    parse_decimal(number, decimals).map_err(|error| match error {
+        ValueError::NotANumber if has_unknown_unit(text) => ValueError::UnknownUnit,
+        other => other,
+    })
+}
+
+/// Whether `text` is a plain number followed by letters, as in `10h` or `2.5 min`: a unit
+/// was meant, just not one of `s`, `ms` and `us`.
+fn has_unknown_unit(text: &str) -> bool {
+    let unit_at = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(unit_at);
+    let unit = unit.trim_start();
+    let well_formed = number.bytes().any(|b| b.is_ascii_digit())
+        && number.matches('.').count() <= 1
+        && !number.ends_with('.');
+    well_formed && !matches!(unit, "" | "s" | "ms" | "us") && unit.chars().all(char::is_alphabetic)
 }
 
 /// Prints microseconds the way [`parse_duration`] reads them: seconds from one second up
@@ -196,6 +215,16 @@ mod tests {
         assert_eq!(parse_duration(".5s"), Ok(500_000));
         assert_eq!(parse_duration("0s"), Ok(0));
         assert_eq!(parse_duration("1.500000000s"), Ok(1_500_000));
+    }
+
+    #[test]
+    fn a_unit_of_time_it_does_not_read_is_named_as_such() {
+        for text in ["10h", "2.5min", "3sec", "10S", "7µs", "2 min"] {
+            assert_eq!(parse_duration(text), Err(ValueError::UnknownUnit), "{text}");
+        }
+        for text in ["zz7", "NaN", "1e3x", "10 s", "s10", "h", "1.2.3h", "5.h"] {
+            assert_ne!(parse_duration(text), Err(ValueError::UnknownUnit), "{text}");
+        }
     }
 
     #[test]
