@@ -203,21 +203,25 @@ fn a_missed_bound_gives_the_count_at_the_moment_it_names_and_over_the_whole_run(
     );
 }
 
+/// The refusal of `spec`'s start with one input of the form changed to `text`.
+fn refused_with(spec: &Spec, key: &str, text: &str) -> Refusal {
+    use lease_lab::lab::challenge::link::Answer;
+    let mut answer = Answer::of(spec, &spec.start);
+    if key == "faults" {
+        answer.faults = text.to_owned();
+    } else {
+        answer.fields.iter_mut().find(|(k, _)| *k == key).unwrap().1 = text.to_owned();
+    }
+    answer.attempt(spec).expect_err("refused")
+}
+
 /// What the learner typed into a challenge's form is refused as their answer, not as a link,
 /// in sentences that read: a value that is not a number, a kind named with its own article.
 #[test]
 fn a_refused_answer_from_the_form_is_the_learner_s_answer_in_plain_sentences() {
-    use lease_lab::lab::challenge::link::Answer;
     let pitfall = all().iter().find(|s| s.text.id == "pitfall").unwrap();
-    let typed = |spec: &Spec, key: &str, text: &str| {
-        let mut answer = Answer::of(spec, &spec.start);
-        if key == "faults" {
-            answer.faults = text.to_owned();
-        } else {
-            answer.fields.iter_mut().find(|(k, _)| *k == key).unwrap().1 = text.to_owned();
-        }
-        answer.attempt(spec).expect_err("refused").describe_answer()
-    };
+    let typed =
+        |spec: &Spec, key: &str, text: &str| refused_with(spec, key, text).describe_answer();
     let out_of_range = typed(pitfall, "ttl", "5s");
     assert!(!out_of_range.contains("link"), "{out_of_range}");
     assert!(out_of_range.starts_with("Your answer"), "{out_of_range}");
@@ -233,6 +237,34 @@ fn a_refused_answer_from_the_form_is_the_learner_s_answer_in_plain_sentences() {
     let unfenced = all().iter().find(|s| s.text.id == "break-it").unwrap();
     let step = typed(unfenced, "faults", "step:A@2s-8s");
     assert!(step.contains("it uses an NTP step, which"), "{step}");
+    let hours = typed(pitfall, "ttl", "10h");
+    assert!(hours.contains("“10h” has a unit"), "{hours}");
+    assert!(!hours.contains("not a number"), "{hours}");
+}
+
+/// A refusal names the input of the form it is about, so the form can mark that one.
+#[test]
+fn a_refused_answer_marks_the_input_it_is_about() {
+    use lease_lab::lab::challenge::link::AnswerInput;
+    let pitfall = all().iter().find(|s| s.text.id == "pitfall").unwrap();
+    let unfenced = all().iter().find(|s| s.text.id == "break-it").unwrap();
+    let refused = |spec: &Spec, key: &str, text: &str| refused_with(spec, key, text).input();
+    assert_eq!(
+        refused(pitfall, "ttl", "x"),
+        Some(AnswerInput::Field("ttl"))
+    );
+    assert_eq!(
+        refused(pitfall, "renew", "9/10"),
+        Some(AnswerInput::Field("renew"))
+    );
+    assert_eq!(
+        refused(unfenced, "faults", "step:A@2s-8s"),
+        Some(AnswerInput::Faults)
+    );
+    assert_eq!(
+        refused(unfenced, "faults", "pause:A"),
+        Some(AnswerInput::Faults)
+    );
 }
 
 /// A solved challenge's text must not credit an answer the learner may not have given: where

@@ -175,6 +175,29 @@ test('a hint is revealed one at a time', async ({ page }) => {
   await expect(hints.getByRole('listitem')).toHaveCount(3);
 });
 
+test('a refused answer names the unit it cannot read and marks the field it is about, until a try is checked', async ({ page }) => {
+  await openApp(page, '#/sandbox');
+  const title = 'Survive a 400 ms pause';
+  await toggle(page, title).click();
+  const item = card(page, title);
+  const ttl = item.getByLabel(/^Lease TTL \(T\)/);
+  await ttl.fill('7h');
+  await item.getByRole('button', { name: 'Check my answer' }).click();
+  const alert = item.getByRole('alert');
+  await expect(alert).toContainText('“7h” has a unit Lease Lab does not read (write s, ms or us)');
+  await expect(alert).not.toContainText('not a number');
+  await expect(ttl).toHaveAttribute('aria-invalid', 'true');
+  await expect(ttl).toHaveAccessibleDescription(await alert.innerText());
+  // Another field is not blamed.
+  const others = item.locator('input[type="text"]:not([aria-invalid="true"])');
+  expect(await others.count()).toBeGreaterThan(0);
+  await ttl.fill('1s');
+  await item.getByRole('button', { name: 'Check my answer' }).click();
+  await expect(item.getByRole('status').filter({ hasText: 'Solved.' })).toBeVisible();
+  await expect(item.getByRole('alert')).toHaveCount(0);
+  await expect(ttl).toHaveAttribute('aria-invalid', 'false');
+});
+
 test('the section a challenge builds on opens at that section, with focus on its heading', async ({ page }) => {
   for (const title of ['Ride out a blip, renew sparingly', 'Survive a 400 ms pause']) {
     await openApp(page, '#/sandbox');

@@ -29,9 +29,9 @@ pub enum Refusal {
     LinksChanged,
     /// The challenge's own faults were changed or removed.
     StartFaultsChanged,
-    /// A field outside its range.
+    /// A field, by its key, outside its range.
     OutOfRange {
-        label: &'static str,
+        key: &'static str,
         value: String,
         min: String,
         max: String,
@@ -44,9 +44,9 @@ pub enum Refusal {
     KindNotAllowed(FaultKind),
     /// A fault line that cannot be read.
     BadFault { text: String, why: FaultError },
-    /// A field's text that cannot be read.
+    /// A field's text, by the field's key, that cannot be read.
     BadValue {
-        label: &'static str,
+        key: &'static str,
         text: String,
         why: ValueError,
     },
@@ -87,12 +87,12 @@ impl Refusal {
             }
             .to_string(),
             Refusal::OutOfRange {
-                label,
+                key,
                 value,
                 min,
                 max,
             } => sentences::challenges::words::OutOfRange {
-                label: *label,
+                label: SANDBOX.field(key).label,
                 value: value.as_str(),
                 min: min.as_str(),
                 max: max.as_str(),
@@ -113,8 +113,8 @@ impl Refusal {
                 why: reasons::fault(why),
             }
             .to_string(),
-            Refusal::BadValue { label, text, why } => sentences::challenges::words::BadValue {
-                label: (*label).to_owned(),
+            Refusal::BadValue { key, text, why } => sentences::challenges::words::BadValue {
+                label: SANDBOX.field(key).label.to_owned(),
                 text: quote(text),
                 why: reasons::value(*why),
             }
@@ -126,6 +126,33 @@ impl Refusal {
         };
         why
     }
+
+    /// The input of the answer form this refusal is about, if it is about one.
+    pub fn input(&self) -> Option<AnswerInput> {
+        match self {
+            Refusal::OutOfRange { key, .. } | Refusal::BadValue { key, .. } => {
+                Some(AnswerInput::Field(key))
+            }
+            Refusal::TooManyFaults { .. }
+            | Refusal::KindNotAllowed(_)
+            | Refusal::BadFault { .. } => Some(AnswerInput::Faults),
+            Refusal::Inconsistent(error) if error.field == "faults" => Some(AnswerInput::Faults),
+            Refusal::Inconsistent(error) => SCENARIO_FIELDS
+                .iter()
+                .find(|f| f.field == error.field)
+                .map(|f| AnswerInput::Field(f.key)),
+            _ => None,
+        }
+    }
+}
+
+/// One input of a challenge's answer form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswerInput {
+    /// A scenario field, by its key.
+    Field(&'static str),
+    /// The faults the learner adds.
+    Faults,
 }
 
 /// Text from a link or a form, shortened for a sentence (shown as text, never as HTML).
@@ -149,7 +176,7 @@ pub fn check_try(spec: &Spec, attempt: &Scenario) -> Result<(), Refusal> {
         let allowed = spec.allowed(field.key).ok_or(Refusal::NotAllowed(label))?;
         if !allowed.allows(value) {
             return Err(Refusal::OutOfRange {
-                label,
+                key: field.key,
                 value: field.print(attempt),
                 min: allowed.print(allowed.min),
                 max: allowed.print(allowed.max),
@@ -239,7 +266,7 @@ impl Answer {
             field
                 .read(&mut attempt, text.trim())
                 .map_err(|why| Refusal::BadValue {
-                    label: SANDBOX.field(key).label,
+                    key,
                     text: text.clone(),
                     why,
                 })?;

@@ -7,7 +7,7 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::app::share::{address_of, CopyField};
-use crate::lab::challenge::link::{link_of, Answer};
+use crate::lab::challenge::link::{link_of, Answer, AnswerInput};
 use crate::lab::challenge::{grade, spec, words, Refusal, Spec, Verdict};
 use crate::lesson::content::{CHALLENGES, SANDBOX};
 use crate::model::Scenario;
@@ -79,7 +79,7 @@ pub fn ChallengeCard(props: &CardProps) -> Html {
             }
             <form class="challenge-form" onsubmit={on_check}>
                 <h5>{words.answer_heading}</h5>
-                { answer_fields(spec, &answer) }
+                { answer_fields(spec, &answer, refused_input(&checked)) }
                 <div class="button-row">
                     <button type="submit" class="button primary">{words.check}</button>
                     <button type="button" class="button" onclick={on_reset}>{words.start_again}</button>
@@ -156,8 +156,26 @@ fn goal(spec: &Spec) -> Html {
     }
 }
 
-/// The inputs for what the challenge lets the learner change.
-fn answer_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
+/// The input the last refusal was about, which the form marks as invalid.
+fn refused_input(checked: &Option<Checked>) -> Option<AnswerInput> {
+    match checked {
+        Some(Checked::Refused(refusal)) => refusal.input(),
+        _ => None,
+    }
+}
+
+/// The id of the sentence saying why the last try was refused.
+fn refusal_id(spec: &Spec) -> String {
+    format!("challenge-{}-refusal", spec.text.id)
+}
+
+/// The inputs for what the challenge lets the learner change; `invalid` is marked so, and
+/// described by the refusal's sentence.
+fn answer_fields(
+    spec: &'static Spec,
+    answer: &UseStateHandle<Answer>,
+    invalid: Option<AnswerInput>,
+) -> Html {
     let id = spec.text.id;
     let fields = spec.fields.iter().enumerate().map(|(index, allowed)| {
         let input_id = format!("challenge-{id}-{}", allowed.field.key);
@@ -175,10 +193,13 @@ fn answer_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
             max: allowed.print(allowed.max),
         }
         .to_string();
+        let is_invalid = invalid == Some(AnswerInput::Field(allowed.field.key));
         html! {
             <div class="challenge-field">
                 <label for={input_id.clone()}>{label}</label>
                 <input id={input_id} type="text" autocomplete="off" spellcheck="false"
+                    aria-invalid={is_invalid.to_string()}
+                    aria-describedby={is_invalid.then(|| refusal_id(spec))}
                     value={answer.fields[index].1.clone()} oninput={on_input} />
             </div>
         }
@@ -187,7 +208,7 @@ fn answer_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
         <>
             { for fields }
             { switch_fields(spec, answer) }
-            { fault_field(spec, answer) }
+            { fault_field(spec, answer, invalid == Some(AnswerInput::Faults)) }
         </>
     }
 }
@@ -223,12 +244,16 @@ fn switch_fields(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
 }
 
 /// The faults the learner adds, one per line, when the challenge allows any.
-fn fault_field(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
+fn fault_field(spec: &'static Spec, answer: &UseStateHandle<Answer>, is_invalid: bool) -> Html {
     if spec.max_faults == 0 {
         return Html::default();
     }
     let input_id = format!("challenge-{}-faults", spec.text.id);
     let hint_id = format!("{input_id}-kinds");
+    let described_by = match is_invalid {
+        true => format!("{hint_id} {}", refusal_id(spec)),
+        false => hint_id.clone(),
+    };
     let kinds: Vec<&str> = spec
         .fault_kinds
         .iter()
@@ -247,7 +272,9 @@ fn fault_field(spec: &'static Spec, answer: &UseStateHandle<Answer>) -> Html {
             <label for={input_id.clone()}>
                 {sentences::challenges::words::FaultsLabel { max: spec.max_faults }.to_string()}
             </label>
-            <textarea id={input_id} rows="3" spellcheck="false" aria-describedby={hint_id.clone()}
+            <textarea id={input_id} rows="3" spellcheck="false"
+                aria-invalid={is_invalid.to_string()}
+                aria-describedby={described_by}
                 value={answer.faults.clone()} oninput={on_input} />
             <p id={hint_id} class="muted small">{sentences::challenges::words::FaultKinds { kinds: kinds.join(", ") }.to_string()}</p>
         </div>
@@ -280,7 +307,11 @@ fn verdict_view(spec: &'static Spec, checked: &Checked) -> Html {
     let words = &CHALLENGES.words;
     let (verdict, attempt) = match checked {
         Checked::Refused(refusal) => {
-            return html! { <p class="challenge-verdict status-warn" role="alert">{refusal.describe_answer()}</p> }
+            return html! {
+                <p id={refusal_id(spec)} class="challenge-verdict status-warn" role="alert">
+                    {refusal.describe_answer()}
+                </p>
+            }
         }
         Checked::Graded(verdict, attempt) => (verdict, attempt),
     };
