@@ -4,7 +4,7 @@
 
 use crate::model::faults::text::{parse_fault, FaultError};
 use crate::model::faults::{Amount, FaultKind, Targets};
-use crate::model::{Fault, SimTime};
+use crate::model::{Fault, ScenarioProblem, SimTime};
 
 /// The form's inputs, as typed or chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +72,39 @@ impl FaultDraft {
     }
 }
 
+/// The input of the form a refusal is about, so the form can mark it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DraftInput {
+    /// The time.
+    At,
+    /// The amount.
+    Amount,
+}
+
+impl DraftInput {
+    /// The input a fault that cannot be read is wrong in (kind and nodes are chosen from
+    /// lists, so only the two typed inputs can be).
+    pub fn of_fault_error(error: &FaultError) -> Option<DraftInput> {
+        match error {
+            FaultError::NoTime | FaultError::BadTime(_) => Some(DraftInput::At),
+            FaultError::NoAmount(_)
+            | FaultError::NegativeLength(_)
+            | FaultError::BadAmount(..)
+            | FaultError::UnexpectedAmount(_) => Some(DraftInput::Amount),
+            FaultError::UnknownKind | FaultError::BadNode(_) => None,
+        }
+    }
+
+    /// The input a fault the run cannot take is wrong in, if it is one input's fault.
+    pub fn of_problem(problem: &ScenarioProblem) -> Option<DraftInput> {
+        match problem {
+            ScenarioProblem::FaultAfterEnd { .. } => Some(DraftInput::At),
+            ScenarioProblem::FaultOverLimit { .. } => Some(DraftInput::Amount),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,5 +163,33 @@ mod tests {
                 ppm: -250
             })
         );
+    }
+
+    #[test]
+    fn a_refusal_marks_the_input_it_is_about() {
+        let late = draft(FaultKind::Pause, "A", "1h", "1");
+        let at = late.read().unwrap_err();
+        assert_eq!(DraftInput::of_fault_error(&at), Some(DraftInput::At));
+        let negative = draft(FaultKind::Partition, "A", "1", "-2");
+        let amount = negative.read().unwrap_err();
+        assert_eq!(
+            DraftInput::of_fault_error(&amount),
+            Some(DraftInput::Amount)
+        );
+    }
+
+    #[test]
+    fn only_a_fault_of_no_amount_changes_nothing() {
+        let zero = |kind, amount: &str| draft(kind, "A", "1", amount).read().unwrap().1;
+        for kind in [
+            FaultKind::Pause,
+            FaultKind::Partition,
+            FaultKind::DelayNextPacket,
+        ] {
+            assert!(zero(kind, "0").changes_nothing(), "{kind:?}");
+            assert!(!zero(kind, "0.001").changes_nothing(), "{kind:?}");
+        }
+        assert!(zero(FaultKind::ClockStep, "-0").changes_nothing());
+        assert!(!zero(FaultKind::ClockDrift, "0").changes_nothing());
     }
 }

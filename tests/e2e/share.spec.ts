@@ -185,3 +185,56 @@ test('a fault after the end of the run is refused beside the form, naming the en
   await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
   await expect(form.getByRole('alert')).toHaveCount(0);
 });
+
+test('the fault form marks the input a refusal is about, and refuses a fault that would change nothing', async ({ page }) => {
+  await openApp(page, '#/sandbox?v=1&dur=38s&ttl=7s');
+  await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('7');
+  const form = page.getByRole('form', { name: 'Add a fault' });
+  const at = page.locator('#fault-at');
+  const amount = page.locator('#fault-amount');
+  await addFault(page, 'partition', 'A', '3', '0');
+  await expect(form.getByRole('alert')).toHaveText('Can’t add a partition with an amount of 0: it would change nothing.');
+  await expect(amount).toHaveAttribute('aria-invalid', 'true');
+  await expect(at).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.getByText('No faults planned')).toBeVisible();
+  await addFault(page, 'pause', 'B', '2 min', '1');
+  await expect(form.getByRole('alert')).toContainText('has a unit Lease Lab does not read');
+  await expect(at).toHaveAttribute('aria-invalid', 'true');
+  await expect(at).toHaveAccessibleDescription(await form.getByRole('alert').innerText());
+  await expect(amount).toHaveAttribute('aria-invalid', 'false');
+  await addFault(page, 'pause', 'B', '39', '1');
+  await expect(form.getByRole('alert')).toContainText('after the end of the run (38.000 s)');
+  await expect(at).toHaveAttribute('aria-invalid', 'true');
+  await addFault(page, 'pause', 'B', '2.25', '1');
+  await expect(form.getByRole('alert')).toHaveCount(0);
+  await expect(at).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+});
+
+test('a planned fault moved to a time it cannot take stays where it was, with the reason beside it', async ({ page }) => {
+  await openApp(page, '#/sandbox?v=1&dur=38s&faults=none&fault=pause:A@4.5s+2s');
+  const time = page.getByLabel(/^Time of .*, in seconds$/);
+  await expect(time).toHaveValue('4.5');
+  const trace = await page.locator('.trace-id').innerText();
+  for (const [typed, why] of [
+    ['soon', 'The time “soon” is not a number'],
+    ['3h', 'The time “3h” has a unit'],
+    ['40', 'after the end of the run (38.000 s)'],
+  ]) {
+    await time.fill(typed);
+    await time.press('Enter');
+    const alert = page.getByRole('region', { name: 'Faults', exact: true }).getByRole('alert');
+    await expect(alert).toContainText('Can’t move this fault there.');
+    await expect(alert).toContainText(why);
+    await expect(time).toHaveAttribute('aria-invalid', 'true');
+    // The run is the one it was: the fault did not move, not even to 0.
+    await expect(page.locator('.trace-id')).toHaveText(trace);
+    expect(page.url()).toContain('pause:A@4.5s+2s');
+  }
+  await time.fill('6.25');
+  await time.press('Enter');
+  await expect(page).toHaveURL(/pause:A@6\.25s\+2s/);
+  await expect(page.getByLabel(/^Time of .*, in seconds$/)).toHaveValue('6.25');
+  await expect(page.getByLabel(/^Time of .*, in seconds$/)).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.locator('.trace-id')).not.toHaveText(trace);
+});

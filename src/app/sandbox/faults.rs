@@ -5,13 +5,14 @@ use crate::lesson::sentences;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::SetupProps;
+use super::{send, SetupProps};
+use crate::app::sandbox::LabStore;
 use crate::lab::describe;
-use crate::lab::fault_form::FaultDraft;
-use crate::lab::LabAction;
+use crate::lab::fault_form::{DraftInput, FaultDraft};
+use crate::lab::{Lab, LabAction};
 use crate::lesson::content::SANDBOX;
 use crate::lesson::reasons;
-use crate::model::faults::text::print_node;
+use crate::model::faults::text::{print_fault, print_node};
 use crate::model::faults::{Amount, Targets};
 use crate::model::notation::{parse_duration, print_decimal};
 use crate::model::{ClientId, FaultKind, NodeId, SimTime, TimedFault};
@@ -60,7 +61,7 @@ fn choose_kind(draft: &mut FaultDraft, keyword: String) {
 #[component]
 fn FaultForm(props: &SetupProps) -> Html {
     let draft = use_state(FaultDraft::default);
-    let error = use_state(|| None::<String>);
+    let error = use_state(|| None::<Refused>);
     let edit = |change: fn(&mut FaultDraft, String)| {
         let draft = draft.clone();
         move |value: String| {
@@ -83,41 +84,14 @@ fn FaultForm(props: &SetupProps) -> Html {
         let (draft, error, lab) = (draft.clone(), error.clone(), props.lab.clone());
         Callback::from(move |event: SubmitEvent| {
             event.prevent_default();
-            match draft.read() {
-                Ok((at, fault)) => {
-                    let planned = TimedFault {
-                        at: at.unwrap_or_else(|| lab.0.now()),
-                        fault,
-                    };
-                    // Refused here, beside the form, rather than by the lab's notice far
-                    // above it (a time after the run's end, one fault too many…).
-                    let mut with_it = lab.0.scenario().clone();
-                    with_it.faults.0.push(planned);
-                    if let Err(refused) = with_it.validate() {
-                        error.set(Some(
-                            sentences::sandbox::fault_form::CannotAddToRun {
-                                why: reasons::scenario(&refused),
-                            }
-                            .to_string(),
-                        ));
-                        return;
-                    }
-                    error.set(None);
-                    lab.dispatch(match at {
-                        Some(at) => LabAction::AddFault(TimedFault { at, fault }),
-                        None => LabAction::AddFaultAtCursor(fault),
-                    });
-                }
-                Err(e) => error.set(Some(
-                    sentences::sandbox::fault_form::CannotAdd {
-                        fault: reasons::fault(&e),
-                    }
-                    .to_string(),
-                )),
+            match refusal_or_add(&draft, &lab) {
+                Some(refused) => error.set(Some(refused)),
+                None => error.set(None),
             }
         })
     };
 
+    let invalid = |input: DraftInput| error.as_ref().is_some_and(|e| e.input == Some(input));
     let kind = draft.kind;
     let words = SANDBOX.fault(kind.keyword());
     let form = &SANDBOX.fault_form;
@@ -135,22 +109,83 @@ fn FaultForm(props: &SetupProps) -> Html {
             <div class="field">
                 <label for="fault-at">{form.at}</label>
                 <input id="fault-at" type="text" inputmode="decimal" value={draft.at.clone()}
+                    aria-invalid={invalid(DraftInput::At).to_string()}
+                    aria-describedby={invalid(DraftInput::At).then_some(FORM_ERROR)}
                     placeholder={form.at_placeholder} oninput={on_input(|d, v| d.at = v)} />
             </div>
             if kind.amount() != Amount::Nothing {
                 <div class="field">
                     <label for="fault-amount">{words.amount.unwrap_or_default()}</label>
                     <input id="fault-amount" type="text" inputmode="decimal" value={draft.amount.clone()}
+                        aria-invalid={invalid(DraftInput::Amount).to_string()}
+                        aria-describedby={invalid(DraftInput::Amount).then_some(FORM_ERROR)}
                         oninput={on_input(|d, v| d.amount = v)} />
                     <span class="unit">{words.unit.unwrap_or_default()}</span>
                 </div>
             }
             <button type="submit" class="button primary">{form.add}</button>
-            if let Some(message) = &*error {
-                <p class="status-warn small" role="alert">{message.clone()}</p>
+            if let Some(refused) = &*error {
+                <p id={FORM_ERROR} class="status-warn small" role="alert">{refused.message.clone()}</p>
             }
         </form>
     }
+}
+
+/// The id of the sentence saying why the form refused a fault.
+const FORM_ERROR: &str = "fault-form-error";
+
+/// Why the form refused to add a fault, and which of its inputs is wrong, if one is.
+#[derive(Clone, PartialEq)]
+struct Refused {
+    message: String,
+    input: Option<DraftInput>,
+}
+
+/// Adds the draft's fault to the run, or says why not: it cannot be read, it would change
+/// nothing, or the run cannot take it. Refused beside the form rather than by the lab's
+/// notice far above it.
+fn refusal_or_add(draft: &FaultDraft, lab: &UseReducerHandle<LabStore>) -> Option<Refused> {
+    let (at, fault) = match draft.read() {
+        Ok(read) => read,
+        Err(e) => {
+            return Some(Refused {
+                message: sentences::sandbox::fault_form::CannotAdd {
+                    fault: reasons::fault(&e),
+                }
+                .to_string(),
+                input: DraftInput::of_fault_error(&e),
+            })
+        }
+    };
+    if fault.changes_nothing() {
+        return Some(Refused {
+            message: sentences::sandbox::fault_form::ChangesNothing {
+                fault: SANDBOX.fault(fault.kind().keyword()).one,
+            }
+            .to_string(),
+            input: Some(DraftInput::Amount),
+        });
+    }
+    let planned = TimedFault {
+        at: at.unwrap_or_else(|| lab.0.now()),
+        fault,
+    };
+    let mut with_it = lab.0.scenario().clone();
+    with_it.faults.0.push(planned);
+    if let Err(refused) = with_it.validate() {
+        return Some(Refused {
+            message: sentences::sandbox::fault_form::CannotAddToRun {
+                why: reasons::scenario(&refused),
+            }
+            .to_string(),
+            input: DraftInput::of_problem(&refused.problem),
+        });
+    }
+    lab.dispatch(match at {
+        Some(at) => LabAction::AddFault(TimedFault { at, fault }),
+        None => LabAction::AddFaultAtCursor(fault),
+    });
+    None
 }
 
 /// The node a fault hits, and the other end where it hits a link.
@@ -193,13 +228,47 @@ fn targets(
 
 /// One planned fault: what it is, its time (editable) and a Remove button.
 fn planned_fault(props: &SetupProps, index: usize, planned: &TimedFault) -> Html {
+    // Keyed by the fault itself, so a fault that moves (and is sorted elsewhere) starts
+    // afresh rather than inheriting another's refusal.
+    let key = format!("{index}:{}", print_fault(planned));
+    html! { <PlannedFault {key} lab={props.lab.clone()} {index} planned={*planned} /> }
+}
+
+#[derive(Properties, Clone)]
+struct PlannedProps {
+    lab: UseReducerHandle<LabStore>,
+    index: usize,
+    planned: TimedFault,
+}
+
+impl PartialEq for PlannedProps {
+    fn eq(&self, other: &Self) -> bool {
+        (self.index, &self.planned) == (other.index, &other.planned)
+    }
+}
+
+/// A planned fault's row. A time that cannot be read, or that the run cannot take, is
+/// refused beside it and the fault stays where it was.
+#[component]
+fn PlannedFault(props: &PlannedProps) -> Html {
+    let error = use_state(|| None::<String>);
+    let (index, planned) = (props.index, props.planned);
+    let onmove = {
+        let (lab, error) = (props.lab.clone(), error.clone());
+        Callback::from(move |event: Event| {
+            let text = event.target_unchecked_into::<HtmlInputElement>().value();
+            match moved(&lab.0, index, text.trim()) {
+                Ok(at) => {
+                    error.set(None);
+                    lab.dispatch(LabAction::MoveFault(index, at));
+                }
+                Err(why) => error.set(Some(why)),
+            }
+        })
+    };
     let description = describe::fault(&planned.fault);
-    let onmove = props.send(move |event: Event| {
-        let value = event.target_unchecked_into::<HtmlInputElement>().value();
-        let at = parse_duration(value.trim()).unwrap_or(0);
-        LabAction::MoveFault(index, SimTime(at))
-    });
     let time_id = format!("fault-{index}-at");
+    let error_id = format!("{time_id}-error");
     let form = &SANDBOX.fault_form;
     let (fault, at) = (&description, planned.at);
     let time_of = sentences::sandbox::fault_form::TimeOf { fault }.to_string();
@@ -209,13 +278,40 @@ fn planned_fault(props: &SetupProps, index: usize, planned: &TimedFault) -> Html
             <span class="fault-text">{description.clone()}</span>
             <label for={time_id.clone()} class="visually-hidden">{time_of}</label>
             <input id={time_id} type="text" inputmode="decimal" class="fault-time"
+                aria-invalid={error.is_some().to_string()}
+                aria-describedby={error.is_some().then(|| error_id.clone())}
                 value={print_decimal(planned.at.0, 6)} onchange={onmove} />
             <span class="unit">{form.seconds}</span>
             <button type="button" class="button small"
                 aria-label={remove_label}
-                onclick={props.send(move |_: MouseEvent| LabAction::RemoveFault(index))}>
+                onclick={send(&props.lab, move |_: MouseEvent| LabAction::RemoveFault(index))}>
                 {form.remove}
             </button>
+            if let Some(message) = &*error {
+                <p id={error_id} class="status-warn small fault-time-error" role="alert">{message.clone()}</p>
+            }
         </li>
     }
+}
+
+/// The time `text` moves the fault at `index` to, or why the run cannot take it there.
+fn moved(lab: &Lab, index: usize, text: &str) -> Result<SimTime, String> {
+    let words = |why: String| sentences::sandbox::fault_form::CannotMove { why }.to_string();
+    let at = parse_duration(text).map_err(|e| {
+        words(
+            sentences::sandbox::fault_form::BadTime {
+                text,
+                why: reasons::value(e),
+            }
+            .to_string(),
+        )
+    })?;
+    let mut with_it = lab.scenario().clone();
+    if let Some(fault) = with_it.faults.0.get_mut(index) {
+        fault.at = SimTime(at);
+    }
+    with_it
+        .validate()
+        .map_err(|refused| words(reasons::scenario(&refused)))?;
+    Ok(SimTime(at))
 }

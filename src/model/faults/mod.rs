@@ -74,6 +74,22 @@ pub enum Fault {
     RevokeLease,
 }
 
+impl Fault {
+    /// Whether the fault changes nothing at all: a pause, partition or delay of no length,
+    /// or a clock step of zero. A drift of 0 ppm does change something: it ends a drift.
+    pub fn changes_nothing(&self) -> bool {
+        match *self {
+            Fault::Pause { duration, .. }
+            | Fault::Partition { duration, .. }
+            | Fault::DelayNextPacket {
+                extra: duration, ..
+            } => duration == SimDuration::ZERO,
+            Fault::ClockStep { by_micros, .. } => by_micros == 0,
+            Fault::ClockDrift { .. } | Fault::Crash { .. } | Fault::RevokeLease => false,
+        }
+    }
+}
+
 /// The kinds of fault, each with its keyword in the textual form (`pause`, `step`, …).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
