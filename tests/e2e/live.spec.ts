@@ -104,6 +104,18 @@ function count(page: Page, label: string): Locator {
   return liveRun(page).getByRole('region', { name: 'Checks' }).getByRole('row', { name: label }).getByRole('cell').first();
 }
 
+
+test('the option that changes what Freeze does comes before the Freeze button in Tab order', async ({ page }) => {
+  await openLive(page);
+  await startAndHold(page);
+  await page.getByLabel('Freeze this page for').focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel("at A's next write (in the write path)")).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Freeze', exact: true })).toBeFocused();
+  await page.getByRole('button', { name: 'Stop live run' }).click();
+  await expect(page.getByRole('heading', { name: 'Recorded live run' })).toBeVisible();
+});
 test('freezing the page for 3 × T hands the lease to B, A goes Lost on waking, and the fence rejects its held write', async ({ page, context, shot, checkA11y }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openLive(page);

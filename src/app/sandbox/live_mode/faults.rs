@@ -49,12 +49,13 @@ fn ms(n: i64) -> SimDuration {
     SimDuration::from_millis(n.unsigned_abs())
 }
 
-/// One labelled number field in milliseconds and its button.
+/// One labelled number field in milliseconds and its button, with the options that change
+/// what the button does between them (so they come first in Tab order too).
 fn field(
     id: &'static str,
     label: &'static str,
     value: &UseStateHandle<String>,
-    button: &'static str,
+    (button, options): (&'static str, Html),
     enabled: bool,
     onclick: Callback<MouseEvent>,
 ) -> Html {
@@ -70,6 +71,7 @@ fn field(
             <label for={id}>{label}</label>
             <input {id} type="number" inputmode="numeric" value={(**value).clone()} {oninput} />
             <span class="unit">{LIVE.faults.milliseconds}</span>
+            {options}
             <button type="button" class="button small" disabled={!enabled} {onclick}>{button}</button>
         </div>
     }
@@ -135,15 +137,21 @@ fn FreezeFields(props: &LiveFaultsProps) -> Html {
             in_write_path.set(input.checked());
         })
     };
-    html! {
-        <>
-            { field("live-freeze", LIVE.faults.freeze, &freeze, LIVE.faults.freeze_button, props.enabled, on_freeze) }
-            <label class="live-check-option">
-                <input type="checkbox" checked={*in_write_path} onchange={on_write_path} />
-                {LIVE.faults.freeze_write}
-            </label>
-        </>
-    }
+    let write_path_option = html! {
+        <label class="live-check-option">
+            <input type="checkbox" checked={*in_write_path} onchange={on_write_path} />
+            {LIVE.faults.freeze_write}
+        </label>
+    };
+    let button = (LIVE.faults.freeze_button, write_path_option);
+    field(
+        "live-freeze",
+        LIVE.faults.freeze,
+        &freeze,
+        button,
+        props.enabled,
+        on_freeze,
+    )
 }
 
 /// The faults panel.
@@ -191,10 +199,10 @@ pub fn LiveFaults(props: &LiveFaultsProps) -> Html {
         <fieldset class="live-faults">
             <legend>{LIVE.faults.heading}</legend>
             <FreezeFields {enabled} live={props.live.clone()} notices={props.notices.clone()} />
-            { field("live-step", LIVE.faults.step, &step, LIVE.faults.step_button, enabled, on_step) }
+            { field("live-step", LIVE.faults.step, &step, (LIVE.faults.step_button, Html::default()), enabled, on_step) }
             <p class="muted hint">{LIVE.faults.step_hint}</p>
-            { field("live-drop", LIVE.faults.drop, &drop_for, LIVE.faults.drop_button, enabled, on_drop) }
-            { field("live-delay", LIVE.faults.delay, &delay, LIVE.faults.delay_button, enabled, on_delay) }
+            { field("live-drop", LIVE.faults.drop, &drop_for, (LIVE.faults.drop_button, Html::default()), enabled, on_drop) }
+            { field("live-delay", LIVE.faults.delay, &delay, (LIVE.faults.delay_button, Html::default()), enabled, on_delay) }
             <div class="live-fault buttons">
                 <button type="button" class="button small" disabled={!enabled} onclick={on_revoke}>{LIVE.faults.revoke}</button>
                 <button type="button" class="button small" disabled={!enabled} onclick={on_crash}>{LIVE.faults.crash}</button>
