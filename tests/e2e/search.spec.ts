@@ -95,6 +95,35 @@ test('fencing off: a shrunk counterexample within 10 s, its story, replay and li
   await fresh.close();
 });
 
+test('a tab round trip keeps the search form as typed and its result; a followed link starts afresh', async ({ page }) => {
+  await openLab(page, '1');
+  await page.getByRole('checkbox', { name: 'Fencing at storage' }).uncheck();
+  await allowKinds(page, PAUSES, OTHER_KINDS);
+  await search(page).getByLabel('Most faults per plan').fill('2');
+  await search(page).getByLabel('Seed').fill('4711');
+  await search(page).getByRole('button', { name: 'Start' }).click();
+  const summary = search(page).getByText(/^Counterexample: plan \d+ of seed 4711 broke a check\./);
+  await expect(summary).toBeVisible({ timeout: 20_000 });
+  const told = await summary.innerText();
+  // Typed after the search, not started: kept as typed too.
+  await search(page).getByLabel('Plans to try').fill('1234');
+  await page.getByRole('tab', { name: /Gist/ }).click();
+  await page.getByRole('tab', { name: /Sandbox/ }).click();
+  await expect(search(page).getByText(told, { exact: true })).toBeVisible();
+  await expect(search(page).getByLabel('Seed')).toHaveValue('4711');
+  await expect(search(page).getByLabel('Most faults per plan')).toHaveValue('2');
+  await expect(search(page).getByLabel('Plans to try')).toHaveValue('1234');
+  await expect(search(page).getByRole('checkbox', { name: 'Crash' })).not.toBeChecked();
+  await expect(search(page).getByRole('checkbox', { name: PAUSES[0] })).toBeChecked();
+  // A link followed since, from another tab, starts the region afresh with the link's search.
+  await page.getByRole('tab', { name: /Maps/ }).click();
+  await page.evaluate(() => { location.hash = '#/sandbox?v=1&preset=2&search=99/crash/1/500'; });
+  await expect(page.getByLabel('Scenario')).toHaveValue('2');
+  await expect(search(page).getByLabel('Seed')).toHaveValue('99');
+  await expect(search(page).getByLabel('Plans to try')).toHaveValue('500');
+  await expect(search(page).getByText(told, { exact: true })).toHaveCount(0);
+});
+
 test('Prefer with fencing: no counterexample in the whole budget, off the main thread', async ({ page }) => {
   await page.addInitScript(() => {
     const long: number[] = [];

@@ -6,6 +6,7 @@ mod pool;
 pub(crate) mod view;
 
 use crate::lesson::sentences;
+use std::cell::RefCell;
 use yew::prelude::*;
 
 use super::SetupProps;
@@ -108,10 +109,47 @@ impl Settings {
     }
 }
 
-/// The search the link carried, or the usual one with a fresh seed to show.
+/// The search region as it was left, with the search the page's link carried then.
+#[derive(Clone, PartialEq)]
+struct Kept {
+    link_search: Option<SearchSpec>,
+    settings: Settings,
+    phase: Phase,
+}
+
+thread_local! {
+    /// Another tab unmounts the Sandbox; coming back shows the form as it was typed and the
+    /// search's result. A link followed since with another search starts afresh.
+    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
+}
+
+/// What was kept, unless a link with another search was followed since.
+fn kept() -> Option<Kept> {
+    let link_search = crate::app::share::initial_search();
+    KEPT.with(|kept| kept.borrow().clone())
+        .filter(|kept| kept.link_search == link_search)
+}
+
+/// The form as it was left, else the search the link carried, else the usual one with a
+/// fresh seed to show.
 fn initial_settings() -> Settings {
+    if let Some(kept) = kept() {
+        return kept.settings;
+    }
     let fresh = || default_spec((js_sys::Math::random() * 4_294_967_296.0) as u64);
     Settings::of(&crate::app::share::initial_search().unwrap_or_else(fresh))
+}
+
+/// The result as it was left; a search still going then was stopped by the tab's change.
+fn initial_phase() -> Phase {
+    match kept().map(|kept| kept.phase) {
+        Some(Phase::Running { tried, .. } | Phase::Shrinking { tried, .. }) => {
+            let seed = crate::app::share::initial_search().map_or(0, |s| s.seed);
+            Phase::Cancelled { tried, seed }
+        }
+        Some(phase) => phase,
+        None => Phase::Idle,
+    }
 }
 
 fn workers_available() -> bool {
@@ -128,7 +166,7 @@ struct Search {
 
 #[hook]
 fn use_search(lab: &UseReducerHandle<super::LabStore>) -> Search {
-    let phase = use_state(|| Phase::Idle);
+    let phase = use_state(initial_phase);
     let pool = use_mut_ref(|| None::<pool::Pool>);
     {
         let pool = pool.clone();
@@ -210,6 +248,12 @@ pub fn SearchPanel(props: &SetupProps) -> Html {
         Callback::from(move |next| settings.set(next))
     };
     let phase = (*search.phase).clone();
+    let now = Kept {
+        link_search: crate::app::share::initial_search(),
+        settings: (*settings).clone(),
+        phase: phase.clone(),
+    };
+    use_effect_with(now, |now| KEPT.set(Some(now.clone())));
     let busy = matches!(phase, Phase::Running { .. } | Phase::Shrinking { .. });
     html! {
         <section class="card search-panel" aria-labelledby="search-title">
