@@ -154,6 +154,24 @@ fn an_invalid_scenario_is_refused_with_a_message_and_the_old_run_kept() {
     assert!(unknown.problem().unwrap().contains("nope"));
 }
 
+/// A refused Parameters field is named, so the form can say why beside it; a refusal from
+/// anywhere else names none, and the next accepted change clears both.
+#[test]
+fn a_refused_field_is_named_with_its_problem() {
+    let lab = Lab::from_preset("1").unwrap();
+    let tiny = apply(&lab, LabAction::SetField("ttl", "0.001".into()));
+    assert!(tiny.problem().is_some());
+    assert_eq!(tiny.problem_field(), Some("ttl"));
+    assert_eq!(tiny.run().trace_hash(), lab.run().trace_hash());
+    let unreadable = apply(&tiny, LabAction::SetField("loss", "lots".into()));
+    assert_eq!(unreadable.problem_field(), Some("loss"));
+    let elsewhere = apply(&unreadable, LabAction::LoadPreset("nope".into()));
+    assert!(elsewhere.problem().unwrap().contains("nope"));
+    assert_eq!(elsewhere.problem_field(), None);
+    let fixed = apply(&tiny, LabAction::SetField("ttl", "12".into()));
+    assert_eq!((fixed.problem(), fixed.problem_field()), (None, None));
+}
+
 #[test]
 fn the_defaults_of_a_real_system_change_the_lease() {
     let lab = Lab::from_preset("1").unwrap();

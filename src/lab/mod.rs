@@ -47,9 +47,22 @@ pub struct Lab {
     now: SimTime,
     playing: bool,
     speed: Speed,
-    problem: Option<String>,
+    problem: Option<Problem>,
     generation: u64,
     jobs: Jobs,
+}
+
+/// Why the last change was refused, and the Parameters field it was made in, if it was.
+#[derive(Clone, Debug, PartialEq)]
+struct Problem {
+    text: String,
+    field: Option<&'static str>,
+}
+
+impl Problem {
+    fn general(text: String) -> Option<Problem> {
+        Some(Problem { text, field: None })
+    }
 }
 
 /// The same scenario run again with one policy switch flipped, at the same time cursor.
@@ -206,7 +219,12 @@ impl Lab {
     }
     /// Why the last change was refused, in plain words.
     pub fn problem(&self) -> Option<&str> {
-        self.problem.as_deref()
+        self.problem.as_ref().map(|p| p.text.as_str())
+    }
+
+    /// The key of the Parameters field whose change was refused, if the last refusal was one.
+    pub fn problem_field(&self) -> Option<&'static str> {
+        self.problem.as_ref().and_then(|p| p.field)
     }
     /// Counts the runs this lab has shown: it changes whenever the main or the comparison
     /// run is replaced, so views can tell a new setup from a moved cursor.
@@ -330,8 +348,9 @@ impl Lab {
                     }
                 }
                 None => {
-                    next.problem =
-                        Some(sentences::sandbox::lab_problems::NoPreset { id }.to_string())
+                    next.problem = Problem::general(
+                        sentences::sandbox::lab_problems::NoPreset { id }.to_string(),
+                    )
                 }
             },
             LabAction::SetScenario(scenario) => next.replace_scenario(scenario),
@@ -342,7 +361,7 @@ impl Lab {
                     Ok(()) => next.replace_scenario(scenario),
                     Err(e) => {
                         let label = SANDBOX.field(key).label;
-                        next.problem = Some(
+                        next.problem = Problem::general(
                             sentences::sandbox::lab_problems::BadField {
                                 label,
                                 text: text.trim(),
@@ -351,6 +370,10 @@ impl Lab {
                             .to_string(),
                         );
                     }
+                }
+                // Refused beside the field it was typed in.
+                if let Some(problem) = &mut next.problem {
+                    problem.field = Some(key);
                 }
             }
             LabAction::FlipSwitch(switch) => {
@@ -371,8 +394,9 @@ impl Lab {
                     .into_iter()
                     .find(|d| d.slug == system)
                 else {
-                    next.problem =
-                        Some(sentences::sandbox::lab_problems::NoDefaults { system }.to_string());
+                    next.problem = Problem::general(
+                        sentences::sandbox::lab_problems::NoDefaults { system }.to_string(),
+                    );
                     return Some(next);
                 };
                 let mut scenario = self.scenario.clone();
@@ -388,7 +412,7 @@ impl Lab {
     /// preset label is dropped because the scenario no longer matches it.
     fn replace_scenario(&mut self, scenario: Scenario) {
         if let Err(error) = scenario.validate() {
-            self.problem = Some(reasons::scenario(&error));
+            self.problem = Problem::general(reasons::scenario(&error));
             return;
         }
         let compare = self.compare.as_ref().map(|c| c.switch).or_else(|| {

@@ -235,11 +235,33 @@ test('the defaults of a real system change the lease, and a bad number is refuse
   await loadPreset(page, '1');
   await page.getByLabel('Use the defaults of').selectOption({ index: 1 });
   await expect(page.getByLabel('Lease TTL (T)')).toHaveValue('60');
-  await page.getByLabel('Drift margin').fill('999999');
-  await page.getByLabel('Drift margin').press('Enter');
-  // Named by its label in the form, with the TTL it must stay under.
-  await expect(page.getByRole('status').filter({ hasText: /^Drift margin: .*lease TTL of 60/ })).toBeVisible();
+  const trace = await page.locator('.trace-id').innerText();
+  const margin = page.getByLabel('Drift margin');
+  await margin.fill('999999');
+  await margin.press('Enter');
+  // Named by its label in the form, with the TTL it must stay under, beside the field typed
+  // in (not far above the form), which is marked invalid and shows the value in force again.
+  const parameters = page.getByRole('group', { name: 'Parameters' });
+  const why = parameters.getByRole('alert');
+  await expect(why).toHaveText(/^Drift margin: .*lease TTL of 60/);
+  await expect(margin).toHaveAttribute('aria-invalid', 'true');
+  await expect(margin).toHaveAccessibleDescription(await why.innerText());
+  await expect(margin).not.toHaveValue('999999');
+  await expect(page.locator('.lab-problem')).toHaveCount(0);
   await expect(page.getByLabel('Lease TTL (T)')).toHaveValue('60');
+  await expect(page.locator('.trace-id')).toHaveText(trace);
+  // Another field's refusal moves the message there; an accepted value clears it.
+  const ttl = page.getByLabel('Lease TTL (T)');
+  await ttl.fill('0.004');
+  await ttl.press('Enter');
+  await expect(why).toHaveText(/^Lease TTL \(T\): 4 ms is not between/);
+  await expect(ttl).toHaveAttribute('aria-invalid', 'true');
+  await expect(margin).toHaveAttribute('aria-invalid', 'false');
+  await ttl.fill('45');
+  await ttl.press('Enter');
+  await expect(why).toHaveCount(0);
+  await expect(ttl).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.locator('.trace-id')).not.toHaveText(trace);
 });
 
 for (const viewport of [

@@ -279,14 +279,35 @@ fn parameter(props: &SetupProps, field: &'static ScenarioField, scenario: &Scena
     } else {
         "decimal"
     };
+    let (invalid, problem) = field_problem(props, key);
     html! {
         <div class="field">
             <label for={id.clone()}>{label}</label>
             // A number field (a spinbutton) whose text is read exactly, as a string: a seed
             // above 2^53 survives, which a float would round.
-            <input {id} type="number" step="any" {inputmode} value={field.print_form(scenario)} {onchange} />
+            <input {id} type="number" step="any" {inputmode} value={field.print_form(scenario)}
+                aria-invalid={invalid.to_string()}
+                aria-describedby={invalid.then(|| problem_id(key))} {onchange} />
             <span class="unit">{field.form.symbol()}</span>
+            {problem}
         </div>
+    }
+}
+
+fn problem_id(key: &str) -> String {
+    format!("param-{key}-problem")
+}
+
+/// Whether the lab refused the last change of the field `key`, and the sentence saying why,
+/// shown beside the field rather than far above the form.
+fn field_problem(props: &SetupProps, key: &'static str) -> (bool, Html) {
+    let lab = &props.lab.0;
+    match lab.problem().filter(|_| lab.problem_field() == Some(key)) {
+        Some(problem) => (
+            true,
+            html! { <p id={problem_id(key)} class="field-problem status-warn small" role="alert">{problem.to_owned()}</p> },
+        ),
+        None => (false, Html::default()),
     }
 }
 
@@ -294,6 +315,7 @@ fn parameter(props: &SetupProps, field: &'static ScenarioField, scenario: &Scena
 fn renew_fraction(props: &SetupProps, id: &str, label: &'static str, scenario: &Scenario) -> Html {
     let fraction = scenario.renew_every;
     let onchange = props.send(|event: Event| LabAction::SetField("renew", select_value(&event)));
+    let (invalid, problem) = field_problem(props, "renew");
     let mut fractions: Vec<(u32, u32)> = RENEW_FRACTIONS.to_vec();
     if !fractions.contains(&(fraction.num, fraction.den)) {
         fractions.push((fraction.num, fraction.den));
@@ -301,7 +323,8 @@ fn renew_fraction(props: &SetupProps, id: &str, label: &'static str, scenario: &
     html! {
         <div class="field">
             <label for={id.to_owned()}>{label}</label>
-            <select id={id.to_owned()} {onchange}>
+            <select id={id.to_owned()} aria-invalid={invalid.to_string()}
+                aria-describedby={invalid.then(|| problem_id("renew"))} {onchange}>
                 { for fractions.into_iter().map(|(num, den)| html! {
                     <option value={format!("{num}/{den}")} selected={(num, den) == (fraction.num, fraction.den)}>
                         {sentences::sandbox::parameters::Fraction { num, den }.to_string()}
@@ -309,6 +332,7 @@ fn renew_fraction(props: &SetupProps, id: &str, label: &'static str, scenario: &
                 }) }
             </select>
             <span class="muted">{sentences::sandbox::parameters::Interval { interval: scenario.renew_interval() }.to_string()}</span>
+            {problem}
         </div>
     }
 }

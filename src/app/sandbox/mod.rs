@@ -409,7 +409,8 @@ fn lab_view(store: &UseReducerHandle<LabStore>, at: SimTime, painted: bool) -> H
     html! {
         <>
             <controls::PresetPicker ..setup.clone() />
-            if let Some(problem) = lab.problem() {
+            // A refused Parameters field says so beside that field instead.
+            if let (Some(problem), None) = (lab.problem(), lab.problem_field()) {
                 <p class="lab-problem status-warn" role="status">{problem}</p>
             }
             <controls::PlaybackBar lab={store.clone()} />
