@@ -574,6 +574,7 @@ fn bad_api_use_is_refused_in_the_learners_terms_never_a_panic() {
                 text: "ValueError: no".into(),
                 line: 7,
             },
+            output: Vec::new(),
         },
     });
     let RunStop::Client { at, stop, .. } = threw else {
@@ -860,6 +861,44 @@ fn the_node_layers_preset_tasks_are_the_presets_packed_as_the_page_packs_them() 
         "tests/sandbox/preset-tasks.json is out of date; if the scenario format changed on \
          purpose, write this into it:\n{expected}"
     );
+}
+
+#[test]
+fn the_lines_printed_before_a_handler_threw_are_kept() {
+    let s = scenario("clients=2&ttl=2s&dur=10s");
+    let mut make = move |_: ClientId, cfg: &ClientConfig| -> Box<dyn Handlers> {
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |_: &Settings, input: &Input<'_>| match input.kind {
+                InputKind::Start => Handled::Returned {
+                    actions: vec![Action::After {
+                        name: "boom".into(),
+                        delay: 520_000,
+                    }],
+                    output: vec!["started".into()],
+                },
+                _ => Handled::Threw {
+                    error: lease_lab::lab::own_client::protocol::Thrown {
+                        text: "Error: kaboom".into(),
+                        line: 3,
+                    },
+                    output: vec!["timer boom".into()],
+                },
+            },
+        ))
+    };
+    let own = run(&s, &mut make);
+    assert!(
+        matches!(own.stop, Some(RunStop::Client { .. })),
+        "{:?}",
+        own.stop
+    );
+    let a: Vec<(u64, &str)> = (own.printed.iter())
+        .filter(|p| p.client == ClientId::A)
+        .map(|p| (p.at.0, p.text.as_str()))
+        .collect();
+    assert_eq!(a.last().map(|(_, text)| *text), Some("timer boom"), "{a:?}");
+    assert!(a.last().unwrap().0 >= 520_000, "{a:?}");
 }
 
 #[test]

@@ -278,7 +278,7 @@ records! {
         typescript_intro: Text, from_link: Text, run: Text, stop: Text,
         reset: Text, time_limit: Text, output: Text, errors: Text,
         output_empty: Text, errors_empty: Text,
-        not_run: Text, rule: Text, solution: Text, reported: Text,
+        not_run: Text, rule: Text, solution: Text, reported: Text, reported_stopped: Text,
         stopped: Text, stopped_on_leaving: Text,
         crashed: Text,
         unknown_error: Text,

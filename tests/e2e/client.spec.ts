@@ -27,6 +27,8 @@ const REFERENCE: Record<Language, string> = {
 // Python's first start in a fresh page takes seconds, far more on a busy 2-core machine.
 const FIRST_RUN_MS = 120_000;
 const RAN = /^Ran in the lab in \d+ ms: the result is below, checked by the lab's own checkers\.$/;
+// A run the learner's code (or the lab, refusing what it asked) ended before the scenario did.
+const RAN_STOPPED = /^Ran in the lab in \d+ ms, but the run stopped early: see why below\.$/;
 const NOT_RUN = 'Not run yet: nothing runs until you press Run in the lab.';
 const TRACE = /^Trace hash ([0-9a-f]{16}) · (\d+) (events?) · ends at \d+(\.\d+)? m?s$/;
 // Engine files: none may be fetched before the learner's first click.
@@ -128,9 +130,9 @@ async function setLimit(w: Workbench, secs: number) {
 }
 
 /** Presses Run in the lab and waits for the run to come back; returns its trace hash. */
-async function runInLab(w: Workbench): Promise<string> {
+async function runInLab(w: Workbench, ran = RAN): Promise<string> {
   await w.run.click();
-  await expect(w.status).toHaveText(RAN, { timeout: FIRST_RUN_MS });
+  await expect(w.status).toHaveText(ran, { timeout: FIRST_RUN_MS });
   await expect(w.runHeading).toBeVisible();
   const [, hash, events, word] = (await w.trace.innerText()).match(TRACE)!;
   expect(word, `${events} ${word}`).toBe(Number(events) === 1 ? 'event' : 'events');
@@ -361,7 +363,7 @@ for (const language of LANGUAGES) {
           ? 'def start(node):\n    node.after(1000, "work")\n\ndef timer(node, name):\n    raise RuntimeError("boom")\n'
           : 'function start(node: any) {\n  node.after(1000, "work");\n}\nfunction timer(node: any, name: string) {\n  throw new Error("boom");\n}\n',
       );
-      await runInLab(w);
+      await runInLab(w, RAN_STOPPED);
       await expect(w.alert).toHaveText(/^Client A threw while handling timer\(node, "work"\) at 1\.000 s, on line 5: [\s\S]*boom/);
 
       // A million writes in one call: refused after the first thousand.
@@ -371,7 +373,7 @@ for (const language of LANGUAGES) {
           ? 'def start(node):\n    node.acquire(node.settings.ttl)\n\ndef reply(node, answer):\n    if answer.kind == "granted":\n        for i in range(1000000): node.write(answer.token)\n\ndef timer(node, name):\n    pass\n'
           : 'function start(node: any) {\n  node.acquire(node.settings.ttl);\n}\nfunction reply(node: any, answer: any) {\n  if (answer.kind === "granted") {\n    for (let i = 0; i < 1000000; i++) node.write(answer.token);\n  }\n}\nfunction timer(node: any, name: string) {}\n',
       );
-      await runInLab(w);
+      await runInLab(w, RAN_STOPPED);
       await expect(w.alert).toHaveText(
         /^Client A (asked for more than 1000 actions in one call while handling reply\(node, answer\) for a granted answer|threw while handling reply\(node, answer\) for a granted answer at \d+(\.\d+)? m?s(, on line \d+)?: [\s\S]*more than 1,000 actions)/,
       );
@@ -473,7 +475,7 @@ test('Python: os._exit ends the run with a plain sentence, and the next run work
   test.setTimeout(FIRST_RUN_MS + 60_000);
   const w = await openClient(page, 'Python');
   await replaceCode(w.editor, 'import os\n\ndef start(node):\n    os._exit(3)\n');
-  await runInLab(w);
+  await runInLab(w, RAN_STOPPED);
   await expect(w.alert).toHaveText(/^Client A threw while handling start\(node\) at 0 ms[^:]*: Python itself stopped while running your code \(\w+: Program terminated with exit\(3\)\), so no client can go on\./);
   await w.solution.click();
   await runInLab(w);
@@ -493,10 +495,10 @@ for (const language of LANGUAGES) {
     await replaceCode(
       w.editor,
       py
-        ? 'def start(node): node.acquire(node.settings.ttl)\ndef reply(node, a): helper(a)\ndef helper(a): raise ValueError("boom from reply: " + a.kind)\ndef timer(node, name): pass\n'
-        : 'function start(node: any) { node.acquire(node.settings.ttl); }\nfunction reply(node: any, a: any) { helper(a); }\nfunction helper(a: any) { throw new Error("boom from reply: " + a.kind); }\nfunction timer(node: any, name: string) {}\n',
+        ? 'def start(node): node.acquire(node.settings.ttl)\ndef reply(node, a): print("about to handle", a.kind); helper(a)\ndef helper(a): raise ValueError("boom from reply: " + a.kind)\ndef timer(node, name): pass\n'
+        : 'function start(node: any) { node.acquire(node.settings.ttl); }\nfunction reply(node: any, a: any) { console.log("about to handle", a.kind); helper(a); }\nfunction helper(a: any) { throw new Error("boom from reply: " + a.kind); }\nfunction timer(node: any, name: string) {}\n',
     );
-    await runInLab(w);
+    await runInLab(w, RAN_STOPPED);
     const threw = /^Client A threw while handling reply\(node, answer\) for a granted answer at [\s\S]*boom from reply: granted/;
     await expect(w.alert).toHaveText(threw);
     await expect(w.errors).toHaveText(threw);
@@ -506,8 +508,8 @@ for (const language of LANGUAGES) {
       expect(lines.length, lines.join('\n')).toBeGreaterThan(2);
       expect(lines.some((l) => /helper/.test(l) && !/^Client A/.test(l)), lines.join('\n')).toBe(true);
     }
-    await expect(printed).toHaveText('');
-    expect(await printed.evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"Nothing printed."');
+    // The line printed just before the throw is kept: it is the one that explains it.
+    await expect(printed).toHaveText(/^\d+ ms A: about to handle granted\n?$/);
 
     await replaceCode(
       w.editor,
@@ -518,6 +520,7 @@ for (const language of LANGUAGES) {
     await runInLab(w);
     await expect(w.alert).toHaveCount(0);
     await expect(w.errors).toHaveText('');
+    expect(await w.errors.evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"No errors."');
     const shown = (await printed.innerText()).split('\n').filter((l) => l !== '');
     expect(shown[0]).toBe('0 ms A: line 0');
     expect(shown.length).toBeGreaterThan(500);
@@ -766,7 +769,7 @@ for (const language of LANGUAGES) {
         ? 'import time\n\ndef start(node):\n    time.sleep(1)\n\ndef timer(node, name):\n    pass\n'
         : 'function start(node: any) {\n  const wait = Math.random();\n}\nfunction timer(node: any, name: string) {}\n',
     );
-    await runInLab(w);
+    await runInLab(w, RAN_STOPPED);
     await expect(w.alert).toHaveText(
       language === 'Python'
         ? /^Client A threw while handling start\(node\) at 0(\.000)? m?s, on line 4: [\s\S]*time\.sleep is not available in the lab/

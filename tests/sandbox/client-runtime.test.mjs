@@ -166,9 +166,15 @@ test("TypeScript: an async handler and a throw outside any call are errors, not 
   assert.match(overflow, /^RangeError: Maximum call stack size exceeded\n( +at down \(client\.ts:1:\d+\)\n){1,2} +\[the line above repeated \d+ more times\]$/);
   const generator = await typeScript("function* start(node) { yield node.acquire(1); }");
   assert.match(generator.make("A", SETTINGS).handle(start()).error.text, /start\(node\) must not yield/);
-  const thrown = await typeScript("throw 'no';\nfunction start(node) {}");
-  const result = thrown.make("A", SETTINGS).handle(start());
+  const thrown = await typeScript("console.log('loading');\nthrow 'no';\nfunction start(node) {}");
+  const result = withShadows(() => thrown.make("A", SETTINGS).handle(start()));
   assert.match(result.error.text, /Thrown and not caught: "no"/);
+  // The lines printed before a throw are kept: the last one is what the learner needs most.
+  assert.deepEqual(result.output, ["loading"]);
+  const late = await typeScript("function start(node) { console.log('about to fail'); null.x; }");
+  const failed = withShadows(() => late.make("A", SETTINGS).handle(start()));
+  assert.match(failed.error.text, /^TypeError/);
+  assert.deepEqual(failed.output, ["about to fail"]);
   // Not an Error: an object reads as its JSON, null and numbers as themselves.
   for (const [thrown, text] of [["{ message: 'late', code: 7 }", 'Thrown and not caught: {"message":"late","code":7}'], ["null", "Thrown and not caught: null"], ["42", "Thrown and not caught: 42"]]) {
     const client = await typeScript(`function start(node) { throw ${thrown}; }`);
@@ -367,6 +373,13 @@ test("Python: a syntax error names client.py's line; a missing handler and 1,000
   assert.match(reply.error.text, /client\.py has no function reply\(node, answer\), but an answer arrived/);
   const generator = lab(runtime.pythonClient(py, "def start(node):\n    yield node.acquire(1)\n").make);
   assert.match(generator("A", SETTINGS).handle(start()).error.text, /start\(node\) must not yield/);
+  // The lines printed before a raise, at the top level or in a handler, are kept.
+  const raising = lab(runtime.pythonClient(py, "print('loading')\ndef start(node):\n    print('about to fail')\n    raise ValueError('no')\n").make);
+  const raised = raising("A", SETTINGS).handle(start());
+  assert.match(raised.error.text, /ValueError: no/);
+  assert.deepEqual(raised.output, ["loading", "about to fail"]);
+  const unimportable = lab(runtime.pythonClient(py, "print('loading')\nimport nothing_here\n").make);
+  assert.deepEqual(unimportable("A", SETTINGS).handle(start()).output, ["loading"]);
 });
 
 // Not a timed assertion (the machine may be busy): the figure is reported for the README.

@@ -16,6 +16,9 @@ pub struct EngineStatusProps {
     /// The run is a search: the limit bounds each stretch without progress, not the whole.
     #[prop_or_default]
     pub searching: bool,
+    /// The reported run stopped before the scenario's end (the learner's code threw, …).
+    #[prop_or_default]
+    pub stopped_early: bool,
 }
 
 #[component]
@@ -33,7 +36,7 @@ pub fn EngineStatus(props: &EngineStatusProps) -> Html {
     html! {
         <>
             <p class="snippet-status" role="status">
-                {status_text(language, props.phase, props.limit_secs, props.searching)}
+                {status_text(props)}
             </p>
             if let Some(fraction) = loading {
                 <progress class="snippet-progress" max="1" value={fraction}
@@ -43,12 +46,14 @@ pub fn EngineStatus(props: &EngineStatusProps) -> Html {
     }
 }
 
-fn status_text(
-    language: SnippetLanguage,
-    phase: RunPhase,
-    limit_secs: u32,
-    searching: bool,
-) -> String {
+fn status_text(props: &EngineStatusProps) -> String {
+    let EngineStatusProps {
+        language,
+        phase,
+        limit_secs,
+        searching,
+        stopped_early,
+    } = *props;
     let words = &SANDBOX.snippets;
     let name = language.name();
     match phase {
@@ -70,6 +75,10 @@ fn status_text(
         RunPhase::Ended(RunEnding::TimedOut) if searching => {
             sentences::sandbox::snippets::SearchTimedOut { secs: limit_secs }.to_string()
         }
+        RunPhase::Ended(RunEnding::Reported { ms }) if stopped_early => match ms {
+            Some(ms) => sentences::sandbox::snippets::ReportedStoppedIn { ms }.to_string(),
+            None => words.reported_stopped.to_owned(),
+        },
         RunPhase::Ended(ending) => ending_text(words, name, ending, limit_secs),
     }
 }

@@ -169,7 +169,11 @@ impl OwnClient {
                 self.keep_output(now, output);
                 self.apply(actions, now)
             }
-            Some(Handled::Threw { error }) => Err(Stop::Threw(error)),
+            Some(Handled::Threw { error, output }) => {
+                // The last lines before an error are the ones a learner needs most.
+                self.keep_output(now, output);
+                Err(Stop::Threw(error))
+            }
             None => Err(Stop::Unreadable),
         };
         if let Err(stop) = result {

@@ -215,10 +215,13 @@ pub enum Handled {
         #[serde(default)]
         output: Vec<String>,
     },
-    /// It threw.
+    /// It threw, after printing these lines.
     Threw {
         /// The error as the language tells it, and the learner's line.
         error: Thrown,
+        /// Lines printed before it threw.
+        #[serde(default)]
+        output: Vec<String>,
     },
 }
 

@@ -484,7 +484,7 @@
         handlers = factory();
         if (!handlers || typeof handlers !== "object") throw new Error(say("returned_early", { file: FILE.typescript }));
       } catch (error) {
-        failure = { error: typeScriptError(error, url) };
+        failure = withOutput({ error: typeScriptError(error, url) }, inst);
       } finally {
         state.sink = null;
       }
@@ -525,12 +525,12 @@
             inst.active = false;
             state.sink = null;
           }
-          const output = inst.output;
-          if (output.length) inst.output = [];
           if (error) {
-            last = { error };
+            last = withOutput({ error }, inst);
             return -1;
           }
+          const output = inst.output;
+          if (output.length) inst.output = [];
           if (output.length) {
             last = { actions: [], output };
             return -1 - inst.n;
@@ -542,6 +542,14 @@
     };
     const side = labSide(make);
     return make;
+  }
+
+  /** `reply` with the lines printed before it (the last before an error matter most). */
+  function withOutput(reply, inst) {
+    if (!inst.output.length) return reply;
+    const output = inst.output;
+    inst.output = [];
+    return { ...reply, output };
   }
 
   /** Turns sucrase's error into the {text, line} a snippet's syntax error gives. */
@@ -905,6 +913,13 @@ def _take_output():
         kept.append(line if len(line) <= _MAX_LINE_CHARS else line[:_MAX_LINE_CHARS] + "…")
     return kept
 
+def _threw(error):
+    """The reply of a call that threw the error, with the lines printed before it."""
+    lines = _take_output()
+    if lines:
+        return _dumps({"error": error, "output": lines})
+    return _dumps({"error": error})
+
 def _describe(error):
     """An exception as the learner's lines of its traceback, and its last line in client.py."""
     try:
@@ -1010,8 +1025,7 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
         _fresh_logging()
         exec(_code, namespace)
     except BaseException as error:
-        failure = _dumps({"error": _describe(error)})
-        _out.clear()
+        failure = _threw(_describe(error))
     handlers = tuple(namespace.get(name) for name in ("start", "reply", "timer"))
     handlers = tuple(h if callable(h) else None for h in handlers)
     key = _next[0]
@@ -1057,12 +1071,10 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
             raise RuntimeError(_say("not_generator", handler=_SIGNATURES[kind]))
     except BaseException as error:
         node._acts = None
-        _out.clear()
-        return _dumps({"error": _describe(error)})
+        return _threw(_describe(error))
     node._acts = None
     if node._over is not None:
-        _out.clear()
-        return _dumps({"error": {"text": node._over, "line": 0}})
+        return _threw({"text": node._over, "line": 0})
     if _out:
         lines = _take_output()
         if lines:

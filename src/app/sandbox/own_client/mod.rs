@@ -186,7 +186,8 @@ fn Workbench(props: &WorkbenchProps) -> Html {
             <TooLongForLink {language} code={panel.code.clone()} />
             <RunControls {busy} edited={panel.code != original} solved={panel.code == solution}
                 limit_secs={panel.limit_secs} {on_run} {on_stop} {on_reset} {on_solution} {on_limit} />
-            <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} searching={searched} />
+            <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} searching={searched}
+                stopped_early={!searched && run.is_some_and(|r| r.stop.is_some())} />
             <OutputConsole {language} {stdout} {stderr} />
             <reference::ClientReference {language} />
             if !searched {
