@@ -248,6 +248,17 @@ fn check_sandbox(sandbox: &Sandbox) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks the challenges, then writes how many there are and how many count toward a
+/// course's completion, `(total, required)`: the lesson reports both to a course platform
+/// before the laboratory, which holds the challenges themselves, has loaded.
+fn check_and_count_challenges(c: &Challenges) -> Result<(), String> {
+    check_challenges(c)?;
+    let required = c.challenges.iter().filter(|ch| ch.required).count();
+    let counts = format!("({}, {required})", c.challenges.len());
+    write_out("challenge_counts.rs", &counts);
+    Ok(())
+}
+
 /// Checks what the challenges' words need before any Rust reads them: ids are unique slugs,
 /// and every challenge has a goal and a hint. Whether a goal names known checks and metrics, and whether the start misses it and
 /// the reference answer meets it, is the model's to say: `tests/challenges.rs` runs them all.
@@ -340,7 +351,11 @@ fn main() {
         compile::<Sandbox>(SANDBOX_SOURCE, "sandbox.rs", check_sandbox),
         compile::<CheckTexts>(CHECKS_SOURCE, "checks.rs", |_| Ok(())),
         compile::<Reasons>(REASONS_SOURCE, "reasons.rs", |_| Ok(())),
-        compile::<Challenges>(CHALLENGES_SOURCE, "challenges.rs", check_challenges),
+        compile::<Challenges>(
+            CHALLENGES_SOURCE,
+            "challenges.rs",
+            check_and_count_challenges,
+        ),
         compile::<SearchWords>(SEARCH_SOURCE, "search.rs", |_| Ok(())),
         compile::<LiveWords>(LIVE_SOURCE, "live.rs", |_| Ok(())),
     ];

@@ -185,21 +185,22 @@ fn report(course: &Course) {
     };
     let tally = course.grades.tally(&super::qa::question_ids());
     let challenges = saved_challenges().filter(|record| ChallengeTally::of_saved(record).is_some());
-    let mut counts = vec![
+    // Until the laboratory has saved a record, none is solved: the score's maximum counts
+    // every challenge from the first report, so a learner is never at full marks before.
+    let solved = (challenges.as_deref())
+        .and_then(ChallengeTally::of_saved)
+        .unwrap_or_else(ChallengeTally::none_solved);
+    let counts = [
         ("tabs-opened", course.tabs_opened.len(), Tab::ALL.len()),
         ("cards-graded", tally.known + tally.review, tally.total),
         ("cards-knew", tally.known, tally.total),
-    ];
-    // Until the laboratory has saved a record, the challenges are not reported (the lesson
-    // does not hold them); a rule on them is then unmet, as for any tally not reported.
-    if let Some(solved) = challenges.as_deref().and_then(ChallengeTally::of_saved) {
-        counts.push(("challenges-solved", solved.solved, solved.total));
-        counts.push((
+        ("challenges-solved", solved.solved, solved.total),
+        (
             "challenges-required",
             solved.required_solved,
             solved.required,
-        ));
-    }
+        ),
+    ];
     let tallies = Object::new();
     for (name, count, of) in counts {
         let pair = Array::of2(&(count as u32).into(), &(of as u32).into());

@@ -54,6 +54,17 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Before the laboratory saved a record: none solved, of every challenge there is.
+    pub fn none_solved() -> Tally {
+        let (total, required) = include!(concat!(env!("OUT_DIR"), "/challenge_counts.rs"));
+        Tally {
+            solved: 0,
+            total,
+            required,
+            required_solved: 0,
+        }
+    }
+
     /// The counts a saved record gives a reader outside the laboratory, which does not hold
     /// the challenges themselves (the course package's side of the lesson): `None` if the
     /// record is unreadable or empty (the laboratory never saved one).
@@ -244,6 +255,14 @@ mod tests {
         assert_eq!(Tally::of_saved(""), None);
         assert_eq!(Tally::of_saved("v=1;solved=pitfall"), None);
         assert_eq!(Tally::of_saved("v=1;solved=Pit;required=;total=8"), None);
+    }
+
+    #[test]
+    fn before_any_record_every_challenge_is_counted_and_none_solved() {
+        let specs = all();
+        let empty = Progress::default().encode(specs);
+        assert_eq!(Tally::none_solved(), Progress::default().tally(specs));
+        assert_eq!(Tally::of_saved(&empty), Some(Tally::none_solved()));
     }
 
     #[test]
