@@ -307,6 +307,13 @@ pub fn take_initial_challenge() -> Option<(String, Option<LabLink>)> {
     })
 }
 
+/// Says in the link notice that the link's challenge try was refused (`sentence`; the
+/// Challenges section tells why), and has the address show what is on screen, without it.
+pub fn refuse_initial_challenge(sentence: String) {
+    change_notice(NoticeChange::Opened(vec![sentence]));
+    write_address(History::Replace);
+}
+
 /// Records the search the learner started, so the page's link carries it.
 pub fn record_search(spec: crate::model::search::SearchSpec) {
     LINK.with(|link| link.borrow_mut().search = Some(spec));

@@ -437,7 +437,7 @@ records! {
         check: Text, start_again: Text, hints_heading: Text,
         verdict_solved: Text,
         measured_broken: Text, measured_held: Text, measured_no_failover: Text,
-        try_link: Text, try_link_field: Text, link_loaded: Text,
+        try_link: Text, try_link_field: Text, link_loaded: Text, link_refused: Text,
         storage_reset: Text, storage_unavailable: Text,
         links_changed: Text, start_faults: Text,
     }

@@ -268,6 +268,11 @@ for (const [what, tamper, notice] of [
     await expect(section(page).getByText('0 of 8 challenges solved')).toBeVisible();
     await expect(toggle(page, 'Survive a 400 ms pause')).toHaveAttribute('aria-expanded', 'false');
     expect(await page.evaluate(() => localStorage.getItem('lease-lab.challenges.v1'))).toBeNull();
+    // Said at the top as well, where a link's unread parts are listed, and the address shows
+    // what is on screen: the refused try is not in it.
+    const linkNotice = page.getByRole('status', { name: 'Part of this link could not be read' });
+    await expect(linkNotice).toContainText("This link's challenge try was not loaded; the Challenges section in the Sandbox says why.");
+    await expect(page).not.toHaveURL(/challenge=/);
   });
 }
 

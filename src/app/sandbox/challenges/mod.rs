@@ -53,6 +53,15 @@ pub fn Challenges() -> Html {
         })
     };
     use_search_hidden(*open);
+    {
+        // Said at the top too, where the link notice names what of a link was not read.
+        let refused = matches!(&*linked, Linked::Refused(_));
+        use_effect_with(refused, |&refused| {
+            if refused {
+                crate::app::share::refuse_initial_challenge(words.link_refused.to_owned());
+            }
+        });
+    }
     let tally = kept.progress.tally(specs);
     html! {
         <section class="card challenges" aria-labelledby="challenges-title">
