@@ -3,7 +3,7 @@
 
 use super::content::{REASONS, SANDBOX};
 use crate::lesson::sentences;
-use crate::model::faults::text::FaultError;
+use crate::model::faults::text::{print_node, FaultError};
 use crate::model::faults::{FaultLimit, Targets};
 use crate::model::fields::SCENARIO_FIELDS;
 use crate::model::notation::ValueError;
@@ -130,6 +130,10 @@ fn problem(problem: ScenarioProblem) -> String {
         ScenarioProblem::LinkNodes => words.link_nodes.to_owned(),
         ScenarioProblem::LinkTooSlow { delay, value, max } => link_too_slow(delay, value, max),
         ScenarioProblem::LinkLoss => words.link_loss.to_owned(),
+        ScenarioProblem::LinkTwice { a, b } => sentences::reasons::scenario::LinkTwice {
+            link: format!("{}-{}", print_node(a), print_node(b)),
+        }
+        .to_string(),
     }
 }
 

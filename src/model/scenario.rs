@@ -215,6 +215,13 @@ pub enum ScenarioProblem {
     },
     /// A link override's loss over 100 %.
     LinkLoss,
+    /// Two overrides of one link (either way round): only the last would apply.
+    LinkTwice {
+        /// One end, as the first override names it.
+        a: NodeId,
+        /// The other end.
+        b: NodeId,
+    },
 }
 
 /// Which delay of a link override.
@@ -328,9 +335,13 @@ impl Scenario {
             let max = MAX_LINKS;
             return err("links", ScenarioProblem::TooManyLinks { max });
         }
-        for l in &self.links {
+        for (i, l) in self.links.iter().enumerate() {
             if !l.a.is_known(self.clients) || !l.b.is_known(self.clients) || l.a == l.b {
                 return err("links", ScenarioProblem::LinkNodes);
+            }
+            let same = |o: &&LinkOverride| (o.a, o.b) == (l.a, l.b) || (o.a, o.b) == (l.b, l.a);
+            if self.links[..i].iter().any(|o| same(&o)) {
+                return err("links", ScenarioProblem::LinkTwice { a: l.a, b: l.b });
             }
             for (delay, value) in [(LinkDelay::RoundTrip, l.rtt), (LinkDelay::Jitter, l.jitter)] {
                 if value > MAX_LINK_DELAY {

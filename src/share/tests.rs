@@ -178,6 +178,10 @@ fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
         ("margin=20s", "Drift margin: 20.000 s is not shorter than the lease TTL of 10.000 s;"),
         ("link=A-service/200ms", "network has a link override not written as ends/rtt/jitter/loss"),
         ("link=A-C/1s/0s/0%", "does not hold together (Network links: a link names an unknown node"),
+        (
+            "link=A-service/200ms/5ms/0.5%25&link=service-A/1ms/0ms/0%25",
+            "(Network links: the link service-A is set twice (either way round); keep one)",
+        ),
     ];
     let base = presets::preset("2").unwrap().scenario.clone();
     for (field, expected) in cases {
