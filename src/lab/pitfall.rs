@@ -127,6 +127,8 @@ mod tests {
             assert_eq!(case.writes_after_lost_flag, 0, "{case:?}");
             assert_eq!(case.stale_accepted, 0, "{case:?}");
         }
+        // The pre-write check stops a plain pause's writes: the fence has none to reject.
+        assert_eq!(sweep.losing_writes(), (0, 0, 0));
         for case in sweep.cases.iter().filter(|c| c.is_lost()) {
             let single = PitfallTry {
                 offset: case.offset,

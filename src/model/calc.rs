@@ -110,6 +110,20 @@ impl PauseSweep {
     pub fn lost_permille(&self) -> u32 {
         (self.lost_count() * 1000 / self.cases.len().max(1)) as u32
     }
+    /// Over the starts that lost the lease: writes issued after the lost flag, writes the
+    /// fence rejected, and stale writes storage accepted.
+    pub fn losing_writes(&self) -> (u32, u32, u32) {
+        (self.cases.iter().filter(|c| c.is_lost())).fold(
+            (0, 0, 0),
+            |(after, rejected, accepted), c| {
+                (
+                    after + c.writes_after_lost_flag,
+                    rejected + c.fence_rejections,
+                    accepted + c.stale_accepted,
+                )
+            },
+        )
+    }
 }
 
 /// One pause to try: a stop-the-world pause of `client` for `length`, in the write path or

@@ -290,6 +290,11 @@ test('the pitfall exercise derives T > 370 ms, shows the pause outcome and sweep
   const lost = Number((await caption.innerText()).match(/^(\d+) of 24/)![1]);
   expect(lost).toBeGreaterThan(0);
   expect(lost).toBeLessThan(24);
+  // What became of the writes is counted from the runs, not asserted in general: a plain
+  // pause is caught by the pre-write check, so the fence has nothing to reject.
+  await expect(caption).toContainText(
+    /Over those starts, 0 writes were issued after the lost flag, the fence rejected \d+ and storage accepted 0 stale writes\.$/,
+  );
 
   const slider = exercise.getByRole('slider');
   const outcomes = new Set<string>();
@@ -308,6 +313,7 @@ test('the pitfall exercise derives T > 370 ms, shows the pause outcome and sweep
   await expect(exercise.getByText('T > 1.170 s')).toBeVisible();
   await exercise.getByLabel('Your T').fill('3000');
   await expect(caption).toContainText('0 of 24 pause starts');
+  await expect(caption).not.toContainText('Over those starts');
   await expect(verdict).toContainText('Client A kept the lease');
   await exercise.getByLabel('GC budget').fill('-5');
   await expect(exercise.getByText('GC budget: A duration cannot be negative.')).toBeVisible();

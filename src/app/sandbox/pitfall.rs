@@ -212,6 +212,17 @@ fn verdict(case: &SweepCase, ttl: SimDuration) -> Html {
     html! { <p class={classes!("pitfall-verdict", class)} role="status">{text}</p> }
 }
 
+/// What became of the writes over the starts that lost the lease, as the runs counted them.
+fn losses(sweep: &PauseSweep) -> String {
+    let (after_flag, rejected, accepted) = sweep.losing_writes();
+    sentences::sandbox::pitfall::SweepLosses {
+        after_flag,
+        rejected,
+        accepted,
+    }
+    .to_string()
+}
+
 /// One bar per pause start across the renew period, and a marker at the chosen one.
 fn sweep_figure(sweep: &PauseSweep, offset_permille: u32, period: SimDuration) -> Html {
     let bar_width = 600.0 / f64::from(SWEEP_STARTS);
@@ -238,6 +249,9 @@ fn sweep_figure(sweep: &PauseSweep, offset_permille: u32, period: SimDuration) -
             </svg>
             <figcaption>
                 {sentences::sandbox::pitfall::SweepCaption { lost, starts, percent }.to_string()}
+                if lost > 0 {
+                    {" "}{losses(sweep)}
+                }
             </figcaption>
         </figure>
     }
