@@ -24,7 +24,7 @@ test('30 s of playback at 10× with every panel open: long tasks are measured', 
   await page.getByLabel('Run length').press('Enter');
   await expect(page.getByLabel('Simulation time')).toContainText('of 600.000 s');
   await page.getByText(/^Event log/).click();
-  await page.getByText(/^Mermaid export: Mermaid export of this sequence/).click();
+  await page.getByText(/^Mermaid export: Run sequence/).click();
   await page.getByRole('group', { name: 'Playback' }).getByRole('slider', { name: 'Speed', exact: true }).fill('20');
   await expect(page.getByRole('group', { name: 'Playback' }).locator('output')).toHaveText('10×');
 

@@ -345,6 +345,8 @@ test('the sequence heading counts one message in the singular and more in the pl
   }
   expect(seen.has(1)).toBe(true);
   expect([...seen].some((n) => n > 1)).toBe(true);
+  // Its export is named as the lesson's are: "Mermaid export: <the diagram>".
+  await expect(page.locator('details.mermaid-export summary').filter({ hasText: /^Mermaid export: Run sequence/ })).toHaveCount(1);
 });
 
 test('keyboard focus stays in the lab when the control it was on is disabled or removed', async ({ page }) => {
