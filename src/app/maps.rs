@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::address;
 use super::diagrams::{ArchitectureDiagram, MermaidExport, SequenceDiagram, SequenceMessage};
 use crate::lesson::content::{ArchNode, Table};
-use crate::lesson::diagram::ArchSelection;
+use crate::lesson::diagram::{ArchSelection, SequenceStep};
 use crate::lesson::mermaid::{architecture_flowchart, heartbeat_sequence, lifecycle_state_diagram};
 use crate::lesson::ttl::read_inputs;
 use crate::lesson::LESSON;
@@ -24,7 +24,7 @@ pub fn MapsTab() -> Html {
             { architecture_section(hydrated, key) }
             { lifecycle_section() }
             { pattern_section() }
-            { sequence_section() }
+            { sequence_section(hydrated, key) }
             { table_section(LESSON.table("soft_hard")) }
             { table_section(LESSON.table("clock_skew")) }
             { blips_section() }
@@ -103,13 +103,16 @@ fn pattern_section() -> Html {
     }
 }
 
-/// The heartbeat story as a sequence diagram, and its export.
-fn sequence_section() -> Html {
+/// The heartbeat story as a sequence diagram (its selected step goes into the share link, as
+/// the architecture's does), and its export.
+fn sequence_section(hydrated: bool, key: u32) -> Html {
     let sequence = &LESSON.sequence;
     html! {
         <section aria-labelledby="maps-sequence">
             <h2 id="maps-sequence">{sequence.heading}</h2>
-            <SequenceDiagram
+            <SequenceDiagram {key}
+                selected={hydrated.then(address::initial_selection).flatten().and_then(|id| SequenceStep::from_id(&id)).map(|step| step.0)}
+                on_select={Callback::from(|index: usize| address::record_selection(Some(SequenceStep(index).id())))}
                 participants={ArchNode::ALL.iter().map(|n| AttrValue::from(n.title())).collect::<Vec<_>>()}
                 messages={heartbeat_messages()}
                 explanations={sequence.messages.iter().map(|m| AttrValue::from(m.explain)).collect::<Vec<_>>()}

@@ -269,6 +269,25 @@ impl ArchSelection {
 
 // -------------------------------------------------------------------------- sequence
 
+/// A step of the lesson's heartbeat sequence (Maps), by its index; a link names it by its
+/// number from 1, as the diagram does: `sel=sequence.3`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceStep(pub usize);
+
+impl SequenceStep {
+    /// The id a link uses.
+    pub fn id(self) -> String {
+        format!("sequence.{}", self.0 + 1)
+    }
+
+    /// The step an id names, if the sequence has it (written as [`SequenceStep::id`] does).
+    pub fn from_id(id: &str) -> Option<SequenceStep> {
+        let number: usize = id.strip_prefix("sequence.")?.parse().ok()?;
+        let step = SequenceStep(number.checked_sub(1)?);
+        (step.0 < LESSON.sequence.messages.len() && step.id() == id).then_some(step)
+    }
+}
+
 /// Positions for a sequence diagram of `participants` lifelines and `messages` rows,
 /// with an optional gutter on the left for message times.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -390,6 +409,28 @@ pub fn explain_architecture(selection: ArchSelection) -> Explanation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sequence_step_is_named_by_its_number_from_one_and_only_if_the_sequence_has_it() {
+        let steps = LESSON.sequence.messages.len();
+        assert!(steps > 2);
+        assert_eq!(SequenceStep::from_id("sequence.1"), Some(SequenceStep(0)));
+        let last = SequenceStep(steps - 1);
+        assert_eq!(SequenceStep::from_id(&last.id()), Some(last));
+        for id in [
+            "sequence.0",
+            "sequence.+1",
+            "sequence.01",
+            "sequence.",
+            "sequence.x",
+        ] {
+            assert_eq!(SequenceStep::from_id(id), None, "{id}");
+        }
+        assert_eq!(
+            SequenceStep::from_id(&format!("sequence.{}", steps + 1)),
+            None
+        );
+    }
 
     /// The characters a share link accepts in a selection id.
     fn link_safe(id: &str) -> bool {

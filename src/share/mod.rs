@@ -47,7 +47,7 @@ pub use crate::values;
 use crate::lab::live::trace::{LiveTrace, TraceRefusal};
 use crate::lab::{Lab, PolicySwitch};
 use crate::lesson::content::{LinkProblems, SANDBOX};
-use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
+use crate::lesson::diagram::{ArchSelection, LifecycleSelection, SequenceStep};
 use crate::lesson::reasons;
 use crate::lesson::sentences;
 use crate::lesson::LESSON;
@@ -700,7 +700,8 @@ fn read_selection(selection: &str, problems: &mut Problems) -> Option<String> {
         return None;
     }
     let found = LifecycleSelection::from_id(selection).is_some()
-        || ArchSelection::from_id(selection).is_some();
+        || ArchSelection::from_id(selection).is_some()
+        || SequenceStep::from_id(selection).is_some();
     if !found {
         problems.push(
             sentences::lesson::link_problems::MissingSelection {

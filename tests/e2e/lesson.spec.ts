@@ -178,6 +178,17 @@ test.describe('Maps', () => {
     const panel = explanation(page).nth(1);
     await expect(panel).toContainText('6. 1 Client: cancel context — stop writes');
     await expect(panel).toContainText('stops before its next write');
+    // The selected step goes into the link, as the other diagrams' parts do, and a link
+    // naming another step selects that one.
+    await expect(page).toHaveURL(/[?&]sel=sequence\.6(&|$)/);
+    await page.goto('about:blank');
+    await openApp(page, '#/maps?v=1&sel=sequence.4');
+    await expect(steps.nth(3)).toHaveAttribute('aria-pressed', 'true');
+    await expect(steps.nth(5)).toHaveAttribute('aria-pressed', 'false');
+    await expect(panel).toContainText('4. 1 Client');
+    await page.goto('about:blank');
+    await openApp(page, '#/maps?v=1&sel=sequence.7');
+    await expect(page.getByRole('status', { name: 'Part of this link could not be read' })).toContainText('sequence.7');
   });
 
   test('the TTL calculator gives T > 370 ms for 200/20/150 ms and refuses bad input', async ({ page }) => {
