@@ -106,22 +106,16 @@ fn FaultForm(props: &SetupProps) -> Html {
                 </select>
             </div>
             { targets(&draft, props.lab.0.scenario().clients, on_select(|d, v| d.node = v), on_select(|d, v| d.peer = v)) }
-            <div class="field">
-                <label for="fault-at">{form.at}</label>
-                <input id="fault-at" type="text" inputmode="decimal" value={draft.at.clone()}
-                    aria-invalid={invalid(DraftInput::At).to_string()}
-                    aria-describedby={invalid(DraftInput::At).then_some(FORM_ERROR)}
-                    placeholder={form.at_placeholder} oninput={on_input(|d, v| d.at = v)} />
-            </div>
+            { typed_field(Typed {
+                id: "fault-at", label: form.at, value: draft.at.clone(), invalid: invalid(DraftInput::At),
+                oninput: on_input(|d, v| d.at = v), placeholder: Some(form.at_placeholder), unit: None,
+            }) }
             if kind.amount() != Amount::Nothing {
-                <div class="field">
-                    <label for="fault-amount">{words.amount.unwrap_or_default()}</label>
-                    <input id="fault-amount" type="text" inputmode="decimal" value={draft.amount.clone()}
-                        aria-invalid={invalid(DraftInput::Amount).to_string()}
-                        aria-describedby={invalid(DraftInput::Amount).then_some(FORM_ERROR)}
-                        oninput={on_input(|d, v| d.amount = v)} />
-                    <span class="unit">{words.unit.unwrap_or_default()}</span>
-                </div>
+                { typed_field(Typed {
+                    id: "fault-amount", label: words.amount.unwrap_or_default(), value: draft.amount.clone(),
+                    invalid: invalid(DraftInput::Amount), oninput: on_input(|d, v| d.amount = v),
+                    placeholder: None, unit: words.unit,
+                }) }
             }
             <button type="submit" class="button primary">{form.add}</button>
             if let Some(refused) = &*error {
@@ -133,6 +127,40 @@ fn FaultForm(props: &SetupProps) -> Html {
 
 /// The id of the sentence saying why the form refused a fault.
 const FORM_ERROR: &str = "fault-form-error";
+
+/// One typed input of the form, marked invalid when the last refusal was about it.
+struct Typed {
+    id: &'static str,
+    label: &'static str,
+    value: String,
+    invalid: bool,
+    oninput: Callback<InputEvent>,
+    placeholder: Option<&'static str>,
+    unit: Option<&'static str>,
+}
+
+fn typed_field(typed: Typed) -> Html {
+    let Typed {
+        id,
+        label,
+        value,
+        invalid,
+        oninput,
+        placeholder,
+        unit,
+    } = typed;
+    html! {
+        <div class="field">
+            <label for={id}>{label}</label>
+            <input {id} type="text" inputmode="decimal" {value} {placeholder} {oninput}
+                aria-invalid={invalid.to_string()}
+                aria-describedby={invalid.then_some(FORM_ERROR)} />
+            if let Some(unit) = unit {
+                <span class="unit">{unit}</span>
+            }
+        </div>
+    }
+}
 
 /// Why the form refused to add a fault, and which of its inputs is wrong, if one is.
 #[derive(Clone, PartialEq)]
