@@ -143,13 +143,16 @@ fn initial_settings() -> Settings {
 /// The result as it was left; a search still going then was stopped by the tab's change.
 fn initial_phase() -> Phase {
     match kept().map(|kept| kept.phase) {
-        Some(Phase::Running { tried, .. } | Phase::Shrinking { tried, .. }) => {
-            let seed = crate::app::share::initial_search().map_or(0, |s| s.seed);
-            Phase::Cancelled { tried, seed }
-        }
+        Some(Phase::Running { tried, .. } | Phase::Shrinking { tried, .. }) => cancelled(tried),
         Some(phase) => phase,
         None => Phase::Idle,
     }
+}
+
+/// A search stopped after `tried` plans, with the seed the page's link records for it.
+fn cancelled(tried: u64) -> Phase {
+    let seed = crate::app::share::initial_search().map_or(0, |s| s.seed);
+    Phase::Cancelled { tried, seed }
 }
 
 fn workers_available() -> bool {
@@ -214,8 +217,7 @@ fn use_search(lab: &UseReducerHandle<super::LabStore>) -> Search {
         Callback::from(move |()| {
             drop(pool.borrow_mut().take());
             if let Phase::Running { tried, .. } | Phase::Shrinking { tried, .. } = *phase {
-                let seed = crate::app::share::initial_search().map_or(0, |s| s.seed);
-                phase.set(Phase::Cancelled { tried, seed });
+                phase.set(cancelled(tried));
             }
         })
     };
