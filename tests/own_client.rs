@@ -4,7 +4,9 @@
 //! the lesson's mistakes must break checks; runs are deterministic; bad API use is refused.
 
 use lease_lab::lab::own_client::report::pack;
-use lease_lab::lab::own_client::runner::{own_scenario, run, search, MakeClient, OwnSearch};
+use lease_lab::lab::own_client::runner::{
+    own_scenario, run, search, MakeClient, OwnSearch, SearchAt,
+};
 use lease_lab::lab::own_client::{
     Action, AnswerKind, Handled, Handlers, Input, InputKind, LossReason, Refusal, RunStop,
     Settings, Stop,
@@ -622,7 +624,7 @@ fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_refer
         max_faults: 3,
         budget: 300,
     };
-    match search(&base, &spec, &mut starter(), |_| {}) {
+    match search(&base, &spec, &mut starter(), |_: SearchAt| {}) {
         OwnSearch::Broke { found, .. } => assert!(found.plan.0.len() <= 2, "{found:?}"),
         other => panic!("{other:?}"),
     }
@@ -632,9 +634,85 @@ fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_refer
         ..spec
     };
     assert_eq!(
-        search(&fenced, &spec, &mut reference(), |_| {}),
+        search(&fenced, &spec, &mut reference(), |_: SearchAt| {}),
         OwnSearch::Held { ran: 100 }
     );
+}
+
+/// A client that ticks every 100 ms and throws when a tick comes more than 50 ms late on its
+/// monotonic clock: a pause of the node stops it; a wall-clock step does not.
+fn throws_when_late() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
+    const TICK: i64 = 100_000;
+    |_, cfg| {
+        let mut due = 0;
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |_: &Settings, input: &Input<'_>| {
+                if input.kind == InputKind::Timer && input.mono > due + TICK / 2 {
+                    return Handled::Threw {
+                        error: lease_lab::lab::own_client::protocol::Thrown {
+                            text: "Error: late".into(),
+                            line: 1,
+                        },
+                        output: Vec::new(),
+                    };
+                }
+                due = input.mono + TICK;
+                returned(vec![Action::After {
+                    name: "tick".into(),
+                    delay: TICK as u64,
+                }])
+            },
+        ))
+    }
+}
+
+#[test]
+fn the_search_says_which_plan_it_runs_so_the_page_can_name_one_the_code_hung_under() {
+    let base = scenario("clients=2&ttl=2s&dur=10s");
+    let spec = SearchSpec {
+        seed: 3,
+        kinds: vec![FaultKind::Pause, FaultKind::ClockStep],
+        max_faults: 1,
+        budget: 500,
+    };
+    let mut told = Vec::new();
+    let outcome = search(&base, &spec, &mut throws_when_late(), |at| told.push(at));
+    let OwnSearch::Stopped { ran, index, plan } = outcome else {
+        panic!("{outcome:?}");
+    };
+    // Plans with a clock step alone held first, so the plan that stopped is not the first.
+    assert!(index > 0, "{index}");
+    let plans: Vec<SearchAt> = (1..=ran).map(|ran| SearchAt::Plan { ran }).collect();
+    assert_eq!(told, plans);
+    // The page names the plan from the last progress alone, as the search drew it.
+    assert_eq!(random_plan(&own_scenario(&base), &spec, ran - 1), plan);
+
+    let spec = SearchSpec {
+        seed: 7,
+        kinds: vec![FaultKind::Pause, FaultKind::PauseInWritePath],
+        max_faults: 3,
+        budget: 300,
+    };
+    let base = scenario("clients=2&ttl=2s&dur=20s&fencing=off");
+    let mut told = Vec::new();
+    let OwnSearch::Broke { ran, first, .. } =
+        search(&base, &spec, &mut starter(), |at| told.push(at))
+    else {
+        panic!("the starter must break");
+    };
+    assert_eq!(first.index + 1, ran);
+    let shrinking = told
+        .iter()
+        .position(|at| matches!(at, SearchAt::Shrinking { .. }));
+    let (plans, shrinks) = told.split_at(shrinking.expect("the shrinker tries smaller plans"));
+    assert_eq!(
+        plans,
+        (1..=ran)
+            .map(|ran| SearchAt::Plan { ran })
+            .collect::<Vec<_>>()
+    );
+    assert!(shrinks.iter().all(|at| *at == SearchAt::Shrinking { ran }));
 }
 
 /// When client A's first write past its safe deadline was issued, found from the trace by

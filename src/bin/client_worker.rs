@@ -27,7 +27,7 @@ mod shell {
     use lease_lab::lab::own_client::runner::{run, search};
     use lease_lab::lab::own_client::wire::{self, Op, SLOT};
     use lease_lab::lab::own_client::{
-        Action, Handled, Handlers, Input, InputKind, OwnSearch, Report, Settings,
+        Action, Handled, Handlers, Input, InputKind, OwnSearch, Report, SearchAt, Settings,
     };
     use lease_lab::model::search::{with_plan, SearchSpec};
     use lease_lab::model::{ClientConfig, ClientId, Scenario};
@@ -315,7 +315,8 @@ mod shell {
     }
 
     /// Searches the packed [`SearchSpec`] `spec` over the scenario `task` packs against the
-    /// learner's client, calling `progress(ran)` after each plan.
+    /// learner's client, calling `progress(ran, shrinking)` before each run of its code (see
+    /// [`SearchAt`]).
     #[wasm_bindgen]
     pub fn search_client(task: &str, spec: &str, make: &Function, progress: &Function) -> String {
         let (Some(s), Some(spec)) = (scenario(task), unpack::<SearchSpec>(spec)) else {
@@ -327,8 +328,13 @@ mod shell {
         let Some(mut make) = maker(make) else {
             return String::new();
         };
-        let outcome = search(&s, &spec, &mut make, |ran| {
-            let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(ran as f64));
+        let outcome = search(&s, &spec, &mut make, |at| {
+            let (ran, shrinking) = match at {
+                SearchAt::Plan { ran } => (ran, false),
+                SearchAt::Shrinking { ran } => (ran, true),
+            };
+            let (ran, shrinking) = (JsValue::from_f64(ran as f64), JsValue::from_bool(shrinking));
+            let _ = progress.call2(&JsValue::NULL, &ran, &shrinking);
         });
         let plan = match &outcome {
             OwnSearch::Held { .. } => None,

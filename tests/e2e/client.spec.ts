@@ -982,6 +982,43 @@ test('TypeScript: a client that breaks a check by itself shrinks to a plan of no
   await expect(w.checks.locator('.check-status').filter({ hasText: /^Broken at/ }).first()).toBeVisible();
 });
 
+// A client that ticks every 100 ms and never returns from a tick that comes more than 50 ms
+// late: a pause of its node hangs it; a clock step does not.
+const HANGS_WHEN_PAUSED = `let due = 0;
+function start(node: any) { due = node.monotonic() + 100; node.after(100, "tick"); }
+function reply(node: any, answer: any) {}
+function timer(node: any, name: string) {
+  if (node.monotonic() > due + 50) { for (;;) {} }
+  due = node.monotonic() + 100;
+  node.after(100, "tick");
+}
+`;
+
+test('TypeScript: a search the time limit stops names the plan the code hung under, and that plan hangs a single run too', async ({ page }) => {
+  test.setTimeout(240_000);
+  // Other numbers than the defaults: a 4 s TTL, three clients, clock steps and pauses only.
+  const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&ttl=4s&clients=3&dur=20s');
+  await replaceCode(w.editor, HANGS_WHEN_PAUSED);
+  await setLimit(w, 3);
+  await w.search.getByRole('checkbox', { name: /write path/i }).uncheck();
+  await w.search.getByLabel('Seed').fill('11');
+  await w.search.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(w.status).toHaveText(/^Stopped: one plan ran past the time limit of 3 s/, { timeout: FIRST_RUN_MS });
+  const hung = w.panel.getByText(/^Plan \d+ of 2000 never finished: under it your code did not return within the time limit\. Its faults:$/);
+  await expect(hung).toBeVisible();
+  const faults = w.panel.locator('.search-found li');
+  const said = await faults.allInnerTexts();
+  // Only a pause hangs this client, so the plan named has one.
+  expect(said.some((line) => /paus/i.test(line)), said.join(' | ')).toBe(true);
+
+  await w.panel.getByRole('button', { name: 'Load this plan into the lab' }).click();
+  await w.run.click();
+  await expect(w.status).toHaveText(
+    'Stopped: your code ran past the time limit of 3 s (an endless loop?). The next run starts fresh.',
+    { timeout: FIRST_RUN_MS },
+  );
+});
+
 test('TypeScript: an error message with a very long word wraps instead of widening the page (phone)', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });

@@ -91,10 +91,12 @@ pub enum RunProgress {
     Problem {
         problem: RunnerProblem,
     },
-    /// A search has tried this many plans.
+    /// Plan `ran - 1` of a search is about to run, or, `shrinking`, a smaller plan made of it.
     #[serde(rename = "progress")]
     Searched {
         ran: f64,
+        #[serde(default)]
+        shrinking: bool,
     },
     /// The task's report, packed (`crate::lab::own_client::report`): the run's ending, and
     /// how long it took in the worker.

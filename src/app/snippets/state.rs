@@ -86,8 +86,10 @@ pub struct Panel {
     pub task: Option<Task>,
     /// The sandbox's report of the latest run, unread (the lab reads and re-checks it).
     pub report: Option<Rc<str>>,
-    /// Plans a search has tried so far.
+    /// Plans a search has tried so far, the one running included.
     pub ran: u64,
+    /// The search is shrinking the counterexample plan `ran - 1` was.
+    pub shrinking: bool,
 }
 
 impl Panel {
@@ -103,6 +105,7 @@ impl Panel {
             task: None,
             report: None,
             ran: 0,
+            shrinking: false,
         }
     }
 }
@@ -158,6 +161,7 @@ impl Reducible for Panel {
                 next.task = Some(task);
                 next.report = None;
                 next.ran = 0;
+                next.shrinking = false;
             }
             PanelAction::Report { run_id, event } if run_id == self.run_id => {
                 if !next.take(event) {
@@ -217,8 +221,9 @@ impl Panel {
             (phase, RunEvent::Progress(RunProgress::Problem { problem })) if phase.is_busy() => {
                 self.stderr.push(said(&problem) + "\n");
             }
-            (RunPhase::Running, RunEvent::Progress(RunProgress::Searched { ran })) => {
+            (RunPhase::Running, RunEvent::Progress(RunProgress::Searched { ran, shrinking })) => {
                 self.ran = ran.clamp(0.0, 1e12) as u64;
+                self.shrinking = shrinking;
             }
             (RunPhase::Running, RunEvent::Progress(RunProgress::Result { json, ms })) => {
                 self.report = Some(Rc::from(json));

@@ -20,7 +20,7 @@ pub mod wire;
 pub use machine::{ClientStop, During, Handlers, OwnClient, Refusal, Stop};
 pub use protocol::{Action, Answer, AnswerKind, Handled, Input, InputKind, LossReason, Settings};
 pub use report::{Report, RunReport};
-pub use runner::{own_scenario, switch_applies, OwnRun, OwnSearch, Printed, RunStop};
+pub use runner::{own_scenario, switch_applies, OwnRun, OwnSearch, Printed, RunStop, SearchAt};
 
 /// The language a learner's client is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

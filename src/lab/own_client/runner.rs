@@ -201,21 +201,31 @@ pub enum OwnSearch {
     },
 }
 
+/// Where a search is, told before each run of the learner's code: so that when the code
+/// never returns, the page can name the plan it hung under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchAt {
+    /// Plan `ran - 1` is about to run.
+    Plan { ran: u64 },
+    /// Plan `ran - 1` broke a check, and a smaller plan the shrinker made of it is about to run.
+    Shrinking { ran: u64 },
+}
+
 /// Searches `spec`'s plans over `base` (see [`own_scenario`]) against the learner's client,
-/// telling `progress` how many plans have run after each, and shrinks the first
-/// counterexample as the model's search does.
+/// telling `progress` where it is before each run, and shrinks the first counterexample as
+/// the model's search does.
 pub fn search(
     base: &Scenario,
     spec: &SearchSpec,
     make: &mut MakeClient<'_>,
-    mut progress: impl FnMut(u64),
+    mut progress: impl FnMut(SearchAt),
 ) -> OwnSearch {
     let base = own_scenario(base);
     let mut scenario = base.clone();
     for index in 0..spec.budget {
         random_plan_into(&base, spec, index, &mut scenario.faults.0);
         let ran = index + 1;
-        progress(ran);
+        progress(SearchAt::Plan { ran });
         match judge(&scenario, make) {
             Judged::Holds => {}
             Judged::Stopped => {
@@ -229,9 +239,12 @@ pub fn search(
                     check,
                     at,
                 };
-                let found = shrink_by(&base, &first, |s| match judge(s, make) {
-                    Judged::Broke(check, at) => Some((check, at)),
-                    Judged::Holds | Judged::Stopped => None,
+                let found = shrink_by(&base, &first, |s| {
+                    progress(SearchAt::Shrinking { ran });
+                    match judge(s, make) {
+                        Judged::Broke(check, at) => Some((check, at)),
+                        Judged::Holds | Judged::Stopped => None,
+                    }
                 });
                 return OwnSearch::Broke { ran, first, found };
             }

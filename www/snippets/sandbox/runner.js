@@ -14,8 +14,9 @@
 // Runs inside the iframe: answers the heartbeat, makes, feeds and kills workers, compiles an
 // engine's wasm once for all of them (a worker then instantiates the module), and relays
 // what they post (strings within a budget, and one ArrayBuffer within its own, handed over)
-// tagged with their id, so a worker can neither speak for another nor swamp the page. Its
-// hash is in both policies.
+// tagged with their id, so a worker can neither speak for another nor swamp the page. A
+// search tells where it is before every plan; only the latest of those goes on, a few times
+// a second, and it still goes on when the worker then hangs. Its hash is in both policies.
 export const BOOTSTRAP = `"use strict";
 const workers = new Map();
 const compiled = new Map();
@@ -29,17 +30,32 @@ onmessage = ({ source, data }) => {
     const report = (message) => parent.postMessage({ worker: id, data: message }, "*");
     let budget = data.relayChars;
     let bytes = data.relayBytes;
+    const relay = (message) => {
+      budget -= typeof message === "string" ? message.length : budget + 1;
+      if (budget >= 0) return report(message);
+      worker.terminate();
+      workers.delete(id);
+      report('{"type":"limit","limit":"totalBytes"}');
+    };
+    let progress = null;
+    const flush = () => {
+      const message = progress;
+      progress = null;
+      if (message !== null && workers.has(id)) relay(message);
+    };
     worker.onmessage = ({ data: message }) => {
       if (!workers.has(id)) return;
       if (message instanceof ArrayBuffer && message.byteLength <= bytes) {
         bytes = -1;
         return parent.postMessage({ worker: id, bytes: message }, "*", [message]);
       }
-      budget -= typeof message === "string" ? message.length : budget + 1;
-      if (budget >= 0) return report(message);
-      worker.terminate();
-      workers.delete(id);
-      report('{"type":"limit","limit":"totalBytes"}');
+      if (typeof message === "string" && message.startsWith('{"type":"progress"')) {
+        if (progress === null) setTimeout(flush, data.progressMs);
+        progress = message;
+        return;
+      }
+      flush();
+      relay(message);
     };
     worker.onerror = (event) => {
       event.preventDefault();
@@ -66,7 +82,7 @@ parent.postMessage({ ready: true }, "*");`;
 
 // sha256 of BOOTSTRAP; tests/e2e/client.spec.ts recomputes it, tools/csp.mjs puts it in
 // the page's policy too (a srcdoc iframe is bound by its parent's policy as well).
-export const BOOTSTRAP_HASH = "sha256-ERnBWQZ5sfZ6tXl+bFzZgTYEykDmwrNacmMxVhx2t44=";
+export const BOOTSTRAP_HASH = "sha256-w1EbhK1T5y41E7HkJKLCPIxra2E/ebXl0H/WoRQl1+g=";
 
 export const SANDBOX_POLICY = [
   "default-src 'none'",
@@ -95,9 +111,11 @@ const COMPILED = { python: ["pyodide.asm.wasm"], typescript: [] };
 // neighbour first, then the lab's wasm that Trunk builds beside index.html).
 const LAB_FILES = ["sandbox/client-runtime.js", "client_worker.js", "client_worker_bg.wasm"];
 // A lab's report may be 4 MB of text; quoted into a JSON message it may grow up to six
-// times (an escaped control character), plus the search's progress messages.
+// times (an escaped control character), plus the search's progress messages (one each
+// PROGRESS_MS at most, about 50 characters: 2 MB last 2.8 hours).
 const LAB_REPORT_CHARS = 4_000_000;
-const LAB_RELAY_CHARS = 6 * LAB_REPORT_CHARS + 1_000_000;
+const LAB_RELAY_CHARS = 6 * LAB_REPORT_CHARS + 2_000_000;
+const PROGRESS_MS = 250;
 // Shown under Errors at most: an error can quote a value.
 const MAX_ERROR_CHARS = 20_000;
 // The heartbeat: a sandbox that leaves this many pings in a row unanswered is taken for
@@ -273,7 +291,7 @@ function onWorkerMessage(lane, worker, data) {
       // without progress, so a handler that never returns is still stopped on time.
       clearTimeout(run.timer);
       run.timer = setTimeout(() => endRun(run, { kind: "timedOut" }), run.request.timeLimitMs);
-      emit(run, { kind: "progress", ran: data.ran });
+      emit(run, { kind: "progress", ran: data.ran, shrinking: data.shrinking === true });
       return;
     case "result":
       if (!running || typeof data.json !== "string") return;
@@ -442,7 +460,7 @@ function spawnWorker(lane, source, files) {
   worker.timer = setTimeout(() => engineLate(lane, worker), worker.restores ? RESTORE_MS : ENGINE_START_MS);
   const relayBytes = worker.makesSnapshot ? MAX_SNAPSHOT_BYTES : -1;
   const compile = COMPILED[lane.language];
-  post(sandbox, { type: "spawn", id: worker.id, source, init, compile, relayChars: LAB_RELAY_CHARS, relayBytes }, Object.values(copies));
+  post(sandbox, { type: "spawn", id: worker.id, source, init, compile, relayChars: LAB_RELAY_CHARS, relayBytes, progressMs: PROGRESS_MS }, Object.values(copies));
   return worker;
 }
 
@@ -534,7 +552,8 @@ async function handOver(lane, run) {
  * sandboxed worker (/work/shared-spec/client-api.md). `request` is { language, code, link,
  * task: "run" | "search", search?, timeLimitMs }: `link` and `search` go to the wasm as they
  * are. `onEvent(event)` receives "downloading" { receivedBytes, totalBytes | null },
- * "starting", "running", "progress" { ran }, "output" { stream: "stderr", text } (why it
+ * "starting", "running", "progress" { ran, shrinking } (plan ran - 1, or a smaller plan
+ * made of it, is about to run), "output" { stream: "stderr", text } (why it
  * failed, right before "failed"), then exactly one ending: "result" { json, ms | null } (the
  * wasm's report, unread), "failed" { line | null }, "timedOut", "stopped" or
  * "sandboxCrashed"; after the ending it is never called again. The time limit runs from

@@ -17,7 +17,7 @@ use yew::prelude::*;
 use crate::app::share::{initial_snippets, record_client, record_snippet, written_here};
 use crate::app::snippets::{
     use_code_from_link, use_reported_edits, use_runner, EditorHost, EngineStatus, OutputConsole,
-    Panel, PanelAction, RunControls, SnippetLanguage, Task, TooLongForLink,
+    Panel, PanelAction, RunControls, RunEnding, RunPhase, SnippetLanguage, Task, TooLongForLink,
 };
 use crate::lesson::content::SANDBOX;
 use crate::model::Scenario;
@@ -196,6 +196,11 @@ fn Workbench(props: &WorkbenchProps) -> Html {
             <search::ClientSearch {busy} {searching} ran={panel.ran} on_start={on_search} />
             if searched {
                 { reported }
+            }
+            if searched && panel.phase == RunPhase::Ended(RunEnding::TimedOut) {
+                if let Some(task) = panel.task.clone() {
+                    <search::HungPlan {task} ran={panel.ran} shrinking={panel.shrinking} />
+                }
             }
         </section>
     }

@@ -11,12 +11,13 @@ use super::run::ClientRun;
 use crate::app::sandbox::search::view::SearchForm;
 use crate::app::sandbox::search::Settings;
 use crate::app::snippets::{SnippetLanguage, Task};
+use crate::lab::describe;
 use crate::lab::own_client::runner::default_search;
-use crate::lab::own_client::{OwnSearch, RunReport};
+use crate::lab::own_client::{own_scenario, OwnSearch, RunReport};
 use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences;
-use crate::model::search::{with_plan, SearchSpec};
-use crate::model::{CheckStatus, RunQuestions, Scenario};
+use crate::model::search::{random_plan, with_plan, SearchSpec};
+use crate::model::{CheckStatus, RunQuestions, Scenario, SimTime};
 
 #[derive(Properties, PartialEq)]
 pub struct ClientSearchProps {
@@ -67,6 +68,62 @@ pub fn ClientSearch(props: &ClientSearchProps) -> Html {
                 </div>
             }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HungPlanProps {
+    /// The search's task.
+    pub task: Task,
+    /// Its last progress: plan `ran - 1` was running…
+    pub ran: u64,
+    /// …or a smaller plan made of it, to shrink it.
+    pub shrinking: bool,
+}
+
+/// The plan a search was at when the time limit stopped it, so the learner can meet the
+/// hang in a single run. The sandbox only says which plan; the page draws it again.
+#[component]
+pub fn HungPlan(props: &HungPlanProps) -> Html {
+    let Some(spec) = props.task.search.as_ref() else {
+        return Html::default();
+    };
+    if !(1..=spec.budget).contains(&props.ran) {
+        return Html::default();
+    }
+    let base = own_scenario(&props.task.scenario);
+    let plan = random_plan(&base, spec, props.ran - 1);
+    let (plan_number, budget) = (props.ran, spec.budget);
+    let said = if props.shrinking {
+        sentences::sandbox::own_client::SearchHungShrinking {
+            plan: plan_number,
+            budget,
+        }
+        .to_string()
+    } else {
+        sentences::sandbox::own_client::SearchHung {
+            plan: plan_number,
+            budget,
+        }
+        .to_string()
+    };
+    let faults = plan
+        .0
+        .iter()
+        .map(|f| html! { <li>{describe::fault_at(&f.fault, f.at)}</li> });
+    let onclick = {
+        let scenario = with_plan(&base, plan.clone());
+        Callback::from(move |_: MouseEvent| {
+            crate::app::sandbox::go_to(scenario.clone(), SimTime::ZERO)
+        })
+    };
+    html! {
+        <div class="search-found">
+            <p class="search-outcome" role="status">{said}</p>
+            <ul class="search-story">{ for faults }</ul>
+            <p class="muted">{SANDBOX.own_client.search_hung_next}</p>
+            <button type="button" class="button" {onclick}>{SANDBOX.own_client.load}</button>
+        </div>
     }
 }
 
