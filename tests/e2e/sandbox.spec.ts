@@ -317,6 +317,12 @@ test('the pitfall exercise derives T > 370 ms, shows the pause outcome and sweep
   await expect(verdict).toContainText('Client A kept the lease');
   await exercise.getByLabel('GC budget').fill('-5');
   await expect(exercise.getByText('GC budget: A duration cannot be negative.')).toBeVisible();
+  // A T the exercise cannot take is refused beside the field, which says so.
+  const ttl = exercise.getByLabel('Your T');
+  await expect(ttl).toHaveAttribute('aria-invalid', 'false');
+  await ttl.fill('10h');
+  await expect(ttl).toHaveAttribute('aria-invalid', 'true');
+  await expect(ttl).toHaveAccessibleDescription(/^T must be a number of milliseconds between /);
 });
 
 // A count of one takes the singular (content's `{count:one|more}`), every other count the plural.

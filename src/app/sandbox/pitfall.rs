@@ -160,12 +160,14 @@ impl Choice {
             <div class="pitfall-choice">
                 <div class="field">
                     <label for="pitfall-ttl">{words.your_ttl}</label>
-                    <input id="pitfall-ttl" type="text" inputmode="decimal" value={self.ttl_text.clone()} oninput={on_ttl} />
+                    <input id="pitfall-ttl" type="text" inputmode="decimal" value={self.ttl_text.clone()} oninput={on_ttl}
+                        aria-invalid={self.ttl_refused.to_string()}
+                        aria-describedby={self.ttl_refused.then_some("pitfall-ttl-refused")} />
                     <span class="unit">{words.unit}</span>
                 </div>
                 <button type="button" class="button small" onclick={use_proposed}>{words.use_proposed}</button>
                 if self.ttl_refused {
-                    <p class="status-warn small" role="status">
+                    <p id="pitfall-ttl-refused" class="status-warn small" role="status">
                         {sentences::sandbox::pitfall::TtlRefused { min: MIN_TTL, max: MAX_TTL, used }.to_string()}
                     </p>
                 }
