@@ -250,6 +250,16 @@ fn every_renew_has_one_outcome_and_the_figures_at_the_end_are_the_whole_run() {
             prop_assert_eq!(count(|o| matches!(o, RenewOutcome::TimedOut(_))), m.renews_timed_out);
             let on_wire = renews.iter().filter(|r| r.lost_on_wire).count() as u32;
             prop_assert_eq!(on_wire, m.renews_lost_on_wire);
+            // Still awaited at the end: unanswered, by a client that did not crash.
+            let crashed: Vec<NodeId> = (run.events().iter())
+                .filter(|e| e.kind == EventKind::Crashed)
+                .map(|e| e.node)
+                .collect();
+            let awaited = (renews.iter())
+                .filter(|r| r.outcome == RenewOutcome::Unanswered)
+                .filter(|r| !crashed.contains(&NodeId::Client(r.client)))
+                .count() as u32;
+            prop_assert_eq!(awaited, m.renews_awaiting);
             for r in renews {
                 prop_assert!(r.settled_at().is_none_or(|t| t >= r.sent_at));
             }

@@ -355,7 +355,7 @@ records! {
     /// The label of each figure the checkers' measures count.
     CountLabels {
         renews_sent: Text, renews_ok: Text, renews_not_owner: Text, renews_timed_out: Text,
-        renews_lost_on_wire: Text, losses: Text, false_losses: Text, writes_accepted: Text,
+        renews_awaiting: Text, renews_lost_on_wire: Text, losses: Text, false_losses: Text, writes_accepted: Text,
         writes_rejected: Text, stale_accepted: Text, max_failover: Text,
     }
 

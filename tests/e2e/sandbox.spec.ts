@@ -44,6 +44,11 @@ test('1. a healthy holder renews about twelve times and never loses the lease', 
   expect(renewals).toBeGreaterThanOrEqual(11);
   expect(renewals).toBeLessThanOrEqual(13);
   expect(await count(page, 'Renewals answered OK')).toBeGreaterThanOrEqual(renewals - 1);
+  // Every renewal sent is answered, given up on, or still awaited: the table adds up.
+  const settled = ['Renewals answered OK', 'Renewals answered NOT_OWNER', 'Renewals that timed out', 'Renewals awaiting an answer'];
+  let accounted = 0;
+  for (const label of settled) accounted += await count(page, label);
+  expect(accounted).toBe(renewals);
   expect(await count(page, 'Writes rejected by the fence')).toBe(0);
   await expect(page.getByRole('listitem').filter({ hasText: 'Client A' }).first()).toContainText(/Holding|Renew in flight/);
   await expect(lossNote(page)).toHaveCount(0);

@@ -14,10 +14,13 @@ use crate::model::{CheckId, CheckStatus, Lifecycle, Metrics, RunQuestions, SimTi
 /// At most this many lost-flag moments are listed; the rest are counted.
 const SHOWN_LOSSES: usize = 6;
 
+/// Each figure's label and value.
+type Figures = [(&'static str, String); 12];
+
 /// The figures a learner compares between runs, by label, from one set of measurements.
 /// Every figure comes from the model's checkers (`metrics_at` as of the step shown and
 /// `metrics` for the whole run), so the two columns never count by different rules.
-fn figures(run: &dyn RunReading, m: &Metrics) -> [(&'static str, String); 11] {
+fn figures(run: &dyn RunReading, m: &Metrics) -> Figures {
     let l = &CHECK_TEXTS.counts;
     let failover = match m.max_failover {
         Some(d) => run.shown_length(d).to_string(),
@@ -28,6 +31,7 @@ fn figures(run: &dyn RunReading, m: &Metrics) -> [(&'static str, String); 11] {
         (l.renews_ok, m.renews_ok.to_string()),
         (l.renews_not_owner, m.renews_not_owner.to_string()),
         (l.renews_timed_out, m.renews_timed_out.to_string()),
+        (l.renews_awaiting, m.renews_awaiting.to_string()),
         (l.renews_lost_on_wire, m.renews_lost_on_wire.to_string()),
         (l.losses, m.losses.to_string()),
         (l.false_losses, m.false_losses.to_string()),
@@ -193,8 +197,8 @@ fn counts(run: &dyn RunReading, now: SimTime, compare: Option<&ComparedRun>) -> 
 /// The counts up to the step shown beside the whole run's, when nothing is compared.
 fn counts_table(
     run: &dyn RunReading,
-    mine: [(&'static str, String); 11],
-    whole: [(&'static str, String); 11],
+    mine: Figures,
+    whole: Figures,
     now: SimTime,
 ) -> Html {
     let panel = &CHECK_TEXTS.panel;

@@ -490,6 +490,8 @@ mod tests {
             ),
             (4, 2, 1, 2)
         );
+        // The fourth still waits when the run ends.
+        assert_eq!(m.renews_awaiting, 1);
         let outcomes: Vec<_> = obs.renews.iter().map(|r| r.outcome).collect();
         assert_eq!(
             outcomes,

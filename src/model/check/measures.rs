@@ -167,8 +167,9 @@ impl Measures {
                 }
             }
             (NodeId::Client(c), EventKind::Crashed) => {
-                // What it waited for stays unanswered.
+                // What it waited for stays unanswered, and it waits no more.
                 if let Some(p) = self.view(c).and_then(|v| v.renew.take()) {
+                    self.metrics.renews_awaiting -= 1;
                     self.settle(c, p, RenewOutcome::Unanswered);
                 }
             }
@@ -232,6 +233,7 @@ impl Measures {
                 sent_at: at,
                 lost_on_wire: false,
             });
+            self.metrics.renews_awaiting += 1;
         }
     }
 
@@ -266,12 +268,17 @@ impl Measures {
         }
     }
 
+    /// Records what became of `p`; a renew answered or given up on is no longer awaited (one
+    /// left unanswered is taken off by the caller: a crash, or awaited still at the end).
     fn settle(&mut self, client: ClientId, p: PendingRenew, outcome: RenewOutcome) {
         match outcome {
             RenewOutcome::Ok(_) => self.metrics.renews_ok += 1,
             RenewOutcome::NotOwner(_) => self.metrics.renews_not_owner += 1,
             RenewOutcome::TimedOut(_) => self.metrics.renews_timed_out += 1,
             RenewOutcome::Unanswered => {}
+        }
+        if outcome != RenewOutcome::Unanswered {
+            self.metrics.renews_awaiting -= 1;
         }
         if let Some(r) = self.records.as_mut() {
             r.renews.push(RenewRecord {

@@ -162,6 +162,9 @@ pub struct Metrics {
     /// Renews the client stopped waiting for with no answer (its request timed out or its
     /// safe deadline passed first).
     pub renews_timed_out: u32,
+    /// Renews a live client is still waiting for (at most one a client): at the run's end,
+    /// those sent too late for an answer to arrive.
+    pub renews_awaiting: u32,
     /// Renews whose request or answer the network dropped while the client waited.
     pub renews_lost_on_wire: u32,
     /// Clients that went Lost.
