@@ -380,6 +380,11 @@ test("Python: a syntax error names client.py's line; a missing handler and 1,000
   assert.deepEqual(raised.output, ["loading", "about to fail"]);
   const unimportable = lab(runtime.pythonClient(py, "print('loading')\nimport nothing_here\n").make);
   assert.deepEqual(unimportable("A", SETTINGS).handle(start()).output, ["loading"]);
+  // A raise with nothing printed brings no line, not an empty one.
+  const silent = lab(runtime.pythonClient(py, "def start(node):\n    return {}['missing']\n").make);
+  const failed = silent("A", SETTINGS).handle(start());
+  assert.match(failed.error.text, /KeyError/);
+  assert.equal(failed.output, undefined);
 });
 
 // Not a timed assertion (the machine may be busy): the figure is reported for the README.

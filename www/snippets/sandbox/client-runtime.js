@@ -915,7 +915,7 @@ def _take_output():
 
 def _threw(error):
     """The reply of a call that threw the error, with the lines printed before it."""
-    lines = _take_output()
+    lines = _take_output() if _out else None
     if lines:
         return _dumps({"error": error, "output": lines})
     return _dumps({"error": error})
