@@ -375,7 +375,7 @@ for (const language of LANGUAGES) {
       );
       await runInLab(w, RAN_STOPPED);
       await expect(w.alert).toHaveText(
-        /^Client A (asked for more than 1000 actions in one call while handling reply\(node, answer\) for a granted answer|threw while handling reply\(node, answer\) for a granted answer at \d+(\.\d+)? m?s(, on line \d+)?: [\s\S]*more than 1,000 actions)/,
+        /^(While handling reply\(node, answer\) for a granted answer at \d+(\.\d+)? m?s, client A asked for more than 1000 actions in one call, so the lab stopped the run|Client A threw while handling reply\(node, answer\) for a granted answer at \d+(\.\d+)? m?s(, on line \d+)?: [\s\S]*more than 1,000 actions)/,
       );
 
       // After all that, the solution runs as if nothing happened.
@@ -1017,6 +1017,36 @@ test('TypeScript: a search the time limit stops names the plan the code hung und
     'Stopped: your code ran past the time limit of 3 s (an endless loop?). The next run starts fresh.',
     { timeout: FIRST_RUN_MS },
   );
+});
+
+test('TypeScript: Your client shows the scenario it runs in: the preset, its faults to change, and no policy comparison', async ({ page }) => {
+  test.setTimeout(180_000);
+  const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&preset=6&client=typescript');
+  await replaceCode(w.editor, `// mine: never renews\n${NEVER_RENEWS}`);
+  const picker = page.getByLabel('Scenario');
+  await expect(picker).toHaveValue('6');
+  const faults = page.getByRole('region', { name: 'Faults', exact: true });
+  await expect(faults.getByRole('listitem')).not.toHaveCount(0);
+  // The learner's client compares with the built-in client, not with a flipped switch.
+  await expect(page.getByLabel('Compare side by side with')).toHaveCount(0);
+  // Another preset and a fault of one's own, without leaving the mode or losing the code.
+  await picker.selectOption('1');
+  await expect(faults.getByRole('listitem')).toHaveCount(0);
+  const faultFree = await runInLab(w);
+  await page.locator('#fault-kind').selectOption('pause');
+  await page.locator('#fault-node').selectOption('A');
+  await page.locator('#fault-at').fill('7s');
+  await page.locator('#fault-amount').fill('2.5s');
+  await page.getByRole('button', { name: 'Add fault' }).click();
+  await expect(faults.getByRole('listitem')).toHaveCount(1);
+  await expect(page).toHaveURL(/[?&]fault=pause:A@7s\+2\.5s(&|$)/);
+  await expect(w.editor).toContainText('never renews');
+  // The fault reaches the learner's run: another trace.
+  await w.run.click();
+  await expect(w.trace).not.toContainText(faultFree, { timeout: FIRST_RUN_MS });
+  await expect(w.status).toHaveText(RAN);
+  await expect(w.trace).toHaveText(TRACE);
+  expect((await w.trace.innerText()).match(TRACE)![1]).not.toBe(faultFree);
 });
 
 test('TypeScript: an error message with a very long word wraps instead of widening the page (phone)', async ({ page }) => {

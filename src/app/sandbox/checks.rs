@@ -195,12 +195,7 @@ fn counts(run: &dyn RunReading, now: SimTime, compare: Option<&ComparedRun>) -> 
 }
 
 /// The counts up to the step shown beside the whole run's, when nothing is compared.
-fn counts_table(
-    run: &dyn RunReading,
-    mine: Figures,
-    whole: Figures,
-    now: SimTime,
-) -> Html {
+fn counts_table(run: &dyn RunReading, mine: Figures, whole: Figures, now: SimTime) -> Html {
     let panel = &CHECK_TEXTS.panel;
     html! {
         <table class="counts">

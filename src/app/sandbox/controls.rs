@@ -224,15 +224,18 @@ pub fn PolicyPanel(props: &SetupProps) -> Html {
                     }
                 }) }
             </ul>
-            <label for="lab-compare">{words.compare}</label>
-            <select id="lab-compare" ref={compare_select} onchange={oncompare}>
-                <option value="" selected={compared.is_none()}>{words.no_comparison}</option>
-                { for PolicySwitch::ALL.into_iter().map(|switch| html! {
-                    <option value={switch.slug()} selected={compared == Some(switch)}>
-                        {policy_choice(switch, &policy)}
-                    </option>
-                }) }
-            </select>
+            // The learner's client compares with the built-in client instead.
+            if !props.own_client {
+                <label for="lab-compare">{words.compare}</label>
+                <select id="lab-compare" ref={compare_select} onchange={oncompare}>
+                    <option value="" selected={compared.is_none()}>{words.no_comparison}</option>
+                    { for PolicySwitch::ALL.into_iter().map(|switch| html! {
+                        <option value={switch.slug()} selected={compared == Some(switch)}>
+                            {policy_choice(switch, &policy)}
+                        </option>
+                    }) }
+                </select>
+            }
         </fieldset>
     }
 }

@@ -318,18 +318,26 @@ fn mode_switch(mode: &UseStateHandle<Mode>) -> Html {
     }
 }
 
-/// "Your client": the learner's code and its runs, then the settings it runs with.
+/// "Your client": the learner's code and its runs, then the scenario it runs in: the
+/// preset, the fault plan, the policies and the parameters.
 fn own_client_view(store: &UseReducerHandle<LabStore>) -> Html {
+    let setup = SetupProps {
+        lab: store.clone(),
+        setup: SetupKey::of(&store.0),
+        own_client: true,
+    };
     html! {
         <>
             <own_client::OwnClientLab scenario={store.0.scenario().clone()} />
             <p class="muted">{SANDBOX.own_client.settings_note}</p>
+            <controls::PresetPicker ..setup />
             { settings_panels(store, true) }
         </>
     }
 }
 
-/// The policy and parameter panels a live or learner's run starts from.
+/// The panels a live or learner's run starts from: the policies and parameters, and for the
+/// learner's client the fault plan too (live mode brings its own faults as they happen).
 fn settings_panels(store: &UseReducerHandle<LabStore>, own_client: bool) -> Html {
     let setup = SetupProps {
         lab: store.clone(),
@@ -338,6 +346,9 @@ fn settings_panels(store: &UseReducerHandle<LabStore>, own_client: bool) -> Html
     };
     html! {
         <div class="lab-settings">
+            if own_client {
+                <faults::FaultsPanel ..setup.clone() />
+            }
             <controls::PolicyPanel ..setup.clone() />
             <controls::ParametersPanel ..setup />
         </div>
