@@ -214,6 +214,22 @@ test('the lesson diagrams fit a phone too, and enlarge with their explanation', 
   await expect(dialog).toHaveCount(0);
 });
 
+test('on a phone an arrow of a diagram takes a tap a little off its line', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await openRun(page, '#/sandbox?v=1&preset=2&t=17s');
+  const edge = page.getByRole('button', { name: /^Edge renew if token, / });
+  await edge.scrollIntoViewIfNeeded();
+  const line = (await edge.locator('.line').boundingBox())!;
+  // The drawing is scaled down to its column: its hit area of 20 units is under 10 px here.
+  const scale = await edge.evaluate((e) => {
+    const svg = e.closest('svg')!;
+    return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  });
+  expect(20 * scale).toBeLessThan(10);
+  await page.mouse.click(line.x + line.width / 2, line.y + line.height / 2 + 6);
+  await expect(edge).toHaveAttribute('aria-pressed', 'true');
+});
+
 for (const [label, viewport, touch] of [
   ['phone, touch', PHONE, true],
   ['phone, mouse and keys', PHONE, false],
