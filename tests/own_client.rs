@@ -639,6 +639,64 @@ fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_refer
     );
 }
 
+/// A client that releases its lease after 500 ms and writes on with the released token.
+fn writes_after_release() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {
+    |_, cfg| {
+        let mut token = None;
+        Box::new(Scripted(
+            Settings::of(cfg),
+            move |s: &Settings, input: &Input<'_>| {
+                let mut actions = Vec::new();
+                match (input.kind, input.answer, input.timer) {
+                    (InputKind::Start, ..) => actions.push(Action::Acquire { ttl: s.ttl }),
+                    (InputKind::Reply, Some(answer), _) if answer.kind == AnswerKind::Granted => {
+                        token = answer.token;
+                        actions.push(Action::After {
+                            name: "release".into(),
+                            delay: 500_000,
+                        });
+                        actions.push(Action::After {
+                            name: "work".into(),
+                            delay: 0,
+                        });
+                    }
+                    (InputKind::Timer, _, Some("release")) => {
+                        actions.extend(token.map(|token| Action::Release { token }));
+                    }
+                    (InputKind::Timer, _, Some("work")) => {
+                        actions.extend(token.map(|token| Action::Write { token }));
+                        actions.push(Action::After {
+                            name: "work".into(),
+                            delay: s.work_every,
+                        });
+                    }
+                    _ => {}
+                }
+                returned(actions)
+            },
+        ))
+    }
+}
+
+#[test]
+fn a_client_that_writes_on_after_its_own_release_is_caught() {
+    let s = scenario("clients=2&ttl=5s&dur=10s&faults=none");
+    let (own, stop) = checked(&s, &mut writes_after_release());
+    assert_eq!(stop, None);
+    let CheckStatus::Broken { first, .. } = own.check(CheckId::NoWriteAfterLost) else {
+        panic!("{:?}", statuses(&own));
+    };
+    let ViolationDetail::WriteAfterRelease { released_at, .. } = first.detail else {
+        panic!("{first:?}");
+    };
+    // The first write after the release is the one judged.
+    assert!(first.at > released_at, "{first:?}");
+    assert!(first.at.as_micros() - released_at.as_micros() <= s.work_slice.as_micros());
+    assert!(first
+        .explanation()
+        .contains("sent the release of that lease"));
+}
+
 /// A client that ticks every 100 ms and throws when a tick comes more than 50 ms late on its
 /// monotonic clock: a pause of the node stops it; a wall-clock step does not.
 fn throws_when_late() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers> {

@@ -50,6 +50,9 @@ pub trait RunReading: RunStore {
             ViolationDetail::WriteAfterDeadline { sent_at, .. } => {
                 *sent_at = self.shown_time(*sent_at)
             }
+            ViolationDetail::WriteAfterRelease { released_at, .. } => {
+                *released_at = self.shown_time(*released_at)
+            }
             ViolationDetail::StaleAccepted { .. } => {}
         }
         shown

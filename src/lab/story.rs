@@ -107,6 +107,7 @@ fn line(
                     ViolationDetail::WriteAfterLost { .. }
                         | ViolationDetail::WriteAfterNotOwner { .. }
                         | ViolationDetail::WriteAfterDeadline { .. }
+                        | ViolationDetail::WriteAfterRelease { .. }
                 ) =>
         {
             let client = client_of(node)?;

@@ -125,6 +125,17 @@ impl ViolationWords for Violation {
                 ttl,
             }
             .to_string(),
+            ViolationDetail::WriteAfterRelease {
+                client,
+                token,
+                released_at,
+            } => no_write_after_lost::AfterRelease {
+                at,
+                client,
+                token,
+                released_at,
+            }
+            .to_string(),
         }
     }
     fn prevention(&self) -> &'static str {

@@ -11,7 +11,8 @@
 //!   token. The service's expiry is at least T after that send, so every sound safe deadline
 //!   (the built-in client's is that send + T − the drift margin) has passed by then. The one
 //!   write a write-path pause holds is judged when the client issued it, before the pause
-//!   froze it (the trace records it there), as the built-in client's is.
+//!   froze it (the trace records it there), as the built-in client's is;
+//! - and so does a release it sent for that token: it let go of the lease itself.
 //!
 //! What only the lock service saw (its clock jumped, an administrator revoked the lease) is
 //! no loss the client could have noticed: fencing is what protects the data then, and the
@@ -53,6 +54,8 @@ struct Heard {
     paused: bool,
     /// The latest NOT_OWNER its code read: when, and for which token.
     not_owner: Option<(SimTime, FencingToken)>,
+    /// The latest release it sent: when, and for which token.
+    released: Option<(SimTime, FencingToken)>,
     /// Its node's clocks, replayed from the clock faults in the trace.
     clock: NodeClock,
     /// Its acquires and renews still unanswered.
@@ -71,6 +74,7 @@ impl Heard {
         let (req, ttl) = match msg {
             Message::Acquire { req, ttl } => (req, Some(ttl)),
             Message::Renew { req, .. } => (req, None),
+            Message::Release { token, .. } => return self.released = Some((at, token)),
             _ => return,
         };
         if self.asked.len() >= ASKED_KEPT {
@@ -224,6 +228,13 @@ impl NoWriteAfterLost {
                         client,
                         token,
                         told_at,
+                    });
+                }
+                if let Some((released_at, _)) = heard.released.filter(|(_, t)| *t == token) {
+                    return Some(ViolationDetail::WriteAfterRelease {
+                        client,
+                        token,
+                        released_at,
                     });
                 }
                 return heard.past_deadline(e.at, token).map(|(sent_at, ttl)| {

@@ -104,6 +104,16 @@ pub enum ViolationDetail {
         /// The lease's TTL, T.
         ttl: SimDuration,
     },
+    /// A learner's client issued a write with a token it had sent a release for, at
+    /// `released_at`: letting go of the lease ends its writes with that token.
+    WriteAfterRelease {
+        /// The writer.
+        client: ClientId,
+        /// Its token.
+        token: FencingToken,
+        /// When it sent the release.
+        released_at: SimTime,
+    },
 }
 
 /// One broken check: which, when, and the facts.
