@@ -1049,6 +1049,25 @@ test('TypeScript: Your client shows the scenario it runs in: the preset, its fau
   expect((await w.trace.innerText()).match(TRACE)![1]).not.toBe(faultFree);
 });
 
+test('TypeScript: a client that writes on after its own release is caught, with other numbers', async ({ page }) => {
+  test.setTimeout(180_000);
+  const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&preset=1&ttl=7s&dur=20s');
+  await replaceCode(w.editor, `let token = 0;
+function start(node: any) { node.acquire(node.settings.ttl); }
+function reply(node: any, answer: any) {
+  if (answer.kind === "granted") { token = answer.token; node.after(700, "release"); node.after(0, "work"); }
+}
+function timer(node: any, name: string) {
+  if (name === "release") node.release(token);
+  if (name === "work") { node.write(token); node.after(node.settings.workEvery, "work"); }
+}
+`);
+  await runInLab(w);
+  const item = check(w, 'No write is issued after the lost flag is set');
+  await expect(item.locator('.check-status')).toHaveText(/^Broken at t = /);
+  await expect(item).toContainText(/although it had sent the release of that lease at 7\d\d ms: /);
+});
+
 test('TypeScript: an error message with a very long word wraps instead of widening the page (phone)', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });
