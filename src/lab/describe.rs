@@ -255,6 +255,21 @@ pub fn answer_kind(kind: crate::lab::own_client::AnswerKind) -> &'static str {
     }
 }
 
+/// The handler a learner's client was in: "start(node)", "reply(node, answer) for a granted
+/// answer", "timer(node, "renew")".
+pub fn during(during: &crate::lab::own_client::During) -> String {
+    use crate::lab::own_client::During;
+    use sentences::sandbox::own_client as says;
+    match during {
+        During::Start => SANDBOX.own_client.start.to_owned(),
+        During::Reply(kind) => says::Reply {
+            answer: answer_kind(*kind),
+        }
+        .to_string(),
+        During::Timer(name) => says::Timer { name }.to_string(),
+    }
+}
+
 /// A message by its name, with the token it carries.
 fn message(m: &Message) -> String {
     match m.token() {

@@ -1068,6 +1068,29 @@ function timer(node: any, name: string) {
   await expect(item).toContainText(/although it had sent the release of that lease at 7\d\d ms: /);
 });
 
+for (const language of ['TypeScript', 'Python'] as const) {
+  test(`${language}: a run the time limit stops says which client's call never returned, and when it began`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const w = await openClient(page, language, '#/sandbox?v=1&preset=1&ttl=6s');
+    await replaceCode(
+      w.editor,
+      language === 'Python'
+        ? 'def start(node):\n    node.after(300, "tick")\n\ndef reply(node, answer):\n    pass\n\ndef timer(node, name):\n    if node.monotonic() > 1000:\n        while True:\n            pass\n    node.after(300, "tick")\n'
+        : 'function start(node: any) { node.after(300, "tick"); }\nfunction reply(node: any, answer: any) {}\nfunction timer(node: any, name: string) {\n  if (node.monotonic() > 1000) { for (;;) {} }\n  node.after(300, "tick");\n}\n',
+    );
+    await setLimit(w, 3);
+    await w.run.click();
+    await expect(w.status).toHaveText(
+      'Stopped: your code ran past the time limit of 3 s (an endless loop?). The next run starts fresh.',
+      { timeout: FIRST_RUN_MS },
+    );
+    // Ticks at 300, 600, 900 ms return; the one at 1.2 s never does.
+    await expect(w.errors).toContainText(
+      /When the time limit ran out, client [AB] was still in timer\(node, "tick"\), a call it began when its monotonic clock read 1\.200 s: that call never returned\./,
+    );
+  });
+}
+
 test('TypeScript: an error message with a very long word wraps instead of widening the page (phone)', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });

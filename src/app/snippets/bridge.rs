@@ -91,6 +91,16 @@ pub enum RunProgress {
     Problem {
         problem: RunnerProblem,
     },
+    /// A run's handler call is about to start: the client's letter, the call's codes
+    /// (`crate::lab::own_client::wire::during`), a timer's name, and the node's monotonic
+    /// clock (µs). The latest one is a few hundred milliseconds old at most.
+    Calling {
+        client: String,
+        call: f64,
+        x: f64,
+        timer: Option<String>,
+        mono: f64,
+    },
     /// Plan `ran - 1` of a search is about to run, or, `shrinking`, a smaller plan made of it.
     #[serde(rename = "progress")]
     Searched {

@@ -9,8 +9,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::bridge::{RunEnding, RunEvent, RunProgress, RunnerProblem, Stream};
+use crate::lab::describe;
+use crate::lab::own_client::{wire, During};
 use crate::model::search::SearchSpec;
-use crate::model::Scenario;
+use crate::model::{ClientId, Scenario, SimTime};
 
 pub const DEFAULT_LIMIT_SECS: u32 = 5;
 pub const MAX_LIMIT_SECS: u32 = 60;
@@ -90,6 +92,46 @@ pub struct Panel {
     pub ran: u64,
     /// The search is shrinking the counterexample plan `ran - 1` was.
     pub shrinking: bool,
+    /// The handler call a run was last told it is in.
+    pub calling: Option<Calling>,
+}
+
+/// A run's handler call: whose, which handler, and the node's monotonic clock when it began.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calling {
+    pub client: ClientId,
+    pub during: During,
+    pub mono: SimTime,
+}
+
+impl Calling {
+    /// The call the runner reported, if its codes mean something.
+    fn read(client: &str, call: f64, x: f64, timer: Option<&str>, mono: f64) -> Option<Calling> {
+        let code = |n: f64| (n >= 0.0 && n.fract() == 0.0).then_some(n as u64);
+        let index = u32::from(client.chars().next()?).checked_sub(u32::from('A'))?;
+        let client = ClientId(
+            u8::try_from(index)
+                .ok()
+                .filter(|&i| i < crate::model::scenario::limits::MAX_CLIENTS)?,
+        );
+        let during = wire::during(code(call)?, code(x).unwrap_or(u64::MAX), timer)?;
+        let mono = SimTime(code(mono.round())?);
+        Some(Calling {
+            client,
+            during,
+            mono,
+        })
+    }
+
+    /// What the learner reads when the time limit stopped the run in this call.
+    fn hung_text(&self) -> String {
+        sentences::sandbox::own_client::Hung {
+            client: self.client.letter(),
+            during: describe::during(&self.during),
+            at: self.mono,
+        }
+        .to_string()
+    }
 }
 
 impl Panel {
@@ -106,6 +148,7 @@ impl Panel {
             report: None,
             ran: 0,
             shrinking: false,
+            calling: None,
         }
     }
 }
@@ -162,6 +205,7 @@ impl Reducible for Panel {
                 next.report = None;
                 next.ran = 0;
                 next.shrinking = false;
+                next.calling = None;
             }
             PanelAction::Report { run_id, event } if run_id == self.run_id => {
                 if !next.take(event) {
@@ -229,7 +273,24 @@ impl Panel {
                 self.report = Some(Rc::from(json));
                 self.phase = RunPhase::Ended(RunEnding::Reported { ms });
             }
+            (
+                RunPhase::Running,
+                RunEvent::Progress(RunProgress::Calling {
+                    client,
+                    call,
+                    x,
+                    timer,
+                    mono,
+                }),
+            ) => {
+                self.calling = Calling::read(&client, call, x, timer.as_deref(), mono);
+            }
             (phase, RunEvent::Ended(ending)) if phase.is_busy() => {
+                let searching = self.task.as_ref().is_some_and(|t| t.search.is_some());
+                if let (RunEnding::TimedOut, false, Some(call)) = (ending, searching, &self.calling)
+                {
+                    self.stderr.push(call.hung_text() + "\n");
+                }
                 self.phase = RunPhase::Ended(ending);
             }
             _ => return false,

@@ -7,7 +7,9 @@
 
 use serde::{Serialize, Serializer};
 
-use super::machine::{MAX_ACTIONS_PER_CALL, MAX_LINE_CHARS, MAX_OUTPUT_LINES, MAX_TIMER_NAME};
+use super::machine::{
+    During, MAX_ACTIONS_PER_CALL, MAX_LINE_CHARS, MAX_OUTPUT_LINES, MAX_TIMER_NAME,
+};
 use super::protocol::{AnswerKind, InputKind, LossReason};
 use crate::lesson::content::RUNTIME_WORDS;
 
@@ -82,6 +84,18 @@ pub fn op(code: u64) -> Option<Op> {
 /// The loss reason with code `code`, if there is one.
 pub fn loss(code: u64) -> Option<LossReason> {
     LOSSES.get(usize::try_from(code).ok()?).copied()
+}
+
+/// The handler a call was for, from its codes as the worker tells them while a run goes:
+/// the call's `kind`, its `x` (a reply's answer code) and, for a timer, its name. `None` for
+/// codes that mean nothing, or a timer without its name.
+pub fn during(kind: u64, x: u64, timer: Option<&str>) -> Option<During> {
+    let input = KINDS.get(usize::try_from(kind).ok()?)?;
+    Some(match input {
+        InputKind::Start => During::Start,
+        InputKind::Reply => During::Reply(*ANSWERS.get(usize::try_from(x).ok()?)?),
+        InputKind::Timer => During::Timer(timer?.chars().take(MAX_TIMER_NAME).collect()),
+    })
 }
 
 fn code_of<T: PartialEq>(table: &[T], item: T) -> u32 {
@@ -164,5 +178,30 @@ mod tests {
         assert_eq!(op(0), None);
         assert_eq!(op(OPS.len() as u64), None);
         assert_eq!(loss(LOSSES.len() as u64), None);
+    }
+
+    #[test]
+    fn a_call_reads_back_as_the_handler_it_was_for() {
+        let (start, reply, timer) = (
+            u64::from(kind_code(InputKind::Start)),
+            u64::from(kind_code(InputKind::Reply)),
+            u64::from(kind_code(InputKind::Timer)),
+        );
+        assert_eq!(during(start, 9, None), Some(During::Start));
+        let busy = u64::from(answer_code(AnswerKind::Busy));
+        assert_eq!(
+            during(reply, busy, None),
+            Some(During::Reply(AnswerKind::Busy))
+        );
+        assert_eq!(during(reply, ANSWERS.len() as u64, None), None);
+        let tick = Some(During::Timer("tick".into()));
+        assert_eq!(during(timer, 0, Some("tick")), tick);
+        assert_eq!(during(timer, 0, None), None);
+        assert_eq!(during(KINDS.len() as u64, 0, Some("tick")), None);
+        let long = "x".repeat(MAX_TIMER_NAME + 5);
+        let Some(During::Timer(kept)) = during(timer, 0, Some(&long)) else {
+            panic!("a timer");
+        };
+        assert_eq!(kept.chars().count(), MAX_TIMER_NAME);
     }
 }

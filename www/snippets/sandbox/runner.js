@@ -116,6 +116,8 @@ const LAB_FILES = ["sandbox/client-runtime.js", "client_worker.js", "client_work
 const LAB_REPORT_CHARS = 4_000_000;
 const LAB_RELAY_CHARS = 6 * LAB_REPORT_CHARS + 2_000_000;
 const PROGRESS_MS = 250;
+// A timer's name, as a hanging call's report quotes it (the engine allows far fewer).
+const MAX_TIMER_CHARS = 200;
 // Shown under Errors at most: an error can quote a value.
 const MAX_ERROR_CHARS = 20_000;
 // The heartbeat: a sandbox that leaves this many pings in a row unanswered is taken for
@@ -286,6 +288,7 @@ function onWorkerMessage(lane, worker, data) {
       emit(run, { kind: "running" });
       return;
     case "progress":
+      if (running && data.call) return emitCall(run, data.call);
       if (!running || !Number.isSafeInteger(data.ran) || data.ran < 0) return;
       // A search runs as long as its budget needs: the time limit is the longest it may go
       // without progress, so a handler that never returns is still stopped on time.
@@ -511,6 +514,23 @@ function warmLater(lane) {
   }, 0);
 }
 
+/**
+ * Passes on the handler call a run is in, as the worker tells it: codes and numbers only
+ * (the page reads them against the engine's table), a timer's name as text, bounded.
+ */
+function emitCall(run, call) {
+  const code = (n) => (Number.isSafeInteger(n) && n >= 0 ? n : -1);
+  if (typeof call !== "object" || typeof call.client !== "string" || !Number.isFinite(call.mono)) return;
+  emit(run, {
+    kind: "calling",
+    client: call.client.slice(0, 1),
+    call: code(call.kind),
+    x: code(call.x),
+    timer: typeof call.timer === "string" ? call.timer.slice(0, MAX_TIMER_CHARS) : null,
+    mono: call.mono,
+  });
+}
+
 /** Ends `run`; `why` is an event said first: the learner's error, or a problem the page words. */
 function endRun(run, ending, why = null) {
   if (run.ended) return;
@@ -553,7 +573,8 @@ async function handOver(lane, run) {
  * task: "run" | "search", search?, timeLimitMs }: `link` and `search` go to the wasm as they
  * are. `onEvent(event)` receives "downloading" { receivedBytes, totalBytes | null },
  * "starting", "running", "progress" { ran, shrinking } (plan ran - 1, or a smaller plan
- * made of it, is about to run), "output" { stream: "stderr", text } (why it
+ * made of it, is about to run), "calling" { client, call, x, timer, mono } (a run's handler
+ * call about to start: codes as the engine numbers them), "output" { stream: "stderr", text } (why it
  * failed, right before "failed"), then exactly one ending: "result" { json, ms | null } (the
  * wasm's report, unread), "failed" { line | null }, "timedOut", "stopped" or
  * "sandboxCrashed"; after the ending it is never called again. The time limit runs from

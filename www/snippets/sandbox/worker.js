@@ -177,12 +177,37 @@ async function runLab(ready, lab, task) {
     report =
       task.task === "search"
         ? lab.engine.search_client(task.link, task.search ?? "", prepared.make, progress)
-        : lab.engine.run_client(task.link, prepared.make);
+        : lab.engine.run_client(task.link, telling(prepared.make));
   } catch (error) {
     return failBecause("labFailed", error);
   }
   const ms = Math.round(realNow() - started);
   post(`{"type":"result","json":${stringify(typeof report === "string" ? report : "")},"ms":${ms}}`);
+}
+
+/**
+ * `make`, whose instances say which handler they are about to call, before each call (a
+ * run's calls only: a search makes far too many). The iframe passes on only the latest, a
+ * few times a second, so when a call never returns the page can say which one it was. The
+ * codes are the engine's: the page reads them against the same table.
+ */
+function telling(make) {
+  return new Proxy(make, {
+    apply(target, self, args) {
+      const instance = Reflect.apply(target, self, args);
+      if (!instance || typeof instance !== "object") return instance;
+      const client = stringify(String(args[0]));
+      return {
+        handle(kind, mono, wall, x, y, z) {
+          const timer = make.timerName(x);
+          const name = typeof timer === "string" ? stringify(timer) : "null";
+          post(`{"type":"progress","call":{"client":${client},"kind":${kind},"x":${x},"timer":${name},"mono":${mono}}}`);
+          return instance.handle(kind, mono, wall, x, y, z);
+        },
+        last: () => instance.last(),
+      };
+    },
+  });
 }
 
 // An error thrown later, outside any handler call (a promise the code did not await), goes

@@ -15,9 +15,7 @@ use crate::app::share::{address_of, CopyField};
 use crate::app::snippets::{SnippetLanguage, Task};
 use crate::lab::live::compare::Ending;
 use crate::lab::own_client::report::unpack;
-use crate::lab::own_client::{
-    own_scenario, ClientStop, During, Refusal, Report, RunReport, RunStop, Stop,
-};
+use crate::lab::own_client::{own_scenario, ClientStop, Refusal, Report, RunReport, RunStop, Stop};
 use crate::lesson::checks::CheckWords;
 use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences::sandbox::own_client as says;
@@ -207,20 +205,9 @@ pub fn stop_text(stop: &RunStop) -> String {
     }
 }
 
-fn during_text(during: &During) -> String {
-    match during {
-        During::Start => SANDBOX.own_client.start.to_owned(),
-        During::Reply(kind) => says::Reply {
-            answer: crate::lab::describe::answer_kind(*kind),
-        }
-        .to_string(),
-        During::Timer(name) => says::Timer { name }.to_string(),
-    }
-}
-
 fn client_stop_text(client: ClientId, at: SimTime, stop: &ClientStop) -> String {
     use crate::lab::own_client::machine::{MAX_ACTIONS_PER_CALL, MAX_TIMERS, MAX_TIMER_NAME};
-    let during = &during_text(&stop.during);
+    let during = &crate::lab::describe::during(&stop.during);
     let client = client.letter();
     match &stop.stop {
         Stop::Threw(thrown) if thrown.line > 0 => says::Threw {
