@@ -1091,6 +1091,15 @@ for (const language of ['TypeScript', 'Python'] as const) {
   });
 }
 
+test('TypeScript: a printed right-to-left override is written out, so it cannot reorder the line', async ({ page }) => {
+  test.setTimeout(180_000);
+  const w = await openClient(page, 'TypeScript');
+  await replaceCode(w.editor, 'function start(node: any) { console.log("RTL \\u202Ellun \\u2067x"); }\nfunction reply() {}\nfunction timer() {}\n');
+  await runInLab(w);
+  await expect(w.printed).toContainText('A: RTL \\u{202E}llun \\u{2067}x');
+  expect(await w.printed.innerText()).not.toContain('\u202E');
+});
+
 test('TypeScript: an error message with a very long word wraps instead of widening the page (phone)', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });

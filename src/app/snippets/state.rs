@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use super::bridge::{RunEnding, RunEvent, RunProgress, RunnerProblem, Stream};
 use crate::lab::describe;
-use crate::lab::own_client::{wire, During};
+use crate::lab::own_client::{wire, with_controls_visible, During};
 use crate::model::search::SearchSpec;
 use crate::model::{ClientId, Scenario, SimTime};
 
@@ -47,7 +47,13 @@ impl RunPhase {
 pub struct OutputText(Rc<Vec<AttrValue>>);
 
 impl OutputText {
+    /// Appends `text`, the characters that would reorder it written out
+    /// ([`with_controls_visible`]).
     fn push(&mut self, text: String) {
+        let text = match with_controls_visible(&text) {
+            std::borrow::Cow::Borrowed(_) => text,
+            std::borrow::Cow::Owned(shown) => shown,
+        };
         Rc::make_mut(&mut self.0).push(AttrValue::from(text));
     }
 

@@ -49,3 +49,40 @@ impl Language {
         Language::ALL.into_iter().find(|l| l.slug() == slug)
     }
 }
+
+/// `text` from the learner's code (a printed line, an error) as the page shows it: the
+/// characters that reorder text around them (bidirectional overrides, embeddings and
+/// isolates) are written out as `\u{…}`, so a line cannot make itself, or what follows it,
+/// read other than it was printed; everything else is kept.
+pub fn with_controls_visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let reorders = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}');
+    if !text.contains(reorders) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if reorders(c) {
+                format!("\\u{{{:04X}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_controls_visible;
+
+    #[test]
+    fn characters_that_reorder_text_are_written_out_and_the_rest_kept() {
+        assert_eq!(with_controls_visible("plain é ✓ \0"), "plain é ✓ \0");
+        assert_eq!(
+            with_controls_visible("RTL \u{202E}llun\u{2069} \u{200F}x"),
+            "RTL \\u{202E}llun\\u{2069} \\u{200F}x"
+        );
+        // Arabic and Hebrew letters themselves are text, not controls.
+        assert_eq!(with_controls_visible("שלום مرحبا"), "שלום مرحبا");
+    }
+}

@@ -15,7 +15,9 @@ use crate::app::share::{address_of, CopyField};
 use crate::app::snippets::{SnippetLanguage, Task};
 use crate::lab::live::compare::Ending;
 use crate::lab::own_client::report::unpack;
-use crate::lab::own_client::{own_scenario, ClientStop, Refusal, Report, RunReport, RunStop, Stop};
+use crate::lab::own_client::{
+    own_scenario, with_controls_visible, ClientStop, Refusal, Report, RunReport, RunStop, Stop,
+};
 use crate::lesson::checks::CheckWords;
 use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences::sandbox::own_client as says;
@@ -124,7 +126,7 @@ pub fn ClientRun(props: &ClientRunProps) -> Html {
             <h5>{words.run_heading}</h5>
             if let Some(stop) = &props.run.stop {
                 // Its own lines kept (a traceback), as text.
-                <p class="status-warn own-client-stop" role="alert">{stop_text(stop)}</p>
+                <p class="status-warn own-client-stop" role="alert">{with_controls_visible(&stop_text(stop)).into_owned()}</p>
             }
             <p class="trace-id">{says::Trace { hash, events: run.events().len(), end }.to_string()}</p>
             <label class="live-scrub">
@@ -149,7 +151,7 @@ fn printed(run: &RunReport) -> Html {
         <section class="own-client-printed" aria-label={SANDBOX.own_client.printed}>
             <h5>{SANDBOX.own_client.printed}</h5>
             // The console's box: a flood scrolls inside it, and the keyboard can scroll it.
-            <pre class="snippet-stdout" tabindex="0">{ printed_text(run) }</pre>
+            <pre class="snippet-stdout" tabindex="0">{ with_controls_visible(&printed_text(run)).into_owned() }</pre>
         </section>
     }
 }
