@@ -116,8 +116,16 @@ fn problem(problem: ScenarioProblem) -> String {
         ScenarioProblem::FaultAfterEnd { at, end } => {
             sentences::reasons::scenario::FaultAfterEnd { at, end }.to_string()
         }
-        ScenarioProblem::FaultUnknownNode { kind, at } => {
+        ScenarioProblem::FaultUnknownNode { kind, at, last } => {
             sentences::reasons::scenario::FaultUnknownNode {
+                fault: SANDBOX.fault(kind.keyword()).label,
+                at,
+                last: last.letter(),
+            }
+            .to_string()
+        }
+        ScenarioProblem::FaultSameNode { kind, at } => {
+            sentences::reasons::scenario::FaultSameNode {
                 fault: SANDBOX.fault(kind.keyword()).label,
                 at,
             }
@@ -244,8 +252,16 @@ mod tests {
             "{step}"
         );
         let unknown = with("pause:C@1s+1s");
-        assert!(unknown.contains("names an unknown node"), "{unknown}");
-        for reason in [drift, step, unknown] {
+        assert!(
+            unknown.contains("names a node this scenario does not have (its clients are A to B"),
+            "{unknown}"
+        );
+        let twice = with("partition:A-A@1s+1s");
+        assert!(
+            twice.contains("names the same node at both ends"),
+            "{twice}"
+        );
+        for reason in [drift, step, unknown, twice] {
             assert!(reason.starts_with(REASONS.scenario.faults), "{reason}");
             assert!(!reason.contains('{'), "{reason}");
         }

@@ -5,7 +5,7 @@ use super::client::ClientConfig;
 use super::faults::{FaultKind, FaultLimit, FaultPlan};
 use super::fields::Notation;
 use super::fields::SCENARIO_FIELDS;
-use super::ids::NodeId;
+use super::ids::{ClientId, NodeId};
 use super::net::LinkConfig;
 use super::policy::Policy;
 use super::service::ServiceConfig;
@@ -181,8 +181,17 @@ pub enum ScenarioProblem {
         /// When the run ends.
         end: SimTime,
     },
-    /// A fault that names a node the scenario does not have (or one node twice).
+    /// A fault that names a node the scenario does not have.
     FaultUnknownNode {
+        /// The fault's kind.
+        kind: FaultKind,
+        /// When it happens.
+        at: SimTime,
+        /// The scenario's last client.
+        last: ClientId,
+    },
+    /// A fault between two nodes that names the same node at both ends.
+    FaultSameNode {
         /// The fault's kind.
         kind: FaultKind,
         /// When it happens.
@@ -315,8 +324,15 @@ impl Scenario {
                 return err("faults", ScenarioProblem::FaultAfterEnd { at, end });
             }
             let kind = tf.fault.kind();
+            if tf.fault.peer() == Some(tf.fault.target()) {
+                return err("faults", ScenarioProblem::FaultSameNode { kind, at });
+            }
             if !tf.fault.names_known_nodes(self.clients) {
-                return err("faults", ScenarioProblem::FaultUnknownNode { kind, at });
+                let last = ClientId(self.clients.saturating_sub(1));
+                return err(
+                    "faults",
+                    ScenarioProblem::FaultUnknownNode { kind, at, last },
+                );
             }
             if let Some(limit) = tf.fault.amount_over_limit() {
                 return err(

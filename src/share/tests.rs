@@ -171,7 +171,7 @@ fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
         ("clients=9", "does not hold together (Clients: 9 is not between 2 and 8)"),
         ("fencing=maybe", "policy switch \u{201c}fencing\u{201d} (\u{201c}maybe\u{201d}) should be on or off"),
         ("fault=pause:A@2s-15s", "This link's fault plan has a stop-the-world pause with a negative duration (\u{201c}pause:A@2s-15s\u{201d}); showing the scenario of preset 2 instead."),
-        ("fault=pause:C@2s+1s", "does not hold together (Faults: the stop-the-world pause at 2.000 s names an unknown node"),
+        ("fault=pause:C@2s+1s", "does not hold together (Faults: the stop-the-world pause at 2.000 s names a node this scenario does not have (its clients are A to B, besides the lock service))"),
         ("fault=crash:A@99s", "a fault at 99.000 s is after the end"),
         ("dur=1e3", "run length (\u{201c}1e3\u{201d}) is not a number"),
         ("loss=150%", "does not hold together (Packet loss: 150% is not between 0% and 100%)"),
