@@ -1069,14 +1069,14 @@ function timer(node: any, name: string) {
 });
 
 for (const language of ['TypeScript', 'Python'] as const) {
-  test(`${language}: a run the time limit stops says which client's call never returned, and when it began`, async ({ page }) => {
+  test(`${language}: a run the time limit stops says which client's call never returned, and keeps what it printed`, async ({ page }) => {
     test.setTimeout(240_000);
     const w = await openClient(page, language, '#/sandbox?v=1&preset=1&ttl=6s');
     await replaceCode(
       w.editor,
       language === 'Python'
-        ? 'def start(node):\n    node.after(300, "tick")\n\ndef reply(node, answer):\n    pass\n\ndef timer(node, name):\n    if node.monotonic() > 1000:\n        while True:\n            pass\n    node.after(300, "tick")\n'
-        : 'function start(node: any) { node.after(300, "tick"); }\nfunction reply(node: any, answer: any) {}\nfunction timer(node: any, name: string) {\n  if (node.monotonic() > 1000) { for (;;) {} }\n  node.after(300, "tick");\n}\n',
+        ? 'def start(node):\n    node.after(300, "tick")\n\ndef reply(node, answer):\n    pass\n\ndef timer(node, name):\n    print("tick", node.name, round(node.monotonic()))\n    if node.monotonic() > 1000:\n        print("about to spin")\n        while True:\n            pass\n    node.after(300, "tick")\n'
+        : 'function start(node: any) { node.after(300, "tick"); }\nfunction reply(node: any, answer: any) {}\nfunction timer(node: any, name: string) {\n  console.log("tick", node.name, Math.round(node.monotonic()));\n  if (node.monotonic() > 1000) { console.log("about to spin"); for (;;) {} }\n  node.after(300, "tick");\n}\n',
     );
     await setLimit(w, 3);
     await w.run.click();
@@ -1086,8 +1086,13 @@ for (const language of ['TypeScript', 'Python'] as const) {
     );
     // Ticks at 300, 600, 900 ms return; the one at 1.2 s never does.
     await expect(w.errors).toContainText(
-      /When the time limit ran out, client [AB] was still in timer\(node, "tick"\), a call it began when its monotonic clock read 1\.200 s: that call never returned\./,
+      /When the time limit ran out, client ([AB]) was still in timer\(node, "tick"\), a call it began when its monotonic clock read 1\.200 s: that call never returned\./,
     );
+    const hung = (await w.errors.innerText()).match(/client ([AB]) was still in/)![1];
+    // What the code printed before, in that call too, is kept.
+    const printed = w.panel.getByRole('region', { name: /Printed$/ });
+    await expect(printed).toContainText('900 ms A: tick A 900');
+    await expect(printed).toContainText(`1.200 s ${hung}: tick ${hung} 1200\n1.200 s ${hung}: about to spin`);
   });
 }
 

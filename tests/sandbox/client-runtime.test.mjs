@@ -454,3 +454,31 @@ test("the runtime says the engine's sentences, and refuses a table that lost one
   const node = reworded.typeScriptNode("A", {}, inst, { idOf: () => 0 });
   assert.throws(() => node.renew("x"), { message: 'renew(token) wants a token, not "x"' });
 });
+
+// A run's lines go to the tap as each is printed, so the worker can send them before a
+// handler that never returns; the tap keeps to the run's cap, as the output does.
+test("the output tap hears each kept line as it is printed, in both languages", async () => {
+  const heard = [];
+  runtime.tapOutput((line) => heard.push(line));
+  try {
+    const ts = await typeScript("console.log('top');\nfunction start(node) { console.log('a\\nb'); console.log('c'); }");
+    const printed = withShadows(() => ts.make("A", SETTINGS).handle(start()));
+    assert.deepEqual(printed.output, ["top", "a", "b", "c"]);
+    assert.deepEqual(heard, ["top", "a", "b", "c"]);
+
+    heard.length = 0;
+    const py = await pyodide();
+    const python = lab(runtime.pythonClient(py, "print('top')\ndef start(node):\n    print('a', 'b')\n    print('c\\nd', end='')\n").make);
+    const out = python("A", SETTINGS).handle(start());
+    assert.deepEqual(out.output, ["top", "a b", "c", "d"]);
+    // A line not yet ended is told when a later print ends it; the call's end keeps it too.
+    assert.deepEqual(heard, ["top", "a b", "c"]);
+
+    heard.length = 0;
+    const flood = lab(runtime.pythonClient(py, "def start(node):\n    for i in range(100000):\n        print(i)\n").make);
+    flood("A", SETTINGS).handle(start());
+    assert.equal(heard.length, wire.maxOutputLines);
+  } finally {
+    runtime.tapOutput(null);
+  }
+});

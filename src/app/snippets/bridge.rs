@@ -101,6 +101,13 @@ pub enum RunProgress {
         timer: Option<String>,
         mono: f64,
     },
+    /// A line a run's code printed, as it printed it, with its client and the node's
+    /// monotonic clock (µs) when the call began.
+    Printed {
+        client: String,
+        mono: f64,
+        line: String,
+    },
     /// Plan `ran - 1` of a search is about to run, or, `shrinking`, a smaller plan made of it.
     #[serde(rename = "progress")]
     Searched {

@@ -100,6 +100,9 @@ pub struct Panel {
     pub shrinking: bool,
     /// The handler call a run was last told it is in.
     pub calling: Option<Calling>,
+    /// The lines a run's code printed as it printed them, shown if it never ends (a
+    /// finished run's report has them).
+    pub printing: OutputText,
 }
 
 /// A run's handler call: whose, which handler, and the node's monotonic clock when it began.
@@ -155,6 +158,7 @@ impl Panel {
             ran: 0,
             shrinking: false,
             calling: None,
+            printing: OutputText::default(),
         }
     }
 }
@@ -212,6 +216,7 @@ impl Reducible for Panel {
                 next.ran = 0;
                 next.shrinking = false;
                 next.calling = None;
+                next.printing = OutputText::default();
             }
             PanelAction::Report { run_id, event } if run_id == self.run_id => {
                 if !next.take(event) {
@@ -291,11 +296,28 @@ impl Panel {
             ) => {
                 self.calling = Calling::read(&client, call, x, timer.as_deref(), mono);
             }
+            (
+                RunPhase::Running,
+                RunEvent::Progress(RunProgress::Printed { client, mono, line }),
+            ) => {
+                let at = SimTime(if mono >= 0.0 { mono.round() as u64 } else { 0 });
+                let client = client.chars().next().unwrap_or('?');
+                let text = sentences::sandbox::own_client::PrintedLine {
+                    at,
+                    client,
+                    text: &line,
+                };
+                self.printing.push(text.to_string() + "\n");
+            }
             (phase, RunEvent::Ended(ending)) if phase.is_busy() => {
                 let searching = self.task.as_ref().is_some_and(|t| t.search.is_some());
-                if let (RunEnding::TimedOut, false, Some(call)) = (ending, searching, &self.calling)
-                {
-                    self.stderr.push(call.hung_text() + "\n");
+                if let (RunEnding::TimedOut, false) = (ending, searching) {
+                    for piece in self.printing.pieces() {
+                        self.stdout.push(piece.to_string());
+                    }
+                    if let Some(call) = &self.calling {
+                        self.stderr.push(call.hung_text() + "\n");
+                    }
                 }
                 self.phase = RunPhase::Ended(ending);
             }

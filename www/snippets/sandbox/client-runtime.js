@@ -15,8 +15,18 @@
   const MAX_US = Number.MAX_SAFE_INTEGER;
 
   // The simulated clocks of the node whose code runs now (µs), read by the language's own
-  // clocks once shadowed (installJsShadows), and where the current output goes.
-  const state = { mono: 0, wall: 0, sink: null };
+  // clocks once shadowed (installJsShadows), where the current output goes, and who else is
+  // told each line as it is printed (tapOutput).
+  const state = { mono: 0, wall: 0, sink: null, tap: null };
+
+  /**
+   * Tells `tap(line)` each printed line the run keeps as it is printed, before its handler
+   * returns: when a handler never returns, its call's lines would otherwise be lost. Set
+   * before the client is prepared.
+   */
+  function tapOutput(tap) {
+    state.tap = typeof tap === "function" ? tap : null;
+  }
 
   // --- The lab's side of a call -------------------------------------------------------------
 
@@ -219,10 +229,13 @@
       if (run.lines >= MAX_OUTPUT_LINES) {
         run.capped = true;
         out.push(CAPPED);
+        if (state.tap) state.tap(CAPPED);
         return;
       }
       run.lines += 1;
-      out.push(line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line);
+      const kept = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+      out.push(kept);
+      if (state.tap) state.tap(kept);
     }
   }
 
@@ -691,6 +704,7 @@ _instances = {}
 _next = [0]       # instance keys, never reused
 _out = []         # what print wrote since the last handler call ended
 _run = [0, False] # lines this run, capped
+_tap = [None, "", 0] # the runtime's tap (tapOutput) or None, the line being printed, lines tapped this run
 
 class _Names(dict):
     """Timer names as JSON text, for names that are valid (1 to 40 characters); else None."""
@@ -889,7 +903,21 @@ class _Out:
     def write(self, text):
         if text:
             _out.append(str(text))
+            if _tap[0] is not None and _tap[2] < _MAX_LINES:
+                _tap_lines(str(text))
         return len(text)
+
+def _tap_lines(text):
+    """Tells the runtime's tap each line print finishes, within the run's cap."""
+    *done, _tap[1] = (_tap[1] + text).split("\n")
+    for line in done:
+        if _tap[2] >= _MAX_LINES:
+            return
+        _tap[2] += 1
+        _tap[0](line if len(line) <= _MAX_LINE_CHARS else line[:_MAX_LINE_CHARS] + "…")
+
+def _set_tap(tap):
+    _tap[0] = tap
     def flush(self):
         pass
     def isatty(self):
@@ -898,6 +926,7 @@ class _Out:
 def _take_output():
     text = "".join(_out)
     _out.clear()
+    _tap[1] = ""
     if _run[1]:
         return None
     lines = text.split("\n")
@@ -1000,6 +1029,8 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
         _instances.clear()
         _run[0] = 0
         _run[1] = False
+        _tap[1] = ""
+        _tap[2] = 0
     settings = Settings()
     for key, us in (("ttl", ttl), ("renew_every", renew_every), ("retry_every", retry_every),
                     ("acquire_retry", acquire_retry), ("request_timeout", request_timeout),
@@ -1143,6 +1174,7 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     if (syntax) return { error: JSON.parse(syntax) };
     const pyNew = namespace.get("_new");
     const pyHandle = namespace.get("_handle");
+    if (state.tap) namespace.get("_set_tap")((line) => state.tap && state.tap(String(line)));
     const shadow = namespace.get("_shadow");
     const letters = new Set();
     let shadowed = false;
@@ -1238,6 +1270,7 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     typeScriptNode,
     startPython,
     pythonClient,
+    tapOutput,
     installJsShadows,
     settingsMs,
   });

@@ -118,6 +118,8 @@ const LAB_RELAY_CHARS = 6 * LAB_REPORT_CHARS + 2_000_000;
 const PROGRESS_MS = 250;
 // A timer's name, as a hanging call's report quotes it (the engine allows far fewer).
 const MAX_TIMER_CHARS = 200;
+// A printed line as it is printed (the runtime already cuts lines far shorter).
+const MAX_PRINTED_CHARS = 4_000;
 // Shown under Errors at most: an error can quote a value.
 const MAX_ERROR_CHARS = 20_000;
 // The heartbeat: a sandbox that leaves this many pings in a row unanswered is taken for
@@ -295,6 +297,11 @@ function onWorkerMessage(lane, worker, data) {
       clearTimeout(run.timer);
       run.timer = setTimeout(() => endRun(run, { kind: "timedOut" }), run.request.timeLimitMs);
       emit(run, { kind: "progress", ran: data.ran, shrinking: data.shrinking === true });
+      return;
+    case "printed":
+      // A line a run's code printed, as it printed it: shown only if the run never ends.
+      if (!running || typeof data.line !== "string" || typeof data.client !== "string" || !Number.isFinite(data.mono)) return;
+      emit(run, { kind: "printed", client: data.client.slice(0, 1), mono: data.mono, line: data.line.slice(0, MAX_PRINTED_CHARS) });
       return;
     case "result":
       if (!running || typeof data.json !== "string") return;
@@ -574,7 +581,8 @@ async function handOver(lane, run) {
  * are. `onEvent(event)` receives "downloading" { receivedBytes, totalBytes | null },
  * "starting", "running", "progress" { ran, shrinking } (plan ran - 1, or a smaller plan
  * made of it, is about to run), "calling" { client, call, x, timer, mono } (a run's handler
- * call about to start: codes as the engine numbers them), "output" { stream: "stderr", text } (why it
+ * call about to start: codes as the engine numbers them), "printed" { client, mono, line } (a
+ * line a run's code printed, as it printed it), "output" { stream: "stderr", text } (why it
  * failed, right before "failed"), then exactly one ending: "result" { json, ms | null } (the
  * wasm's report, unread), "failed" { line | null }, "timedOut", "stopped" or
  * "sandboxCrashed"; after the ending it is never called again. The time limit runs from

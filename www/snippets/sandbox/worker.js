@@ -162,6 +162,15 @@ function harden() {
 
 /** Runs one lab task and posts its report, unread, or why there is none. */
 async function runLab(ready, lab, task) {
+  const searching = task.task === "search";
+  const call = { client: "", mono: 0 };
+  // A run's printed lines go out as they are printed, each with the call it came from; the
+  // page keeps them for a run that never ends (the report has them otherwise).
+  if (!searching) {
+    lab.runtime.tapOutput((line) =>
+      post(`{"type":"printed","client":${stringify(call.client)},"mono":${call.mono},"line":${stringify(String(line))}}`),
+    );
+  }
   const prepared = await ready.prepareLab(lab.runtime, task.code);
   if (prepared.error) return fail(prepared.error.text, prepared.error.line);
   ready.shadow(lab.runtime);
@@ -174,10 +183,9 @@ async function runLab(ready, lab, task) {
   let report;
   const started = realNow();
   try {
-    report =
-      task.task === "search"
-        ? lab.engine.search_client(task.link, task.search ?? "", prepared.make, progress)
-        : lab.engine.run_client(task.link, telling(prepared.make));
+    report = searching
+      ? lab.engine.search_client(task.link, task.search ?? "", prepared.make, progress)
+      : lab.engine.run_client(task.link, telling(prepared.make, call));
   } catch (error) {
     return failBecause("labFailed", error);
   }
@@ -189,16 +197,22 @@ async function runLab(ready, lab, task) {
  * `make`, whose instances say which handler they are about to call, before each call (a
  * run's calls only: a search makes far too many). The iframe passes on only the latest, a
  * few times a second, so when a call never returns the page can say which one it was. The
- * codes are the engine's: the page reads them against the same table.
+ * codes are the engine's: the page reads them against the same table. `call` is kept at the
+ * client and clock of the call going on, for the lines it prints.
  */
-function telling(make) {
+function telling(make, call) {
   return new Proxy(make, {
     apply(target, self, args) {
+      call.client = String(args[0]);
+      call.mono = 0;
       const instance = Reflect.apply(target, self, args);
       if (!instance || typeof instance !== "object") return instance;
-      const client = stringify(String(args[0]));
+      const letter = String(args[0]);
+      const client = stringify(letter);
       return {
         handle(kind, mono, wall, x, y, z) {
+          call.client = letter;
+          call.mono = mono;
           const timer = make.timerName(x);
           const name = typeof timer === "string" ? stringify(timer) : "null";
           post(`{"type":"progress","call":{"client":${client},"kind":${kind},"x":${x},"timer":${name},"mono":${mono}}}`);
