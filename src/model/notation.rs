@@ -188,7 +188,11 @@ pub fn parse_fraction(text: &str) -> Result<(u32, u32), ValueError> {
     let part = |s: &str| -> Result<u32, ValueError> {
         u32::try_from(parse_whole(s)?).map_err(|_| ValueError::TooLarge)
     };
-    Ok((part(num)?, part(den)?))
+    match (part(num)?, part(den)?) {
+        // Nothing divided by zero is a share of anything.
+        (_, 0) => Err(ValueError::NotAFraction),
+        fraction => Ok(fraction),
+    }
 }
 
 /// Reads a percentage such as `0.5%` (the `%` may be left out) as parts per million.
@@ -282,6 +286,7 @@ mod tests {
         assert_eq!(parse_fraction("2/15"), Ok((2, 15)));
         assert_eq!(parse_fraction("1/99999999999"), Err(ValueError::TooLarge));
         assert_eq!(parse_fraction("third"), Err(ValueError::NotAFraction));
+        assert_eq!(parse_fraction("1/0"), Err(ValueError::NotAFraction));
         assert_eq!(parse_percent_ppm("0.5%"), Ok(5_000));
         assert_eq!(parse_percent_ppm("100"), Ok(1_000_000));
         assert_eq!(print_percent_ppm(5_000), "0.5%");

@@ -167,7 +167,7 @@ fn a_bad_field_names_itself_and_falls_back_to_the_base_scenario() {
         ("ttl=NaN", "is not a number"),
         ("seed=99999999999999999999999", "seed (\u{201c}99999999999999999999999\u{201d}) is too large"),
         ("clients=300", "number of clients (\u{201c}300\u{201d}) is too large"),
-        ("renew=1/0", "does not hold together (Renew every: "),
+        ("renew=1/0", "This link's renewal fraction (\u{201c}1/0\u{201d}) is not a fraction such as 1/3;"),
         ("clients=9", "does not hold together (Clients: 9 is not between 2 and 8)"),
         ("fencing=maybe", "policy switch \u{201c}fencing\u{201d} (\u{201c}maybe\u{201d}) should be on or off"),
         ("fault=pause:A@2s-15s", "This link's fault plan has a stop-the-world pause with a negative duration (\u{201c}pause:A@2s-15s\u{201d}); showing the scenario of preset 2 instead."),
