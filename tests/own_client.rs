@@ -615,15 +615,21 @@ fn a_pause_freezes_the_learners_client() {
     assert!(calls.iter().any(|&t| t >= 4_000_000));
 }
 
-#[test]
-fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_reference() {
-    let base = scenario("clients=2&ttl=2s&dur=20s&fencing=off");
+/// The starter's search: pauses in and out of the write path, up to three, over an unfenced
+/// 20-s run where the starter's flaw shows.
+fn starter_search() -> (Scenario, SearchSpec) {
     let spec = SearchSpec {
         seed: 7,
         kinds: vec![FaultKind::Pause, FaultKind::PauseInWritePath],
         max_faults: 3,
         budget: 300,
     };
+    (scenario("clients=2&ttl=2s&dur=20s&fencing=off"), spec)
+}
+
+#[test]
+fn the_search_breaks_the_starter_and_shrinks_and_finds_nothing_against_the_reference() {
+    let (base, spec) = starter_search();
     match search(&base, &spec, &mut starter(), |_: SearchAt| {}) {
         OwnSearch::Broke { found, .. } => assert!(found.plan.0.len() <= 2, "{found:?}"),
         other => panic!("{other:?}"),
@@ -746,13 +752,7 @@ fn the_search_says_which_plan_it_runs_so_the_page_can_name_one_the_code_hung_und
     // The page names the plan from the last progress alone, as the search drew it.
     assert_eq!(random_plan(&own_scenario(&base), &spec, ran - 1), plan);
 
-    let spec = SearchSpec {
-        seed: 7,
-        kinds: vec![FaultKind::Pause, FaultKind::PauseInWritePath],
-        max_faults: 3,
-        budget: 300,
-    };
-    let base = scenario("clients=2&ttl=2s&dur=20s&fencing=off");
+    let (base, spec) = starter_search();
     let mut told = Vec::new();
     let OwnSearch::Broke { ran, first, .. } =
         search(&base, &spec, &mut starter(), |at| told.push(at))

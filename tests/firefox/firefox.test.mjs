@@ -2,7 +2,8 @@
 // hydration and the tabs, a diagram click, a preset's outcome, a share link's trace hash, links
 // followed in the open page (a refused one explained, a challenge try landing), the
 // counterexample search and its story, a live-mode freeze, a Python client run in the lab, a
-// TypeScript client's clocks (Temporal, timeOrigin, a date format) and the voice
+// TypeScript client's clocks (Temporal, timeOrigin, a date format), a run the time limit stops
+// (the call that hung and its printed lines) and the voice
 // control. Every test fails on a page error or a console error in any of its pages, so an
 // error thrown in Firefox only fails this layer (the Chromium layers cannot see it); the
 // first test proves the guard with an error planted in Firefox only.
@@ -413,6 +414,43 @@ test("a TypeScript client's Temporal.Now, timeOrigin and date format read the no
     const printed = await textOf(page, '.own-client-run', /Printed by your code/);
     assert.match(printed, /0 ms A: 1000000000 1970-01-12T13:46:40 0 13:46:40\n/);
     assert.match(printed, /100 ms B: 1000000100 1970-01-12T13:46:40\.1 100 13:46:40\n/);
+  });
+});
+
+// A handler that never returns: the time limit ends the run, and the page still says which
+// call hung and keeps what the code printed, in that call too (the worker sends it as printed).
+test("a TypeScript run the time limit stops names the call that never returned and keeps its lines, in Firefox", async () => {
+  await withPage('#/sandbox', async (page) => {
+    await (await find(page, '.lab-mode button', 'Your client')).click();
+    await (await find(page, '.own-client .lab-mode button', 'TypeScript')).click();
+    await find(page, 'section.snippet', 'Your client in TypeScript');
+    await page.waitForSelector('.own-client .cm-content');
+    await page.click('.own-client .cm-content');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('a');
+    await page.keyboard.up('Control');
+    const code = [
+      'function start(node: any) { node.after(300, "tick"); }',
+      'function reply(node: any, answer: any) {}',
+      'function timer(node: any, name: string) {',
+      '  console.log("tick", node.name, Math.round(node.monotonic()));',
+      '  if (node.monotonic() > 1000) { console.log("about to spin"); for (;;) {} }',
+      '  node.after(300, "tick");',
+      '}',
+      '',
+    ].join('\n');
+    await page.evaluate((code) => document.execCommand('insertText', false, code), code);
+    await textOf(page, '.own-client .cm-content', /about to spin/);
+    const limit = await page.waitForSelector('.own-client input[type="number"]');
+    await limit.click({ count: 3 });
+    await limit.type('2');
+    await limit.press('Enter');
+    await (await find(page, 'section.snippet button', 'Run in the lab')).click();
+    await textOf(page, '.own-client .snippet-status', /^Stopped: your code ran past the time limit of 2 s/);
+    const errors = await textOf(page, '.own-client .snippet-stderr', /never returned/);
+    assert.match(errors, /client A was still in timer\(node, "tick"\), a call it began when its monotonic clock read 1\.200 s/);
+    const printed = await textOf(page, '.own-client .snippet-stdout', /about to spin/);
+    assert.match(printed, /900 ms A: tick A 900\n[\s\S]*1\.200 s A: tick A 1200\n1\.200 s A: about to spin/);
   });
 });
 
