@@ -105,6 +105,23 @@ pub struct Panel {
     pub printing: OutputText,
 }
 
+/// A whole number the runner sent, if it is one.
+fn code(n: f64) -> Option<u64> {
+    (n >= 0.0 && n.fract() == 0.0).then_some(n as u64)
+}
+
+/// The client a runner's letter names, if the lab can have it.
+fn client_named(letter: &str) -> Option<ClientId> {
+    let index = u32::from(letter.chars().next()?).checked_sub(u32::from('A'))?;
+    let index = u8::try_from(index).ok()?;
+    (index < crate::model::scenario::limits::MAX_CLIENTS).then_some(ClientId(index))
+}
+
+/// A node's clock reading the runner sent (µs), to the microsecond.
+fn clock_reading(mono: f64) -> Option<SimTime> {
+    code(mono.round()).map(SimTime)
+}
+
 /// A run's handler call: whose, which handler, and the node's monotonic clock when it began.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Calling {
@@ -116,19 +133,11 @@ pub struct Calling {
 impl Calling {
     /// The call the runner reported, if its codes mean something.
     fn read(client: &str, call: f64, x: f64, timer: Option<&str>, mono: f64) -> Option<Calling> {
-        let code = |n: f64| (n >= 0.0 && n.fract() == 0.0).then_some(n as u64);
-        let index = u32::from(client.chars().next()?).checked_sub(u32::from('A'))?;
-        let client = ClientId(
-            u8::try_from(index)
-                .ok()
-                .filter(|&i| i < crate::model::scenario::limits::MAX_CLIENTS)?,
-        );
         let during = wire::during(code(call)?, code(x).unwrap_or(u64::MAX), timer)?;
-        let mono = SimTime(code(mono.round())?);
         Some(Calling {
-            client,
+            client: client_named(client)?,
             during,
-            mono,
+            mono: clock_reading(mono)?,
         })
     }
 
@@ -300,11 +309,12 @@ impl Panel {
                 RunPhase::Running,
                 RunEvent::Progress(RunProgress::Printed { client, mono, line }),
             ) => {
-                let at = SimTime(if mono >= 0.0 { mono.round() as u64 } else { 0 });
-                let client = client.chars().next().unwrap_or('?');
+                let (Some(client), Some(at)) = (client_named(&client), clock_reading(mono)) else {
+                    return false;
+                };
                 let text = sentences::sandbox::own_client::PrintedLine {
                     at,
-                    client,
+                    client: client.letter(),
                     text: &line,
                 };
                 self.printing.push(text.to_string() + "\n");
