@@ -25,7 +25,7 @@ pub use controls::RunControls;
 pub use editor::EditorHost;
 pub use hooks::{use_code_from_link, use_reported_edits, use_runner};
 pub use output::OutputConsole;
-pub use state::{Panel, PanelAction, RunPhase, Task};
+pub use state::{OutputText, Panel, PanelAction, RunPhase, Task};
 pub use status::EngineStatus;
 
 impl SnippetLanguage {

@@ -17,8 +17,10 @@ use yew::prelude::*;
 use crate::app::share::{initial_snippets, record_client, record_snippet, written_here};
 use crate::app::snippets::{
     use_code_from_link, use_reported_edits, use_runner, EditorHost, EngineStatus, OutputConsole,
-    Panel, PanelAction, RunControls, RunEnding, RunPhase, SnippetLanguage, Task, TooLongForLink,
+    OutputText, Panel, PanelAction, RunControls, RunEnding, RunPhase, SnippetLanguage, Task,
+    TooLongForLink,
 };
+use crate::lab::own_client::RunReport;
 use crate::lesson::content::SANDBOX;
 use crate::model::Scenario;
 
@@ -105,27 +107,55 @@ struct WorkbenchProps {
     scenario: Scenario,
 }
 
-/// One language's editor, controls, status, printed output, run and search.
-#[component]
-fn Workbench(props: &WorkbenchProps) -> Html {
-    let language = props.language;
+/// One language's panel, kept across tabs, fed by a link's code and by the runner.
+#[hook]
+fn use_workbench_panel(
+    language: SnippetLanguage,
+    initial: Option<String>,
+) -> UseReducerHandle<Panel> {
     let original = language.original_code();
-    let solution = language.solution_code();
-    let panel = use_reducer(|| {
-        let code = props.initial.clone().unwrap_or_else(|| original.into());
-        kept_panel(language, &code).unwrap_or_else(|| Panel::new(code))
-    });
+    let panel = {
+        let initial = initial.clone();
+        use_reducer(move || {
+            let code = initial.unwrap_or_else(|| original.into());
+            kept_panel(language, &code).unwrap_or_else(|| Panel::new(code))
+        })
+    };
     {
         let panel = (*panel).clone();
         use_effect(move || keep_panel(language, panel));
     }
-    use_code_from_link(props.initial.clone(), &panel);
+    use_code_from_link(initial, &panel);
     use_reported_edits(
         language,
         &panel,
         Callback::from(|(l, c)| record_snippet(l, c)),
     );
     use_runner(language, &panel);
+    panel
+}
+
+/// The printed and error consoles' text: the sandbox's own lines, then what the reported
+/// run printed and why it stopped.
+fn consoles(panel: &Panel, run: Option<&RunReport>) -> (OutputText, OutputText) {
+    let stdout = match run.filter(|r| !r.printed.is_empty()) {
+        Some(r) => panel.stdout.clone().with(run::printed_text(r)),
+        None => panel.stdout.clone(),
+    };
+    let stderr = match run.and_then(|r| r.stop.as_ref()) {
+        Some(stop) => panel.stderr.clone().with(run::stop_text(stop) + "\n"),
+        None => panel.stderr.clone(),
+    };
+    (stdout, stderr)
+}
+
+/// One language's editor, controls, status, printed output, run and search.
+#[component]
+fn Workbench(props: &WorkbenchProps) -> Html {
+    let language = props.language;
+    let original = language.original_code();
+    let solution = language.solution_code();
+    let panel = use_workbench_panel(language, props.initial.clone());
 
     let actions = panel.dispatcher().to_callback();
     let scenario = Rc::new(props.scenario.clone());
@@ -166,14 +196,7 @@ fn Workbench(props: &WorkbenchProps) -> Html {
     // The console under Run tells what the run itself printed and why it stopped, as the
     // run below does, after anything the sandbox had to say.
     let run = (*report).as_ref().and_then(run::run_of);
-    let stdout = match run.filter(|r| !r.printed.is_empty()) {
-        Some(r) => panel.stdout.clone().with(run::printed_text(r)),
-        None => panel.stdout.clone(),
-    };
-    let stderr = match run.and_then(|r| r.stop.as_ref()) {
-        Some(stop) => panel.stderr.clone().with(run::stop_text(stop) + "\n"),
-        None => panel.stderr.clone(),
-    };
+    let (stdout, stderr) = consoles(&panel, run);
     let searching = busy && searched;
     html! {
         <section class="snippet own-client-code" aria-labelledby={heading.clone()}>
