@@ -15,12 +15,11 @@ use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use super::address;
-use super::diagrams::{ArchitectureDiagram, LifecycleDiagram, SequenceDiagram};
+use super::diagrams::{ArchitectureDiagram, LifecycleDiagram};
 use super::lab_loader::{LabMount, LabPart};
 use super::resize::ResizeWatch;
 use super::share::{CopyLink, LinkNotice};
 use super::{gist::GistTab, maps::MapsTab, qa::QaTab};
-use crate::lesson::content::ArchNode;
 use crate::lesson::diagram::{ArchSelection, LifecycleSelection};
 use crate::lesson::LESSON;
 use crate::route::{Route, Tab};
@@ -145,21 +144,10 @@ fn diagram_view(diagram: DiagramView, follows: address::SelectionFollows) -> Htm
                     initial={address::initial_selection().and_then(|id| LifecycleSelection::from_id(&id))} />
             },
         ),
-        DiagramView::Sequence => {
-            let sequence = &LESSON.sequence;
-            let messages = super::maps::heartbeat_messages();
-            (
-                sequence.heading,
-                html! {
-                    <SequenceDiagram
-                        participants={ArchNode::ALL.iter().map(|n| AttrValue::from(n.title())).collect::<Vec<_>>()}
-                        {messages}
-                        explanations={sequence.messages.iter().map(|m| AttrValue::from(m.explain)).collect::<Vec<_>>()}
-                        label={sequence.diagram_label}
-                        hint={sequence.intro} />
-                },
-            )
-        }
+        DiagramView::Sequence => (
+            LESSON.sequence.heading,
+            super::maps::heartbeat_sequence_diagram(key, true),
+        ),
     };
     html! {
         <section class="lesson" aria-labelledby="embed-diagram">

@@ -110,16 +110,26 @@ fn sequence_section(hydrated: bool, key: u32) -> Html {
     html! {
         <section aria-labelledby="maps-sequence">
             <h2 id="maps-sequence">{sequence.heading}</h2>
-            <SequenceDiagram {key}
-                selected={hydrated.then(address::initial_selection).flatten().and_then(|id| SequenceStep::from_id(&id)).map(|step| step.0)}
-                on_select={Callback::from(|index: usize| address::record_selection(Some(SequenceStep(index).id())))}
-                participants={ArchNode::ALL.iter().map(|n| AttrValue::from(n.title())).collect::<Vec<_>>()}
-                messages={heartbeat_messages()}
-                explanations={sequence.messages.iter().map(|m| AttrValue::from(m.explain)).collect::<Vec<_>>()}
-                label={sequence.diagram_label}
-                hint={sequence.intro} />
+            { heartbeat_sequence_diagram(key, hydrated) }
             <MermaidExport title={sequence.heading} text={heartbeat_sequence()} file={sequence.file} />
         </section>
+    }
+}
+
+/// The heartbeat story's diagram, on the Maps tab and embedded alone: the link's step shows
+/// selected once `hydrated` (the server renders none), and a selected step goes into the
+/// share link.
+pub fn heartbeat_sequence_diagram(key: u32, hydrated: bool) -> Html {
+    let sequence = &LESSON.sequence;
+    html! {
+        <SequenceDiagram {key}
+            selected={hydrated.then(address::initial_selection).flatten().and_then(|id| SequenceStep::from_id(&id)).map(|step| step.0)}
+            on_select={Callback::from(|index: usize| address::record_selection(Some(SequenceStep(index).id())))}
+            participants={ArchNode::ALL.iter().map(|n| AttrValue::from(n.title())).collect::<Vec<_>>()}
+            messages={heartbeat_messages()}
+            explanations={sequence.messages.iter().map(|m| AttrValue::from(m.explain)).collect::<Vec<_>>()}
+            label={sequence.diagram_label}
+            hint={sequence.intro} />
     }
 }
 
@@ -152,7 +162,7 @@ fn ttl_section() -> Html {
 }
 
 /// The lesson's heartbeat story as sequence-diagram arrows (also drawn by embed mode).
-pub fn heartbeat_messages() -> Vec<SequenceMessage> {
+fn heartbeat_messages() -> Vec<SequenceMessage> {
     let index = |node: ArchNode| ArchNode::ALL.iter().position(|&n| n == node).unwrap_or(0);
     LESSON
         .sequence

@@ -806,7 +806,7 @@ fn controls_choice(options: &UseStateHandle<EmbedOptions>) -> Html {
         })
     };
     html! {
-        <label class="field">
+        <label class="field inline-choice">
             <input type="checkbox" checked={options.hide_controls} onchange={on_controls} />
             {LESSON.share.hide_controls}
         </label>

@@ -121,6 +121,21 @@ test('an embedded diagram names a selection it does not have, and still loads no
   expect(labFiles).toEqual([]);
 });
 
+test('every diagram embedded alone shows the link\'s selected part with its explanation', async ({ page }) => {
+  for (const [diagram, sel, name] of [
+    ['sequence', 'sequence.4', /^Step 4\b/],
+    ['architecture', 'architecture.edge.renew', /renew/i],
+    ['lifecycle', 'lifecycle.lost', /^State \d Lost/],
+  ] as const) {
+    const frame = await openParent(page, `/?embed&diagram=${diagram}#/maps?v=1&sel=${sel}`);
+    const pressed = frame.locator('[aria-pressed=true]');
+    await expect(pressed).toHaveCount(1);
+    await expect(pressed).toHaveAccessibleName(name);
+    await expect(frame.locator('.explanation .explanation-title')).toBeVisible();
+    await expect(frame.getByText('Part of this link could not be read')).toHaveCount(0);
+  }
+});
+
 test("an embedded diagram follows a new selection in the frame's src", async ({ page }) => {
   const frame = await openParent(page, '/?embed&diagram=lifecycle#/maps?v=1&sel=lifecycle.holding');
   const pressed = frame.locator('[role=button][aria-pressed=true]');
@@ -191,6 +206,48 @@ test('the Embed dialog builds a working iframe snippet for the current view', as
   await expect(frame.locator('.clock .now')).toHaveText('t = 5.000 s');
   await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
+
+// Each field's input sits beside its label, each choice on one line beside its control, and
+// the Embed button stays beside Copy link with the panel on the row below them.
+for (const viewport of [
+  { width: 1280, height: 900, label: 'desktop' },
+  { width: 390, height: 844, label: 'phone' },
+]) {
+  test(`the Embed dialog is laid out as a form (${viewport.label})`, async ({ page, shot }) => {
+    await page.setViewportSize(viewport);
+    await openApp(page, '#/gist');
+    const copy = page.getByRole('button', { name: 'Copy link' });
+    const button = page.getByRole('button', { name: 'Embed', exact: true });
+    await button.click();
+    const dialog = page.getByRole('dialog', { name: 'Embed this view in a course page' });
+    await expect(dialog).toBeVisible();
+    const box = async (l: import('@playwright/test').Locator) => (await l.boundingBox())!;
+    expect(Math.abs((await box(button)).y - (await box(copy)).y)).toBeLessThan(4);
+    expect((await box(dialog)).y).toBeGreaterThan((await box(button)).y + (await box(button)).height - 1);
+    const lineHeight = await dialog.evaluate((d) => parseFloat(getComputedStyle(d).lineHeight) || 24);
+    for (const name of ['Title', 'Width (px)', 'Height (px)', 'Show']) {
+      // A select's name takes in its chosen option's text.
+      const input = name === 'Show' ? dialog.getByRole('combobox', { name: /^Show/ }) : dialog.getByLabel(name, { exact: true });
+      const label = input.locator('xpath=ancestor::label[1]');
+      const labelBox = await box(label);
+      const inputBox = await box(input);
+      // One row, and the input no further from the label's start than a short label's width.
+      expect(labelBox.height).toBeLessThan(2.5 * lineHeight);
+      expect(inputBox.x - labelBox.x).toBeLessThan(200);
+    }
+    for (const name of ['auto', 'light', 'dark', 'Hide the controls']) {
+      const control = dialog.getByLabel(name, { exact: true });
+      const label = control.locator('xpath=ancestor::label[1]');
+      const labelBox = await box(label);
+      const controlBox = await box(control);
+      expect(labelBox.height).toBeLessThan(1.6 * lineHeight);
+      expect(labelBox.width).toBeLessThan(260);
+      expect(controlBox.x).toBeGreaterThanOrEqual(labelBox.x - 1);
+    }
+    await dialog.scrollIntoViewIfNeeded();
+    await shot(page, `embed-dialog-${viewport.label}`);
+  });
+}
 
 // The panel is a dialog (non-modal): keyboard only at phone width, Escape closes it from
 // anywhere inside and gives focus back to the button that opened it.
