@@ -214,6 +214,65 @@ test('the section a challenge builds on opens at that section, with focus on its
   }
 });
 
+test("the section link keeps the laboratory's state in the address, as the tabs do", async ({ page }) => {
+  await openApp(page, '#/sandbox?v=1&preset=4&ttl=14s&t=3s');
+  await toggle(page, 'Ride out a blip, renew sparingly').click();
+  await card(page, 'Ride out a blip, renew sparingly').getByText(/^Builds on/).getByRole('link').click();
+  await expect(page.getByRole('tab', { name: /Maps/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/#\/maps\?v=1&.*ttl=14s/);
+  await expect(page).toHaveURL(/[?&]preset=4(&|$)/);
+  // A reload there, then the Sandbox tab, shows the same laboratory.
+  await page.reload();
+  await page.getByRole('tab', { name: /Sandbox/ }).click();
+  await expect(page.getByLabel('Lease TTL (T)', { exact: true })).toHaveValue('14');
+  await expect(page.getByLabel('Simulation time')).toContainText('t = 3.000 s');
+});
+
+test('an open challenge and its unchecked answer are still there after another tab', async ({ page }) => {
+  await openApp(page, '#/sandbox');
+  const title = 'No false alarm, and a fast failover';
+  await toggle(page, title).click();
+  await card(page, title).getByRole('button', { name: /^Show a hint/ }).click();
+  await answer(card(page, title), [{ field: TTL, value: '777ms' }]);
+  for (const tab of [/Gist/, /Q&A/]) {
+    await page.getByRole('tab', { name: tab }).click();
+    await page.getByRole('tab', { name: /Sandbox/ }).click();
+    await expect(toggle(page, title)).toHaveAttribute('aria-expanded', 'true');
+    await expect(card(page, title).getByLabel(/^Lease TTL .T. \(from/)).toHaveValue('777ms');
+    await expect(card(page, title).getByRole('listitem').filter({ hasText: 'Failover takes about T' })).toHaveCount(1);
+  }
+  // Checked, the verdict stays too; closed, it stays closed.
+  await card(page, title).getByRole('button', { name: 'Check my answer' }).click();
+  const verdict = card(page, title).getByRole('status').filter({ hasText: /^(Solved|Not yet)\./ });
+  await expect(verdict).toBeVisible();
+  const said = await verdict.innerText();
+  await page.getByRole('tab', { name: /Maps/ }).click();
+  await page.getByRole('tab', { name: /Sandbox/ }).click();
+  const kept = card(page, title).getByRole('status').filter({ hasText: /^(Solved|Not yet)\./ });
+  await expect(kept).toBeVisible();
+  expect(await kept.innerText()).toBe(said);
+  await toggle(page, title).click();
+  await page.getByRole('tab', { name: /Gist/ }).click();
+  await page.getByRole('tab', { name: /Sandbox/ }).click();
+  await expect(toggle(page, title)).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('Go to from a challenge shows the simulated run, whatever mode the laboratory was in', async ({ page }) => {
+  await openApp(page, '#/sandbox');
+  const modes = page.getByRole('group', { name: 'Run', exact: true });
+  await modes.getByRole('button', { name: 'Your client', exact: true }).click();
+  await expect(modes.getByRole('button', { name: 'Your client', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  const title = 'Let NTP step the clock';
+  await toggle(page, title).click();
+  const item = card(page, title);
+  await item.getByRole('button', { name: 'Check my answer' }).click();
+  const goTo = item.getByRole('button', { name: /^Go to t = .* in the laboratory$/ });
+  const at = (await goTo.innerText()).replace(/^Go to t = (.*) in the laboratory$/, '$1');
+  await goTo.click();
+  await expect(modes.getByRole('button', { name: 'Simulated', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByLabel('Simulation time')).toContainText(`t = ${at}`);
+});
+
 test("a try's link reopens it in the challenge and the lab, and is graded only when asked", async ({ page }) => {
   const link = await pauseTryLink(page);
   expect(link).toMatch(/#\/sandbox\?v=1&.*ttl=1s.*&challenge=pitfall\.[0-9a-f]{16}$/);

@@ -178,30 +178,41 @@ pub fn SandboxSections() -> Html {
     }
 }
 
+/// The mounted laboratory as the sections beside it reach it ("Go to" a challenge's
+/// failure), which have no reducer handle of their own.
+#[derive(Clone)]
+struct LabDoor {
+    dispatch: Callback<LabAction>,
+    /// Shows the model's own run: what "Go to" points into, whatever mode is open.
+    show_simulated: Callback<()>,
+}
+
 thread_local! {
-    /// The mounted laboratory's actions, for the sections beside it ("Go to" a challenge's
-    /// failure), which have no reducer handle of their own.
-    static LAB_DOOR: std::cell::RefCell<Option<Callback<LabAction>>> =
-        const { std::cell::RefCell::new(None) };
+    static LAB_DOOR: std::cell::RefCell<Option<LabDoor>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Keeps [`LAB_DOOR`] pointing at this laboratory while it is mounted.
 #[hook]
-fn use_lab_door(dispatch: &Callback<LabAction>) {
-    let dispatch = dispatch.clone();
+fn use_lab_door(dispatch: &Callback<LabAction>, mode: &UseStateHandle<Mode>) {
+    let door = LabDoor {
+        dispatch: dispatch.clone(),
+        show_simulated: choose_mode(mode, Mode::Simulated),
+    };
     use_effect_with((), move |_| {
-        LAB_DOOR.with(|door| *door.borrow_mut() = Some(dispatch));
-        || LAB_DOOR.with(|door| *door.borrow_mut() = None)
+        LAB_DOOR.with(|slot| *slot.borrow_mut() = Some(door));
+        || LAB_DOOR.with(|slot| *slot.borrow_mut() = None)
     });
 }
 
-/// Opens `scenario` in the laboratory with its cursor at `at`, and scrolls it into view.
+/// Opens `scenario` in the laboratory's simulated run with its cursor at `at`, and scrolls
+/// it into view.
 pub fn go_to(scenario: crate::model::Scenario, at: SimTime) {
-    let Some(dispatch) = LAB_DOOR.with(|door| door.borrow().clone()) else {
+    let Some(door) = LAB_DOOR.with(|slot| slot.borrow().clone()) else {
         return;
     };
-    dispatch.emit(LabAction::SetScenario(scenario));
-    dispatch.emit(LabAction::Seek(at));
+    door.show_simulated.emit(());
+    door.dispatch.emit(LabAction::SetScenario(scenario));
+    door.dispatch.emit(LabAction::Seek(at));
     if let Some(lab) = gloo::utils::document().get_element_by_id("lab-title") {
         lab.scroll_into_view();
     }
@@ -230,14 +241,14 @@ pub fn Laboratory() -> Html {
         let store = store.clone();
         Callback::from(move |action: LabAction| store.dispatch(action))
     };
-    use_lab_door(&dispatch);
+    let mode = use_state(initial_mode);
+    use_lab_door(&dispatch, &mode);
     driver::use_playback(store.0.playing(), dispatch.clone());
     driver::use_simulation(store.0.simulating().map(|p| p.events), dispatch.clone());
     crate::app::share::use_lab_link(&store.0, dispatch.clone());
     let shown_step = use_mut_ref(driver::ShownStep::default);
     let onkeydown = lab_keys(dispatch);
     let lab = &store.0;
-    let mode = use_state(initial_mode);
     let body = match *mode {
         Mode::Live => live_view(&store),
         Mode::OwnClient => own_client_view(&store),
@@ -288,19 +299,22 @@ fn initial_mode() -> Mode {
     }
 }
 
+/// Opens `chosen`, and keeps it for coming back to the Sandbox.
+fn choose_mode(mode: &UseStateHandle<Mode>, chosen: Mode) -> Callback<()> {
+    let mode = mode.clone();
+    Callback::from(move |()| {
+        MODE.set(Some(chosen));
+        if chosen != Mode::OwnClient {
+            crate::app::share::record_client(None);
+        }
+        mode.set(chosen)
+    })
+}
+
 /// The switch between the simulated run, live mode and "Your client".
 fn mode_switch(mode: &UseStateHandle<Mode>) -> Html {
     use crate::lesson::content::LIVE;
-    let choose = |chosen: Mode| {
-        let mode = mode.clone();
-        Callback::from(move |_: MouseEvent| {
-            MODE.set(Some(chosen));
-            if chosen != Mode::OwnClient {
-                crate::app::share::record_client(None);
-            }
-            mode.set(chosen)
-        })
-    };
+    let choose = |chosen: Mode| choose_mode(mode, chosen).reform(|_: MouseEvent| ());
     let pressed = |m: Mode| (**mode == m).to_string();
     html! {
         <div class="lab-mode" role="group" aria-label={LIVE.mode.label}>

@@ -2,8 +2,10 @@
 //! the hints (one at a time) and the model's verdict, with "Go to" into the laboratory at the
 //! moment a condition failed and a link to the try.
 
+use std::cell::RefCell;
+
 use crate::lesson::sentences;
-use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{HtmlAnchorElement, HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::app::share::{address_of, CopyField};
@@ -11,6 +13,8 @@ use crate::lab::challenge::link::{link_of, Answer, AnswerInput};
 use crate::lab::challenge::{grade, spec, words, Refusal, Spec, Verdict};
 use crate::lesson::content::{CHALLENGES, SANDBOX};
 use crate::model::Scenario;
+use crate::route::Route;
+use crate::share::{compose, lab_fields_of, selection_of};
 
 #[derive(Properties, PartialEq)]
 pub struct CardProps {
@@ -29,6 +33,37 @@ enum Checked {
     Refused(Refusal),
 }
 
+/// A card as the learner left it: the answer typed, the hints shown, the last verdict.
+#[derive(Clone, PartialEq)]
+struct Left {
+    answer: Answer,
+    hints: usize,
+    checked: Option<Checked>,
+}
+
+thread_local! {
+    /// Each challenge's card as it was left: another tab unmounts the Sandbox, and coming
+    /// back (or opening the challenge again) finds the work where it was.
+    static LEFT: RefCell<Vec<(&'static str, Left)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn left_card(id: &str) -> Option<Left> {
+    LEFT.with(|left| {
+        left.borrow()
+            .iter()
+            .find(|(kept, _)| *kept == id)
+            .map(|(_, card)| card.clone())
+    })
+}
+
+fn leave_card(id: &'static str, card: Left) {
+    LEFT.with(|left| {
+        let mut left = left.borrow_mut();
+        left.retain(|(kept, _)| *kept != id);
+        left.push((id, card));
+    });
+}
+
 /// The open challenge.
 #[component]
 pub fn ChallengeCard(props: &CardProps) -> Html {
@@ -36,14 +71,29 @@ pub fn ChallengeCard(props: &CardProps) -> Html {
         return Html::default();
     };
     let from_link = props.initial.is_some();
-    let answer = use_state(|| {
-        props
-            .initial
-            .clone()
-            .unwrap_or_else(|| Answer::of(spec, &spec.start))
+    // A link's try replaces what was left; otherwise the card opens as it was left.
+    let left = use_memo((), |_| {
+        let left = left_card(spec.text.id).filter(|_| !from_link);
+        left.unwrap_or_else(|| Left {
+            answer: props
+                .initial
+                .clone()
+                .unwrap_or_else(|| Answer::of(spec, &spec.start)),
+            hints: 0,
+            checked: None,
+        })
     });
-    let hints = use_state(|| 0usize);
-    let checked = use_state(|| None::<Checked>);
+    let answer = use_state(|| left.answer.clone());
+    let hints = use_state(|| left.hints);
+    let checked = use_state(|| left.checked.clone());
+    {
+        let card = Left {
+            answer: (*answer).clone(),
+            hints: *hints,
+            checked: (*checked).clone(),
+        };
+        use_effect_with(card, move |card| leave_card(spec.text.id, card.clone()));
+    }
     let on_check = {
         let (answer, checked, on_graded) =
             (answer.clone(), checked.clone(), props.on_graded.clone());
@@ -104,14 +154,39 @@ fn builds_on(spec: &Spec) -> Html {
     let (before, after) = sentence.split_once(LINK).unwrap_or((&sentence, ""));
     let (before, after) = (before.to_owned(), after.to_owned());
     let section = spec.text.lesson;
-    // The link's own address opens the tab (the fragment names tabs, not sections); the
-    // section is brought into view once that tab's panel is on the page.
-    let onclick = Callback::from(move |_: MouseEvent| show_section_when_rendered(section, 40));
+    // The link opens the tab (the fragment names tabs, not sections) with the page's state,
+    // as the tablist's links do; the section is brought into view once that tab is shown.
+    let onclick = Callback::from(move |event: MouseEvent| {
+        // Yew delegates events, so the link is found from the target, not the listener.
+        let link = event
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|e| e.closest("a").ok().flatten())
+            .and_then(|a| wasm_bindgen::JsCast::dyn_into::<HtmlAnchorElement>(a).ok());
+        if let Some(link) = link {
+            link.set_href(&tab_with_page_state(tab));
+        }
+        show_section_when_rendered(section, 40)
+    });
     html! {
         <p class="muted">
             {before}<a href={format!("#/{}", tab.slug())} {onclick}>{heading}</a>{after}
         </p>
     }
+}
+
+/// The fragment that opens `tab` keeping the address's laboratory fields and selection.
+fn tab_with_page_state(tab: crate::route::Tab) -> String {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    let query = Route::parse(&hash).query;
+    if query.is_empty() {
+        return format!("#/{}", tab.slug());
+    }
+    compose(
+        tab,
+        &lab_fields_of(&query),
+        selection_of(&query).0.as_deref(),
+    )
 }
 
 /// Scrolls to the heading `id` and focuses it once its tab has rendered it, looking every

@@ -5,6 +5,8 @@
 mod card;
 mod storage;
 
+use std::cell::Cell;
+
 use crate::lesson::sentences;
 use yew::prelude::*;
 
@@ -12,6 +14,11 @@ use crate::lab::challenge::link::{read_link, Answer};
 use crate::lab::challenge::{spec, Progress, Refusal, Status};
 use crate::lesson::content::CHALLENGES;
 use storage::Kept;
+
+thread_local! {
+    /// The challenge left open: another tab unmounts the Sandbox, and coming back shows it.
+    static OPEN: Cell<Option<&'static str>> = const { Cell::new(None) };
+}
 
 /// What the page's link asked of the challenges: open one with a try, or nothing.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,8 +51,9 @@ pub fn Challenges() -> Html {
     let kept = use_state(storage::load);
     let open = use_state(|| match &*linked {
         Linked::Try { id, .. } => Some(*id),
-        _ => None,
+        _ => OPEN.get(),
     });
+    use_effect_with(*open, |&open| OPEN.set(open));
     let on_graded = {
         let kept = kept.clone();
         Callback::from(move |(id, solved): (&'static str, bool)| {
