@@ -167,7 +167,7 @@ records! {
         compare: Text, compare_heading: Text, compare_intro: Text, yours: Text, builtin: Text,
         yours_timeline: Text, builtin_timeline: Text, checks_hold: Text, unreadable: Text,
         start: Text, out_of_range: Text, search_heading: Text, search_intro: Text,
-        search_forged: Text, load: Text, search_hung_next: Text, settings_note: Text,
+        search_forged: Text, load: Text, search_hung_next: Text, search_stop: Text, other_code: Text, settings_note: Text,
         reference: ClientReference,
     }
     /// The calls a learner's client receives and makes, as each language writes them.

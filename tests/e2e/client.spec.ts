@@ -1096,6 +1096,75 @@ for (const language of ['TypeScript', 'Python'] as const) {
   });
 }
 
+for (const language of ['TypeScript', 'Python'] as const) {
+  test(`${language}: Stop on a hanging run keeps what it printed, shown as it printed, and says where the code was`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const w = await openClient(page, language, '#/sandbox?v=1&preset=1&ttl=9s');
+    await replaceCode(
+      w.editor,
+      language === 'Python'
+        ? 'def start(node):\n    node.after(400, "spin")\n\ndef reply(node, answer):\n    pass\n\ndef timer(node, name):\n    print("spinning", node.name)\n    while True:\n        pass\n'
+        : 'function start(node: any) { node.after(400, "spin"); }\nfunction reply(node: any, answer: any) {}\nfunction timer(node: any, name: string) {\n  console.log("spinning", node.name);\n  for (;;) {}\n}\n',
+    );
+    await setLimit(w, 60);
+    await w.run.click();
+    const printed = w.panel.getByRole('region', { name: /Printed$/ });
+    // Shown while the run still goes.
+    await expect(printed).toContainText(/400 ms [AB]: spinning [AB]/, { timeout: FIRST_RUN_MS });
+    await expect(w.stop).toBeEnabled();
+    await w.stop.click();
+    await expect(w.status).toHaveText('Stopped.');
+    await expect(w.errors).toContainText(
+      /When you pressed Stop, the last call your code had begun was client [AB]'s timer\(node, "spin"\), begun when its monotonic clock read 400 ms\./,
+    );
+    await expect(printed).toContainText(/400 ms [AB]: spinning [AB]/);
+  });
+}
+
+test('TypeScript: the search has its own Stop, focused when the search starts from the keyboard', async ({ page }) => {
+  test.setTimeout(240_000);
+  const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&preset=1&ttl=8s');
+  await w.solution.click();
+  await w.search.getByLabel('Plans to try').fill('40000');
+  const start = w.search.getByRole('button', { name: 'Start', exact: true });
+  await start.focus();
+  await page.keyboard.press('Enter');
+  const stop = w.search.getByRole('button', { name: 'Stop the search' });
+  await expect(stop).toBeFocused({ timeout: FIRST_RUN_MS });
+  // Code changed under a search going: what it says is about the code as it was.
+  await w.reset.click();
+  const other = w.panel.getByRole('status').filter({ hasText: /^The code has changed since you pressed the button/ });
+  await expect(other).toBeVisible();
+  await stop.focus();
+  await page.keyboard.press('Enter');
+  await expect(stop).toHaveCount(0);
+  await expect(start).toBeEnabled();
+  await expect(other).toBeVisible();
+  // Run again: the result is about the editor's code, and the note goes.
+  await runInLab(w, RAN);
+  await expect(other).toHaveCount(0);
+});
+
+test('TypeScript: a client that sets its lost flag and writes on is not said to have stopped writing', async ({ page }) => {
+  test.setTimeout(180_000);
+  const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&preset=1&ttl=12s&dur=15s');
+  await replaceCode(w.editor, `let token = 0;
+function start(node: any) { node.acquire(node.settings.ttl); }
+function reply(node: any, answer: any) {
+  if (answer.kind === "granted") { token = answer.token; node.after(0, "work"); node.after(3300, "give up"); }
+}
+function timer(node: any, name: string) {
+  if (name === "give up") node.lost("deadline");
+  if (name === "work") { node.write(token); node.after(900, "work"); }
+}
+`);
+  await runInLab(w);
+  await expect(check(w, NO_WRITE_AFTER_LOST).locator('.check-status')).toHaveText(/^Broken at t = /);
+  const losses = w.runView.locator('.losses');
+  await expect(losses).toContainText(/Client A went Lost at t = 3\.3\d* s/);
+  await expect(losses).not.toContainText('it stopped writing');
+});
+
 test('TypeScript: a printed right-to-left override is written out, so it cannot reorder the line', async ({ page }) => {
   test.setTimeout(180_000);
   const w = await openClient(page, 'TypeScript');

@@ -196,6 +196,9 @@ function start(node) {
   const plain = (text) => text.replace(/\\s/g, " "); // ICU puts a narrow space before PM
   console.log(performance.timeOrigin, plain(utc.format()), plain(utc.formatToParts().map((p) => p.value).join("")), plain(utc.format(0)));
   try { performance.mark("x"); } catch (e) { console.log(e.message); }
+  // Behind a date, an event or the entries: the node's clocks, or a plain refusal.
+  console.log(new (Object.getPrototypeOf(new Date(0)).constructor)().getTime(), new Event("x").timeStamp);
+  try { performance.getEntries(); } catch (e) { console.log(e.message); }
 }`);
   const output = withShadows(() => make("A", SETTINGS).handle(start(2_500, 1_700_000_000_123_456)).output);
   assert.deepEqual(output, [
@@ -206,9 +209,13 @@ function start(node) {
     "5 true",
     "0 10:13:20 PM 10:13:20 PM 12:00:00 AM",
     "performance.mark is not available in the lab: read the node's monotonic clock with performance.now() or node.monotonic()",
+    "1700000000123 2.5",
+    "performance.getEntries is not available in the lab: read the node's monotonic clock with performance.now() or node.monotonic()",
   ]);
   // And they are the real ones again once the shadows are undone.
   assert.notEqual(performance.timeOrigin, 0);
+  assert.equal(new Date(0).constructor, Date);
+  assert.notEqual(new Event("x").timeStamp, 2.5);
 });
 
 test("TypeScript: a printed line longer than the engine's limit is cut there and ends in an ellipsis", async () => {

@@ -92,6 +92,8 @@ export function withShadows(fn, options) {
     console: { ...console },
     format: Object.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "format"),
     formatToParts: Object.getOwnPropertyDescriptor(Intl.DateTimeFormat.prototype, "formatToParts"),
+    dateConstructor: Object.getOwnPropertyDescriptor(Date.prototype, "constructor"),
+    timeStamp: Object.getOwnPropertyDescriptor(Event.prototype, "timeStamp"),
   };
   try {
     runtime.installJsShadows(globalThis, options);
@@ -105,8 +107,9 @@ export function withShadows(fn, options) {
     Object.assign(console, saved.console);
     delete performance.now;
     delete performance.timeOrigin;
-    delete performance.mark;
-    delete performance.measure;
+    for (const name of ["mark", "measure", "getEntries", "getEntriesByName", "getEntriesByType", "toJSON"]) delete performance[name];
+    Object.defineProperty(Date.prototype, "constructor", saved.dateConstructor);
+    Object.defineProperty(Event.prototype, "timeStamp", saved.timeStamp);
     Object.defineProperty(Intl.DateTimeFormat.prototype, "format", saved.format);
     Object.defineProperty(Intl.DateTimeFormat.prototype, "formatToParts", saved.formatToParts);
     delete crypto.getRandomValues;

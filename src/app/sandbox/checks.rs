@@ -49,6 +49,8 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
         return Html::default();
     }
     let earlier = window.total - window.items.len();
+    // "It stopped writing" only where the check on writes after the flag says so.
+    let stopped_writing = run.check_at(CheckId::NoWriteAfterLost, now) == CheckStatus::Holding;
     html! {
         <ul class="losses">
             if earlier > 0 {
@@ -59,9 +61,13 @@ fn losses_list(run: &dyn RunReading, now: SimTime) -> Html {
                     Lifecycle::Lost(reason) => describe::lost_reason(reason),
                     _ => "",
                 };
-                html! {
-                    <li>{sentences::checks::panel::WentLost { client, at: run.shown_time(point.from), reason }.to_string()}</li>
-                }
+                let at = run.shown_time(point.from);
+                let said = if stopped_writing {
+                    sentences::checks::panel::WentLost { client, at, reason }.to_string()
+                } else {
+                    sentences::checks::panel::WentLostOnly { client, at, reason }.to_string()
+                };
+                html! { <li>{said}</li> }
             }) }
         </ul>
     }

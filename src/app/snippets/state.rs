@@ -141,14 +141,23 @@ impl Calling {
         })
     }
 
-    /// What the learner reads when the time limit stopped the run in this call.
-    fn hung_text(&self) -> String {
-        sentences::sandbox::own_client::Hung {
-            client: self.client.letter(),
-            during: describe::during(&self.during),
-            at: self.mono,
+    /// What the learner reads when the run ended `ending` during or after this call: the
+    /// time limit ran out in it, or the learner stopped the run.
+    fn ended_text(&self, ending: RunEnding) -> Option<String> {
+        let (client, during, at) = (
+            self.client.letter(),
+            describe::during(&self.during),
+            self.mono,
+        );
+        match ending {
+            RunEnding::TimedOut => {
+                Some(sentences::sandbox::own_client::Hung { client, during, at }.to_string())
+            }
+            RunEnding::Stopped => {
+                Some(sentences::sandbox::own_client::StoppedIn { client, during, at }.to_string())
+            }
+            _ => None,
         }
-        .to_string()
     }
 }
 
@@ -321,12 +330,14 @@ impl Panel {
             }
             (phase, RunEvent::Ended(ending)) if phase.is_busy() => {
                 let searching = self.task.as_ref().is_some_and(|t| t.search.is_some());
-                if let (RunEnding::TimedOut, false) = (ending, searching) {
+                // A run cut short keeps what it printed and says where it was.
+                let cut_short = matches!(ending, RunEnding::TimedOut | RunEnding::Stopped);
+                if cut_short && !searching {
                     for piece in self.printing.pieces() {
                         self.stdout.push(piece.to_string());
                     }
-                    if let Some(call) = &self.calling {
-                        self.stderr.push(call.hung_text() + "\n");
+                    if let Some(text) = self.calling.as_ref().and_then(|c| c.ended_text(ending)) {
+                        self.stderr.push(text + "\n");
                     }
                 }
                 self.phase = RunPhase::Ended(ending);

@@ -605,6 +605,12 @@
       },
     });
     scope.Date = SimDate;
+    // A date's constructor is Date again, not the real one behind it.
+    Object.defineProperty(RealDate.prototype, "constructor", { value: SimDate, configurable: true, writable: true });
+    // An event's time stamp reads the node's monotonic clock, as performance.now() does.
+    if (scope.Event) {
+      Object.defineProperty(scope.Event.prototype, "timeStamp", { get: () => state.mono / 1000, configurable: true });
+    }
     const perf = scope.performance;
     if (perf) {
       Object.defineProperty(perf, "now", { value: () => state.mono / 1000, configurable: true, writable: true });
@@ -612,7 +618,8 @@
       // would be real time again) and marks, which read the real clock themselves.
       Object.defineProperty(perf, "timeOrigin", { value: 0, configurable: true });
       const marks = say("use_monotonic");
-      for (const name of ["mark", "measure"]) {
+      // Entries, and the JSON of the whole, carry real times too.
+      for (const name of ["mark", "measure", "getEntries", "getEntriesByName", "getEntriesByType", "toJSON"]) {
         Object.defineProperty(perf, name, { value: unavailable(`performance.${name}`, marks), configurable: true, writable: true });
       }
     }
@@ -657,6 +664,7 @@
     const timers = say("use_timers");
     scope.setTimeout = unavailable("setTimeout", timers);
     scope.setInterval = unavailable("setInterval", timers);
+    if ("requestAnimationFrame" in scope) scope.requestAnimationFrame = unavailable("requestAnimationFrame", timers);
     // The sandbox's policy refuses every connection; these say so in the learner's words.
     for (const name of ["fetch", "XMLHttpRequest", "WebSocket", "EventSource"]) {
       if (name in scope) scope[name] = unavailable(name, say("use_node_calls"));

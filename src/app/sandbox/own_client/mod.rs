@@ -135,11 +135,18 @@ fn use_workbench_panel(
     panel
 }
 
-/// The printed and error consoles' text: the sandbox's own lines, then what the reported
-/// run printed and why it stopped.
+/// The printed and error consoles' text: the sandbox's own lines, then what the run prints
+/// as it goes, or what the reported run printed and why it stopped.
 fn consoles(panel: &Panel, run: Option<&RunReport>) -> (OutputText, OutputText) {
     let stdout = match run.filter(|r| !r.printed.is_empty()) {
         Some(r) => panel.stdout.clone().with(run::printed_text(r)),
+        // While a run goes, its lines show as they are printed.
+        None if panel.phase.is_busy() => panel
+            .printing
+            .pieces()
+            .fold(panel.stdout.clone(), |text, piece| {
+                text.with(piece.to_string())
+            }),
         None => panel.stdout.clone(),
     };
     let stderr = match run.and_then(|r| r.stop.as_ref()) {
@@ -147,6 +154,16 @@ fn consoles(panel: &Panel, run: Option<&RunReport>) -> (OutputText, OutputText) 
         None => panel.stderr.clone(),
     };
     (stdout, stderr)
+}
+
+/// A result, or a search still going, about code the editor no longer holds says so.
+fn other_code_note(panel: &Panel) -> Html {
+    match &panel.task {
+        Some(task) if *task.code != *panel.code => html! {
+            <p class="note" role="status">{SANDBOX.own_client.other_code}</p>
+        },
+        _ => Html::default(),
+    }
 }
 
 /// One language's editor, controls, status, printed output, run and search.
@@ -198,6 +215,7 @@ fn Workbench(props: &WorkbenchProps) -> Html {
     let run = (*report).as_ref().and_then(run::run_of);
     let (stdout, stderr) = consoles(&panel, run);
     let searching = busy && searched;
+    let other_code = other_code_note(&panel);
     html! {
         <section class="snippet own-client-code" aria-labelledby={heading.clone()}>
             <h5 id={heading}>{language.heading()}</h5>
@@ -208,16 +226,19 @@ fn Workbench(props: &WorkbenchProps) -> Html {
             <EditorHost {language} code={panel.code.clone()} {on_edit} />
             <TooLongForLink {language} code={panel.code.clone()} />
             <RunControls {busy} edited={panel.code != original} solved={panel.code == solution}
-                limit_secs={panel.limit_secs} {on_run} {on_stop} {on_reset} {on_solution} {on_limit} />
+                limit_secs={panel.limit_secs} {on_run} on_stop={on_stop.clone()} {on_reset} {on_solution} {on_limit} />
             <EngineStatus {language} phase={panel.phase} limit_secs={panel.limit_secs} searching={searched}
                 stopped_early={!searched && run.is_some_and(|r| r.stop.is_some())} />
             <OutputConsole {language} {stdout} {stderr} />
             <reference::ClientReference {language} />
             if !searched {
+                { other_code.clone() }
                 { reported.clone() }
             }
-            <search::ClientSearch {busy} {searching} ran={panel.ran} on_start={on_search} />
+            <search::ClientSearch {busy} {searching} ran={panel.ran} on_start={on_search}
+                {on_stop} />
             if searched {
+                { other_code }
                 { reported }
             }
             if searched && panel.phase == RunPhase::Ended(RunEnding::TimedOut) {

@@ -28,6 +28,8 @@ pub struct ClientSearchProps {
     /// Plans it has tried.
     pub ran: u64,
     pub on_start: Callback<SearchSpec>,
+    /// Stops the search going.
+    pub on_stop: Callback<()>,
 }
 
 /// The search form against the learner's client, and its progress.
@@ -51,6 +53,8 @@ pub fn ClientSearch(props: &ClientSearchProps) -> Html {
             Err(why) => problem.set(Some(why)),
         })
     };
+    let stop = use_stop_focus(props.searching);
+    let on_stop = props.on_stop.reform(|_: MouseEvent| ());
     let words = &SANDBOX.own_client;
     html! {
         <section class="search own-client-search" aria-labelledby="own-client-search-title">
@@ -65,10 +69,34 @@ pub fn ClientSearch(props: &ClientSearchProps) -> Html {
                     <progress aria-label={crate::lesson::content::SEARCH.search.progress}
                         max={budget.to_string()} value={props.ran.to_string()} />
                     <p aria-live="polite">{sentences::sandbox::own_client::Searching { ran: props.ran, budget }.to_string()}</p>
+                    <button type="button" class="button" ref={stop} onclick={on_stop}>{words.search_stop}</button>
                 </div>
             }
         </section>
     }
+}
+
+/// The Stop button's ref: focus moves there when a search starts from the keyboard, as it
+/// does to a run's Stop, rather than to the form's first box.
+#[hook]
+fn use_stop_focus(searching: bool) -> NodeRef {
+    let stop = use_node_ref();
+    {
+        let stop = stop.clone();
+        use_effect_with(searching, move |&searching| {
+            let document = gloo::utils::document();
+            let focus_left = document.active_element().is_none_or(|active| {
+                document.body().is_some_and(|body| *body == active)
+                    || active.has_attribute("disabled")
+            });
+            if searching && focus_left {
+                if let Some(stop) = stop.cast::<web_sys::HtmlElement>() {
+                    let _ = stop.focus();
+                }
+            }
+        });
+    }
+    stop
 }
 
 #[derive(Properties, PartialEq)]
