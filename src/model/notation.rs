@@ -108,7 +108,7 @@ pub fn print_decimal(units: u64, decimals: u32) -> String {
 }
 
 /// Reads a length of time in microseconds: `15s`, `1.5s`, `250ms`, `166.667ms`, `20us`; a
-/// bare number counts as seconds.
+/// bare number counts as seconds. A space may stand before the unit, as in `1 s`.
 pub fn parse_duration(text: &str) -> Result<u64, ValueError> {
     // The decimals kept are exactly those that land on whole microseconds.
     let (number, decimals) = if let Some(n) = text.strip_suffix("ms") {
@@ -117,6 +117,10 @@ pub fn parse_duration(text: &str) -> Result<u64, ValueError> {
         (n, 0)
     } else {
         (text.strip_suffix('s').unwrap_or(text), 6)
+    };
+    let number = match number.strip_suffix(' ') {
+        Some(n) if n.ends_with(|c: char| c.is_ascii_digit()) && number.len() < text.len() => n,
+        _ => number,
     };
     parse_decimal(number, decimals).map_err(|error| match error {
         ValueError::NotANumber if has_unknown_unit(text) => ValueError::UnknownUnit,
@@ -219,6 +223,17 @@ mod tests {
         assert_eq!(parse_duration(".5s"), Ok(500_000));
         assert_eq!(parse_duration("0s"), Ok(0));
         assert_eq!(parse_duration("1.500000000s"), Ok(1_500_000));
+    }
+
+    #[test]
+    fn one_space_may_stand_before_the_unit() {
+        assert_eq!(parse_duration("1 s"), Ok(1_000_000));
+        assert_eq!(parse_duration("250 ms"), Ok(250_000));
+        assert_eq!(parse_duration("1.5 s"), Ok(1_500_000));
+        assert_eq!(parse_duration("20 us"), Ok(20));
+        for text in ["1  s", " s", "5 ", "1 5s", ". s"] {
+            assert!(parse_duration(text).is_err(), "{text}");
+        }
     }
 
     #[test]
