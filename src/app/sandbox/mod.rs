@@ -204,13 +204,25 @@ fn use_lab_door(dispatch: &Callback<LabAction>, mode: &UseStateHandle<Mode>) {
     });
 }
 
-/// Opens `scenario` in the laboratory's simulated run with its cursor at `at`, and scrolls
-/// it into view.
+/// Opens `scenario` in the laboratory, in the mode it is in, with its cursor at `at`, and
+/// scrolls it into view: Your client's plans load into the scenario its code runs in.
 pub fn go_to(scenario: crate::model::Scenario, at: SimTime) {
+    open_in_lab(scenario, at, false);
+}
+
+/// [`go_to`] in the simulated run, whatever mode was open: a challenge's failure is a moment
+/// of the model's own run.
+pub fn go_to_simulated(scenario: crate::model::Scenario, at: SimTime) {
+    open_in_lab(scenario, at, true);
+}
+
+fn open_in_lab(scenario: crate::model::Scenario, at: SimTime, simulated: bool) {
     let Some(door) = LAB_DOOR.with(|slot| slot.borrow().clone()) else {
         return;
     };
-    door.show_simulated.emit(());
+    if simulated {
+        door.show_simulated.emit(());
+    }
     door.dispatch.emit(LabAction::SetScenario(scenario));
     door.dispatch.emit(LabAction::Seek(at));
     if let Some(lab) = gloo::utils::document().get_element_by_id("lab-title") {

@@ -418,7 +418,8 @@ fn verdict_view(spec: &'static Spec, checked: &Checked) -> Html {
 /// "Go to t = … in the laboratory": the failing run, its cursor at the failure.
 fn go_to_button(failure: &crate::lab::challenge::Failure) -> Html {
     let (scenario, at) = (failure.scenario.clone(), failure.at);
-    let onclick = Callback::from(move |_: MouseEvent| super::super::go_to(scenario.clone(), at));
+    let onclick =
+        Callback::from(move |_: MouseEvent| super::super::go_to_simulated(scenario.clone(), at));
     html! {
         <button type="button" class="button" {onclick}>
             {sentences::challenges::words::GoTo { at: failure.at }.to_string()}
