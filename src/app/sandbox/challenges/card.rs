@@ -175,12 +175,14 @@ fn builds_on(spec: &Spec) -> Html {
     }
 }
 
-/// The fragment that opens `tab` keeping the address's laboratory fields and selection.
+/// The fragment that opens `tab` keeping the address's laboratory fields and selection, as
+/// the shell's `address::tab_fragment` does; the lab's module reads them from the address,
+/// since the shell's record of them lives in the lesson's module.
 fn tab_with_page_state(tab: crate::route::Tab) -> String {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
     let query = Route::parse(&hash).query;
     if query.is_empty() {
-        return format!("#/{}", tab.slug());
+        return Route { tab, query }.to_fragment();
     }
     compose(
         tab,
