@@ -18,7 +18,7 @@ use yew::prelude::*;
 use super::address::{current_link, embed_address, in_frame, page_address, History};
 use super::snippets::SnippetLanguage;
 use crate::lab::{Lab, LabAction};
-use crate::lesson::LESSON;
+use crate::lesson::{sentences, LESSON};
 use crate::share::embed::{self, EmbedOptions};
 use crate::share::{decode, encode, lab_fields, LabLink, LinkState, SnippetCode};
 
@@ -618,7 +618,7 @@ pub fn EmbedDialog() -> Html {
         ..EmbedOptions::default()
     });
     let title = use_state(|| String::from(LESSON.share.default_title));
-    let size = use_state(|| (720u32, 560u32));
+    let size = use_state(|| (DEFAULT_WIDTH.to_string(), DEFAULT_HEIGHT.to_string()));
     let toggle = {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
@@ -642,7 +642,10 @@ pub fn EmbedDialog() -> Html {
     let snippet = {
         let options = *options;
         let title = (*title).clone();
-        let (width, height) = *size;
+        let (width, height) = (
+            frame_size(&size.0, DEFAULT_WIDTH).0,
+            frame_size(&size.1, DEFAULT_HEIGHT).0,
+        );
         Callback::from(move |()| {
             embed::iframe_snippet(&embed_address(options), &title, width, height)
         })
@@ -690,29 +693,72 @@ fn title_field(title: &UseStateHandle<String>) -> Html {
     }
 }
 
-/// The frame's width and height in CSS pixels, kept within 120 to 4,000.
-fn size_fields(size: &UseStateHandle<(u32, u32)>) -> Html {
+const DEFAULT_WIDTH: u32 = 720;
+const DEFAULT_HEIGHT: u32 = 560;
+const FRAME_SIZES: std::ops::RangeInclusive<u32> = 120..=4_000;
+
+/// The frame size the snippet takes for `typed`: a whole number of pixels within
+/// [`FRAME_SIZES`], brought within it, or `fallback` for text that is no such number; and
+/// whether it was taken as typed.
+fn frame_size(typed: &str, fallback: u32) -> (u32, bool) {
+    match typed.trim().parse::<u32>() {
+        Ok(px) => (
+            px.clamp(*FRAME_SIZES.start(), *FRAME_SIZES.end()),
+            FRAME_SIZES.contains(&px),
+        ),
+        Err(_) => (fallback, false),
+    }
+}
+
+/// The frame's width and height as typed (kept as typed, so the field never changes under
+/// the learner's fingers); a size the snippet cannot take as typed says what it uses.
+fn size_fields(size: &UseStateHandle<(String, String)>) -> Html {
     let on_size = |height: bool| {
         let size = size.clone();
         Callback::from(move |event: InputEvent| {
-            let value = event
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-                .and_then(|i| i.value().parse::<u32>().ok())
-                .map(|v| v.clamp(120, 4_000));
-            if let Some(v) = value {
-                size.set(if height { (size.0, v) } else { (v, size.1) });
+            if let Some(input) = input_of(&event) {
+                let (width, tall) = (*size).clone();
+                size.set(if height {
+                    (width, input.value())
+                } else {
+                    (input.value(), tall)
+                });
             }
         })
     };
     html! {
         <>
-            <label class="field">{LESSON.share.width}
-                <input type="number" min="120" max="4000" value={size.0.to_string()} oninput={on_size(false)} />
+            { size_field("embed-width", LESSON.share.width, &size.0, DEFAULT_WIDTH, on_size(false)) }
+            { size_field("embed-height", LESSON.share.height, &size.1, DEFAULT_HEIGHT, on_size(true)) }
+        </>
+    }
+}
+
+fn size_field(
+    id: &str,
+    label: &str,
+    typed: &str,
+    fallback: u32,
+    oninput: Callback<InputEvent>,
+) -> Html {
+    let (used, as_typed) = frame_size(typed, fallback);
+    let problem = format!("{id}-problem");
+    html! {
+        <>
+            <label class="field">{label}
+                <input type="number" min={FRAME_SIZES.start().to_string()} max={FRAME_SIZES.end().to_string()}
+                    value={typed.to_owned()} {oninput} aria-invalid={(!as_typed).to_string()}
+                    aria-describedby={(!as_typed).then(|| problem.clone())} />
             </label>
-            <label class="field">{LESSON.share.height}
-                <input type="number" min="120" max="4000" value={size.1.to_string()} oninput={on_size(true)} />
-            </label>
+            if !as_typed {
+                <p id={problem} class="field-error embed-size-error">
+                    { sentences::lesson::share::SizeRefused {
+                        min: FRAME_SIZES.start(),
+                        max: FRAME_SIZES.end(),
+                        used,
+                    }.to_string() }
+                </p>
+            }
         </>
     }
 }

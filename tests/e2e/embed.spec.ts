@@ -207,6 +207,37 @@ test('the Embed dialog builds a working iframe snippet for the current view', as
   await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
+// A size is kept as typed while it is typed (a field that jumped to 120 at the first digit
+// turned 500 into 1200), and a size the snippet cannot take says beside its field what it uses.
+test('the Embed dialog keeps a size as typed and says what it uses for one out of range', async ({ page }) => {
+  await openApp(page, '#/maps');
+  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Embed this view in a course page' });
+  const width = dialog.getByLabel('Width (px)');
+  const snippet = async () => {
+    await dialog.getByRole('button', { name: 'Copy the iframe snippet' }).click();
+    return dialog.getByLabel('Iframe snippet').inputValue();
+  };
+  await width.fill('');
+  await width.pressSequentially('515');
+  await expect(width).toHaveValue('515');
+  await expect(width).toHaveAttribute('aria-invalid', 'false');
+  expect(await snippet()).toContain(' width="515" ');
+  for (const [typed, used] of [['64', 120], ['90000', 4000], ['', 720]] as const) {
+    await width.fill(typed);
+    await expect(width).toHaveValue(typed);
+    await expect(width).toHaveAttribute('aria-invalid', 'true');
+    await expect(width).toHaveAccessibleDescription(
+      `A size is a whole number of pixels from 120 to 4000: the snippet uses ${used} px.`,
+    );
+    expect(await snippet()).toContain(` width="${used}" `);
+  }
+  await dialog.getByLabel('Height (px)').fill('333');
+  await width.fill('1000');
+  await expect(dialog.locator('.field-error')).toHaveCount(0);
+  expect(await snippet()).toContain(' width="1000" height="333" ');
+});
+
 // Each field's input sits beside its label, each choice on one line beside its control, and
 // the Embed button stays beside Copy link with the panel on the row below them.
 for (const viewport of [
