@@ -66,3 +66,28 @@ test('a healthy holder keeps the lease: no failover mark to the end', async ({ p
   await expect(longestFailover(page)).toHaveText('none');
   await expect(failoverTitles(page)).toHaveCount(0);
 });
+
+// The lanes change only at events, yet a lease held across the cursor reaches the cursor,
+// between events too: it ended nowhere near where the drawing would otherwise stop.
+test('a lease held at the cursor is drawn up to the cursor, between events too', async ({ page }) => {
+  const cases = [
+    { preset: '1', at: '3.456', shapes: ['g.tenure path', 'path.believed'] },
+    { preset: '1', at: '27.9', shapes: ['g.tenure path', 'path.believed'] },
+    // A frozen for 15 s from 2 s: no event of A's for a long while, yet it holds on.
+    { preset: '2', at: '8.5', shapes: ['g.tenure path', 'path.believed', 'path.pause'] },
+  ];
+  for (const { preset, at, shapes } of cases) {
+    await openApp(page, `#/sandbox?v=1&preset=${preset}&t=${at}s`);
+    const drawn = timeline(page);
+    await expect(drawn).toHaveAttribute('aria-label', new RegExp(`drawn up to t = ${Number(at).toFixed(3).replace('.', '\\.')} s`));
+    for (const shape of shapes) {
+      await expect
+        .poll(async () => {
+          const cursor = (await drawn.locator('.cursor').boundingBox())!;
+          const rights = await drawn.locator(shape).evaluateAll((paths) => paths.map((p) => p.getBoundingClientRect().right));
+          return Math.abs(Math.max(...rights) - (cursor.x + cursor.width / 2));
+        }, { message: `${shape} at ${at} s in preset ${preset}` })
+        .toBeLessThan(1.5);
+    }
+  }
+});

@@ -265,6 +265,46 @@ fn client_shapes(
     }
 }
 
+/// The spans still open at the latest event `at`, drawn on from there to the cursor `now`.
+/// The lanes are drawn only to the latest event (they change only then): without these, a
+/// lease held across the cursor would seem to have ended before it.
+fn open_tails(view: &Overview, at: SimTime, now: SimTime, plot: &Plot) -> Html {
+    if now <= at {
+        return Html::default();
+    }
+    let tail = |spans: &Spans, y: f64, height: f64| -> Vec<(usize, String)> {
+        let open = spans
+            .all()
+            .iter()
+            .filter(|s| s.from <= at && s.until.is_none_or(|until| until > at));
+        open.map(|s| {
+            let mut d = String::new();
+            let to = plot.x(s.until.unwrap_or(plot.end).min(now));
+            rect_path(&mut d, plot.x(at), to, y, height, 0.0);
+            (s.client.index(), d)
+        })
+        .collect()
+    };
+    let tenures = tail(&view.tenures, TOP + LANE + 6.0, 18.0);
+    let lanes = view.clients.iter().enumerate().map(|(c, lane)| {
+        let y = client_lane(ClientId(c as u8));
+        let believed: String = tail(&lane.believed, y + 8.0, 14.0).into_iter().map(|(_, d)| d).collect();
+        let paused: String = tail(&lane.paused, y + 4.0, 22.0).into_iter().map(|(_, d)| d).collect();
+        html! {
+            <>
+                if !believed.is_empty() { <path class={format!("believed client-{c}")} d={believed} /> }
+                if !paused.is_empty() { <path class="pause" d={paused} /> }
+            </>
+        }
+    });
+    html! {
+        <g class="lanes open-tails">
+            { for tenures.into_iter().map(|(c, d)| html! { <g class={format!("tenure client-{c}")}><path {d} /></g> }) }
+            { for lanes }
+        </g>
+    }
+}
+
 /// Props of [`TimelineLanes`]: the run at the time the other panels show, and the
 /// drawing's width.
 #[derive(Properties, PartialEq, Clone)]
@@ -378,6 +418,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     <text class="lane-label" x="6" y={(client_lane(ClientId(i)) + 19.0).to_string()}>{label_for(i)}</text>
                 }) }
                 <TimelineLanes step={props.lanes.clone()} {width} />
+                { open_tails(run.overview(), props.lanes.at, now, &plot) }
                 <line class="cursor" x1={cursor.to_string()} x2={cursor.to_string()} y1={TOP.to_string()} y2={(height - 22.0).to_string()} />
             </svg></div>
             { legend() }
