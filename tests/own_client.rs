@@ -8,7 +8,7 @@ use lease_lab::lab::own_client::runner::{
     own_scenario, run, search, MakeClient, OwnSearch, SearchAt,
 };
 use lease_lab::lab::own_client::{
-    Action, AnswerKind, Handled, Handlers, Input, InputKind, LossReason, Refusal, RunStop,
+    Action, AnswerKind, During, Handled, Handlers, Input, InputKind, LossReason, Refusal, RunStop,
     Settings, Stop,
 };
 use lease_lab::lesson::checks::ViolationWords;
@@ -575,6 +575,7 @@ fn bad_api_use_is_refused_in_the_learners_terms_never_a_panic() {
             error: lease_lab::lab::own_client::protocol::Thrown {
                 text: "ValueError: no".into(),
                 line: 7,
+                top_level: false,
             },
             output: Vec::new(),
         },
@@ -584,6 +585,22 @@ fn bad_api_use_is_refused_in_the_learners_terms_never_a_panic() {
     };
     assert_eq!(at.as_micros(), 1_500_000);
     assert!(matches!(stop.stop, Stop::Threw(ref t) if t.line == 7));
+    assert_eq!(stop.during, During::Timer("boom".into()));
+    // A client whose top-level code threw as it was made is stopped by its first call, and
+    // the stop names the top level, not that call's handler.
+    let made_badly = stop_of(&s, |_, _| Handled::Threw {
+        error: lease_lab::lab::own_client::protocol::Thrown {
+            text: "NameError: name 'x' is not defined".into(),
+            line: 2,
+            top_level: true,
+        },
+        output: Vec::new(),
+    });
+    let RunStop::Client { at, stop, .. } = made_badly else {
+        panic!("{made_badly:?}")
+    };
+    assert_eq!(at.as_micros(), 0);
+    assert_eq!(stop.during, During::TopLevel);
 }
 
 #[test]
@@ -717,6 +734,7 @@ fn throws_when_late() -> impl FnMut(ClientId, &ClientConfig) -> Box<dyn Handlers
                         error: lease_lab::lab::own_client::protocol::Thrown {
                             text: "Error: late".into(),
                             line: 1,
+                            top_level: false,
                         },
                         output: Vec::new(),
                     };
@@ -1017,6 +1035,7 @@ fn the_lines_printed_before_a_handler_threw_are_kept() {
                     error: lease_lab::lab::own_client::protocol::Thrown {
                         text: "Error: kaboom".into(),
                         line: 3,
+                        top_level: false,
                     },
                     output: vec!["timer boom".into()],
                 },

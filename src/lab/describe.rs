@@ -261,6 +261,7 @@ pub fn during(during: &crate::lab::own_client::During) -> String {
     use crate::lab::own_client::During;
     use sentences::sandbox::own_client as says;
     match during {
+        During::TopLevel => SANDBOX.own_client.top_level.to_owned(),
         During::Start => SANDBOX.own_client.start.to_owned(),
         During::Reply(kind) => says::Reply {
             answer: answer_kind(*kind),

@@ -166,7 +166,7 @@ records! {
         cursor: Text, timeline: Text, link: Text, link_field: Text, printed: Text,
         compare: Text, compare_heading: Text, compare_intro: Text, yours: Text, builtin: Text,
         yours_timeline: Text, builtin_timeline: Text, checks_hold: Text, unreadable: Text,
-        start: Text, out_of_range: Text, search_heading: Text, search_intro: Text,
+        start: Text, top_level: Text, out_of_range: Text, search_heading: Text, search_intro: Text,
         search_forged: Text, load: Text, search_hung_next: Text, search_stop: Text, other_code: Text, settings_note: Text,
         reference: ClientReference,
     }

@@ -1121,6 +1121,47 @@ for (const language of ['TypeScript', 'Python'] as const) {
   });
 }
 
+// The file's top level runs as the lab makes each client, before any handler: its lines are
+// each client's own, and an error or an endless loop there is said to be there.
+for (const language of ['TypeScript', 'Python'] as const) {
+  test(`${language}: the file's top level is each client's own, and its error or endless loop is named as the top level`, async ({ page }) => {
+    test.setTimeout(300_000);
+    const py = language === 'Python';
+    const w = await openClient(page, language, '#/sandbox?v=1&preset=1&ttl=7s');
+    const handlers = py
+      ? 'def start(node):\n    print("started", node.name)\n'
+      : 'function start(node: any) { console.log("started", node.name); }\n';
+    await replaceCode(w.editor, (py ? 'print("loading")\n' : 'console.log("loading");\n') + handlers);
+    await runInLab(w);
+    const lines = await printedLines(w);
+    for (const client of ['A', 'B']) {
+      const own = lines.filter((line) => line.includes(` ${client}: `));
+      expect(own.slice(0, 2).map((line) => line.replace(/^[\d.]+ m?s /, ''))).toEqual([`${client}: loading`, `${client}: started ${client}`]);
+    }
+
+    await replaceCode(w.editor, (py ? 'limit = 3\nprint(limits)\n' : 'const limit = 3;\nconsole.log(limits);\n') + handlers);
+    await runInLab(w, RAN_STOPPED);
+    await expect(w.alert).toHaveText(
+      py
+        ? /^Client A's code threw at the top level of its file, on line 2, while the lab was making the client \(before start\(node\)\): [\s\S]*NameError: name 'limits' is not defined/
+        : /^Client A's code threw at the top level of its file, on line 2, while the lab was making the client \(before start\(node\)\): ReferenceError: limits is not defined\s+at client\.ts:2:\d+/,
+    );
+    await expect(w.alert).not.toContainText('default');
+
+    await replaceCode(w.editor, (py ? 'print("loading")\nwhile True:\n    pass\n' : 'console.log("loading");\nfor (;;) {}\n') + handlers);
+    await setLimit(w, 3);
+    await w.run.click();
+    await expect(w.status).toHaveText(
+      'Stopped: your code ran past the time limit of 3 s (an endless loop?). The next run starts fresh.',
+      { timeout: FIRST_RUN_MS },
+    );
+    await expect(w.errors).toContainText(
+      "When the time limit ran out, client A's code was still running at the top level of its file, while the lab was making the client (before start(node)): that code never finished.",
+    );
+    await expect(w.panel.getByRole('region', { name: /Printed$/ })).toContainText('A: loading');
+  });
+}
+
 test('TypeScript: the search has its own Stop, focused when the search starts from the keyboard', async ({ page }) => {
   test.setTimeout(240_000);
   const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&preset=1&ttl=8s');

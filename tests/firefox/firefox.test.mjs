@@ -454,6 +454,29 @@ test("a TypeScript run the time limit stops names the call that never returned a
   });
 });
 
+// An error of the file's top level is said to be there, and Firefox's stack names no
+// function the learner never wrote (the wrapper is the module's default export).
+test("a TypeScript client's top-level error is named as the top level, with Firefox's stack, in Firefox", async () => {
+  await withPage('#/sandbox', async (page) => {
+    await (await find(page, '.lab-mode button', 'Your client')).click();
+    await (await find(page, '.own-client .lab-mode button', 'TypeScript')).click();
+    await find(page, 'section.snippet', 'Your client in TypeScript');
+    await page.waitForSelector('.own-client .cm-content');
+    await page.click('.own-client .cm-content');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('a');
+    await page.keyboard.up('Control');
+    const code = 'const limit = 3;\nconsole.log(limits);\nfunction start(node: any) {}\n';
+    await page.evaluate((code) => document.execCommand('insertText', false, code), code);
+    await textOf(page, '.own-client .cm-content', /limits/);
+    await (await find(page, 'section.snippet button', 'Run in the lab')).click();
+    await textOf(page, '.own-client .snippet-status', /^Ran in the lab in \d+ ms, but the run stopped early/);
+    const alert = await textOf(page, '.own-client-run [role="alert"]', /top level/);
+    assert.match(alert, /^Client A's code threw at the top level of its file, on line 2, while the lab was making the client \(before start\(node\)\): ReferenceError: limits is not defined\s+@client\.ts:2:\d+/);
+    assert.doesNotMatch(alert, /default/);
+  });
+});
+
 test('the voice control reads the open tab in reading order, and Stop stops it', async () => {
   await withPage('#/gist', async (page) => {
     // Firefox's engine needs a speech service this machine lacks: the utterances are recorded.

@@ -489,3 +489,66 @@ test("the output tap hears each kept line as it is printed, in both languages", 
     runtime.tapOutput(null);
   }
 });
+
+// The lab makes every client of a run before it calls any handler, so what a client's file
+// prints at its top level must come back with that client's first call, not another's.
+test("each client's top-level lines come back with its own first call, in both languages", async () => {
+  const py = await pyodide();
+  const python = lab(runtime.pythonClient(py, "print('loading')\ndef start(node):\n    print('started', node.name)\n").make);
+  const ts = await typeScript("console.log('loading');\nfunction start(node) { console.log('started', node.name); }");
+  for (const make of [python, ts.make]) {
+    const [a, b] = withShadows(() => [make("A", SETTINGS), make("B", SETTINGS)]);
+    assert.deepEqual(withShadows(() => a.handle(start())).output, ["loading", "started A"]);
+    assert.deepEqual(withShadows(() => b.handle(start())).output, ["loading", "started B"]);
+    // Told once: the next call has only its own lines.
+    assert.deepEqual(withShadows(() => a.handle(start())).output, ["started A"]);
+  }
+});
+
+test("Python: print(flush=True), sys.stdout.flush() and isatty() work as in a terminal-less run", async () => {
+  const py = await pyodide();
+  const code = ["import sys", "def start(node):", "    print('now', flush=True)", "    sys.stdout.flush()", "    print(sys.stdout.isatty())"].join("\n");
+  const client = lab(runtime.pythonClient(py, code).make)("A", SETTINGS);
+  assert.deepEqual(client.handle(start()), { actions: [], output: ["now", "False"] });
+});
+
+// An error of the file's top level is the client's making, not its first handler: the lab
+// says so, and the stack does not name the wrapper the learner never wrote.
+test("an error thrown at the top level is marked as such, in both languages", async () => {
+  const ts = await typeScript("const x = 1;\nnull.y;\nfunction start(node) {}");
+  const tsError = withShadows(() => ts.make("A", SETTINGS).handle(start())).error;
+  assert.equal(tsError.top_level, true);
+  assert.equal(tsError.line, 2);
+  assert.match(tsError.text, /^TypeError[^\n]*\n +(at )?@?client\.ts:2:\d+$/);
+  const py = await pyodide();
+  const pyError = lab(runtime.pythonClient(py, "x = 1\nprint(y)\ndef start(node):\n    pass\n").make)("A", SETTINGS).handle(start()).error;
+  assert.equal(pyError.top_level, true);
+  assert.equal(pyError.line, 2);
+  assert.match(pyError.text, /line 2, in <module>[\s\S]*NameError/);
+  // A handler's error is not.
+  const late = await typeScript("function start(node) { null.y; }");
+  assert.equal(withShadows(() => late.make("A", SETTINGS).handle(start())).error.top_level, undefined);
+  const pyLate = lab(runtime.pythonClient(py, "def start(node):\n    print(y)\n").make)("A", SETTINGS).handle(start()).error;
+  assert.equal(pyLate.top_level, undefined);
+});
+
+// What console.log prints reads as the values were: JSON alone would print NaN as null and a
+// Map as {}.
+test("TypeScript: console prints numbers, Maps, Sets and functions as they are, and console.assert", async () => {
+  const ts = await typeScript(`function start(node) {
+  console.log(NaN, Infinity, -0, 2n, undefined, null, true, "text");
+  console.log([1, NaN, undefined], { ttl: Infinity, n: 3 });
+  console.log(new Map([["A", 1]]), new Set([1, 2]), function renew() {});
+  console.table([1]);
+  console.assert(1 + 1 === 2, "never printed");
+  console.assert(node.name === "B", "not B:", node.name);
+}`);
+  const output = withShadows(() => ts.make("A", SETTINGS).handle(start())).output;
+  assert.deepEqual(output, [
+    "NaN Infinity -0 2n undefined null true text",
+    '[1,"NaN","undefined"] {"ttl":"Infinity","n":3}',
+    '{"Map(1)":{"A":1}} {"Set(2)":[1,2]} [function renew]',
+    "[1]",
+    "Assertion failed: not B: A",
+  ]);
+});

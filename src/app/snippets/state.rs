@@ -144,6 +144,15 @@ impl Calling {
     /// What the learner reads when the run ended `ending` during or after this call: the
     /// time limit ran out in it, or the learner stopped the run.
     fn ended_text(&self, ending: RunEnding) -> Option<String> {
+        use sentences::sandbox::own_client::{HungTopLevel, StoppedInTopLevel};
+        if self.during == During::TopLevel {
+            let client = self.client.letter();
+            return match ending {
+                RunEnding::TimedOut => Some(HungTopLevel { client }.to_string()),
+                RunEnding::Stopped => Some(StoppedInTopLevel { client }.to_string()),
+                _ => None,
+            };
+        }
         let (client, during, at) = (
             self.client.letter(),
             describe::during(&self.during),

@@ -35,9 +35,11 @@ pub trait Handlers {
     fn handle(&mut self, input: &Input<'_>) -> Option<Handled>;
 }
 
-/// Which handler was running when something went wrong.
+/// Which of the learner's code was running when something went wrong.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum During {
+    /// The file's top-level code, which runs as the lab makes the client.
+    TopLevel,
     /// `start(node)`.
     Start,
     /// `reply(node, answer)`.
@@ -177,10 +179,12 @@ impl OwnClient {
             None => Err(Stop::Unreadable),
         };
         if let Err(stop) = result {
-            self.stopped = Some(ClientStop {
-                stop,
-                during: during(),
-            });
+            // A client whose making failed says so with its first call.
+            let during = match &stop {
+                Stop::Threw(thrown) if thrown.top_level => During::TopLevel,
+                _ => during(),
+            };
+            self.stopped = Some(ClientStop { stop, during });
             self.timers.clear();
         }
         self.sync_lifecycle();

@@ -233,4 +233,7 @@ pub struct Thrown {
     /// The learner's line (0 when unknown).
     #[serde(default)]
     pub line: u32,
+    /// Thrown by the file's top-level code, as the lab made the client, not by a handler.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub top_level: bool,
 }

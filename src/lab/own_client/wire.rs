@@ -19,6 +19,10 @@ pub const SLOT: usize = 3;
 /// The handler a call is for, by its code (the index).
 pub const KINDS: [InputKind; 3] = [InputKind::Start, InputKind::Reply, InputKind::Timer];
 
+/// The code, after [`KINDS`], with which the worker tells that a client is being made: its
+/// file's top-level code is running. The engine never calls a handler by it.
+pub const TOP_LEVEL: usize = KINDS.len();
+
 /// The kind of a reply's answer, by its code (the index).
 pub const ANSWERS: [AnswerKind; 5] = [
     AnswerKind::Granted,
@@ -90,7 +94,11 @@ pub fn loss(code: u64) -> Option<LossReason> {
 /// the call's `kind`, its `x` (a reply's answer code) and, for a timer, its name. `None` for
 /// codes that mean nothing, or a timer without its name.
 pub fn during(kind: u64, x: u64, timer: Option<&str>) -> Option<During> {
-    let input = KINDS.get(usize::try_from(kind).ok()?)?;
+    let kind = usize::try_from(kind).ok()?;
+    if kind == TOP_LEVEL {
+        return Some(During::TopLevel);
+    }
+    let input = KINDS.get(kind)?;
     Some(match input {
         InputKind::Start => During::Start,
         InputKind::Reply => During::Reply(*ANSWERS.get(usize::try_from(x).ok()?)?),
@@ -111,6 +119,8 @@ fn code_of<T: PartialEq>(table: &[T], item: T) -> u32 {
 pub struct Table {
     /// Handler names by call code.
     pub kinds: [InputKind; 3],
+    /// The code that tells of a client's making ([`TOP_LEVEL`]).
+    pub top_level: usize,
     /// Answer kinds by code.
     pub answers: [AnswerKind; 5],
     /// Loss reasons by code.
@@ -145,6 +155,7 @@ impl Serialize for Words {
 pub fn table() -> Table {
     Table {
         kinds: KINDS,
+        top_level: TOP_LEVEL,
         answers: ANSWERS,
         losses: LOSSES,
         ops: OPS,
@@ -197,7 +208,8 @@ mod tests {
         let tick = Some(During::Timer("tick".into()));
         assert_eq!(during(timer, 0, Some("tick")), tick);
         assert_eq!(during(timer, 0, None), None);
-        assert_eq!(during(KINDS.len() as u64, 0, Some("tick")), None);
+        assert_eq!(during(TOP_LEVEL as u64, 0, None), Some(During::TopLevel));
+        assert_eq!(during(TOP_LEVEL as u64 + 1, 0, Some("tick")), None);
         let long = "x".repeat(MAX_TIMER_NAME + 5);
         let Some(During::Timer(kept)) = during(timer, 0, Some(&long)) else {
             panic!("a timer");

@@ -80,6 +80,7 @@
     unreadable_value: [],
     unreadable_error: ["kind"],
     output_capped: ["lines"],
+    assertion_failed: [],
     python_stopped: ["why"],
     unavailable: ["what", "advice"],
     unseeded: ["what"],
@@ -241,12 +242,27 @@
 
   function show(value) {
     if (typeof value === "string") return value;
+    if (typeof value === "function") return `[function ${value.name || "(anonymous)"}]`;
+    // NaN, Infinity, -0, 1n, undefined and symbols as themselves (JSON would say null or 0).
+    if (typeof value === "bigint") return `${value}n`;
+    if (typeof value !== "object" || value === null) return Object.is(value, -0) ? "-0" : String(value);
     if (value instanceof Error) return `${value.name}: ${value.message}`;
     try {
-      return JSON.stringify(value) ?? String(value);
+      return JSON.stringify(value, shownInside) ?? String(value);
     } catch {
       return String(value);
     }
+  }
+
+  /** What JSON would drop or misstate inside a printed object, as readable text instead. */
+  function shownInside(key, value) {
+    if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+    if (typeof value === "bigint") return `${value}n`;
+    if (value === undefined && key !== "") return "undefined";
+    if (typeof value === "function") return `[function ${value.name || "(anonymous)"}]`;
+    if (value instanceof Map) return { [`Map(${value.size})`]: Object.fromEntries([...value].map(([k, v]) => [show(k), v])) };
+    if (value instanceof Set) return { [`Set(${value.size})`]: [...value] };
+    return value;
   }
 
   /** A value as an argument error quotes it ("got NaN", "got \"5\""). */
@@ -329,7 +345,7 @@
       const match = /^:(\d+):(\d+)/.exec(frame.slice(at + url.length));
       if (!match) continue;
       if (!line) line = Number(match[1]);
-      frames.push(frame.slice(0, at) + FILE.typescript + frame.slice(at + url.length));
+      frames.push(topLevelFrame(frame.slice(0, at) + FILE.typescript + frame.slice(at + url.length)));
     }
     let head;
     try {
@@ -338,6 +354,16 @@
       head = "Error";
     }
     return { text: bounded([head, ...collapseRepeats(frames)].join("\n")), line };
+  }
+
+  /**
+   * A frame of the file's top-level code as the engines write a module's top level (V8
+   * "at client.ts:3:9", Firefox "@client.ts:3:9"), not under the name of the function it is
+   * wrapped in (see wrapTypeScript), which the learner never wrote. `default` cannot name a
+   * function of theirs: it is a reserved word.
+   */
+  function topLevelFrame(frame) {
+    return frame.replace(/^(\s*at )default \((.*)\)$/, "$1$2").replace(/^default@/, "@");
   }
 
   /** Runs of one frame (a recursion's stack) as the frame once and how often it repeats. */
@@ -497,7 +523,7 @@
         handlers = factory();
         if (!handlers || typeof handlers !== "object") throw new Error(say("returned_early", { file: FILE.typescript }));
       } catch (error) {
-        failure = withOutput({ error: typeScriptError(error, url) }, inst);
+        failure = withOutput({ error: { ...typeScriptError(error, url), top_level: true } }, inst);
       } finally {
         state.sink = null;
       }
@@ -681,7 +707,10 @@
     const print = (...values) => {
       if (state.sink) state.sink(values.map(show).join(" "));
     };
-    for (const method of ["log", "info", "debug", "warn", "error"]) scope.console[method] = print;
+    for (const method of ["log", "info", "debug", "warn", "error", "trace", "dir", "table"]) scope.console[method] = print;
+    scope.console.assert = (condition, ...values) => {
+      if (!condition) print(say("assertion_failed"), ...values);
+    };
   }
 
   // --- Python -------------------------------------------------------------------------------
@@ -915,6 +944,12 @@ class _Out:
                 _tap_lines(str(text))
         return len(text)
 
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
 def _tap_lines(text):
     """Tells the runtime's tap each line print finishes, within the run's cap."""
     *done, _tap[1] = (_tap[1] + text).split("\n")
@@ -926,10 +961,6 @@ def _tap_lines(text):
 
 def _set_tap(tap):
     _tap[0] = tap
-    def flush(self):
-        pass
-    def isatty(self):
-        return False
 
 def _take_output():
     text = "".join(_out)
@@ -950,9 +981,14 @@ def _take_output():
         kept.append(line if len(line) <= _MAX_LINE_CHARS else line[:_MAX_LINE_CHARS] + "…")
     return kept
 
-def _threw(error):
-    """The reply of a call that threw the error, with the lines printed before it."""
+def _call_output(pending):
+    """A call's printed lines: first its instance's top-level lines, if not told yet."""
     lines = _take_output() if _out else None
+    return pending + (lines or []) if pending else lines
+
+def _threw(error, pending=None):
+    """The reply of a call that threw the error, with the lines printed before it."""
+    lines = _call_output(pending)
     if lines:
         return _dumps({"error": error, "output": lines})
     return _dumps({"error": error})
@@ -1060,16 +1096,21 @@ def _new(letter, new_run, ttl, renew_every, retry_every, acquire_retry, request_
     _modules["client"] = module
     _clock[0] = _clock[1] = 0
     failure = None
+    pending = None
     try:
         _fresh_logging()
         exec(_code, namespace)
     except BaseException as error:
-        failure = _threw(_describe(error))
+        failure = _threw(dict(_describe(error), top_level=True))
+    else:
+        # What the top level printed is this instance's, told with its first call: the lab
+        # makes every client before any call, so the next making must not take these lines.
+        pending = _take_output() if _out else None
     handlers = tuple(namespace.get(name) for name in ("start", "reply", "timer"))
     handlers = tuple(h if callable(h) else None for h in handlers)
     key = _next[0]
     _next[0] += 1
-    _instances[key] = (node, handlers, failure, module)
+    _instances[key] = [node, handlers, failure, module, pending]
     return key
 
 _SIGNATURES = {"start": "start(node)", "reply": "reply(node, answer)", "timer": "timer(node, name)"}
@@ -1080,9 +1121,10 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
     instance = _instances.get(key)
     if instance is None:
         return _GONE
-    node, handlers, failure, _modules["client"] = instance
+    node, handlers, failure, _modules["client"], pending = instance
     if failure is not None:
         return failure
+    instance[4] = None
     _clock[0] = mono
     _clock[1] = wall
     acts = node._acts = []
@@ -1110,12 +1152,12 @@ def _handle(key, kind, mono, wall, answer_kind, request, token, deleted, timer_n
             raise RuntimeError(_say("not_generator", handler=_SIGNATURES[kind]))
     except BaseException as error:
         node._acts = None
-        return _threw(_describe(error))
+        return _threw(_describe(error), pending)
     node._acts = None
     if node._over is not None:
-        return _threw({"text": node._over, "line": 0})
-    if _out:
-        lines = _take_output()
+        return _threw({"text": node._over, "line": 0}, pending)
+    if _out or pending:
+        lines = _call_output(pending)
         if lines:
             return '{"actions":[' + ",".join(acts) + '],"output":' + _dumps(lines) + "}"
     return '{"actions":[' + ",".join(acts) + "]}"

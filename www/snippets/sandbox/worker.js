@@ -141,8 +141,9 @@ async function loadLab(files, runtime) {
   const engine = await import(blobUrl(files["client_worker.js"], "text/javascript"));
   await engine.default({ module_or_path: files["client_worker_bg.wasm"] });
   // The codes and limits of a call are the engine's own (src/lab/own_client/wire.rs).
-  runtime.connect(engine.wire());
-  return { runtime, engine };
+  const table = engine.wire();
+  runtime.connect(table);
+  return { runtime, engine, topLevel: Number.isSafeInteger(table.topLevel) ? table.topLevel : -1 };
 }
 
 // Learner code shares this realm with the lab's wasm, whose report comes back as a string
@@ -185,7 +186,7 @@ async function runLab(ready, lab, task) {
   try {
     report = searching
       ? lab.engine.search_client(task.link, task.search ?? "", prepared.make, progress)
-      : lab.engine.run_client(task.link, telling(prepared.make, call));
+      : lab.engine.run_client(task.link, telling(prepared.make, call, lab.topLevel));
   } catch (error) {
     return failBecause("labFailed", error);
   }
@@ -194,21 +195,24 @@ async function runLab(ready, lab, task) {
 }
 
 /**
- * `make`, whose instances say which handler they are about to call, before each call (a
- * run's calls only: a search makes far too many). The iframe passes on only the latest, a
+ * `make`, which says when it makes a client (with the code `topLevel`: the client's file's
+ * top-level code runs then), and whose instances say which handler they are about to call,
+ * before each call (a run's calls only: a search makes far too many). The iframe passes on only the latest, a
  * few times a second, so when a call never returns the page can say which one it was. The
  * codes are the engine's: the page reads them against the same table. `call` is kept at the
  * client and clock of the call going on, for the lines it prints.
  */
-function telling(make, call) {
+function telling(make, call, topLevel) {
   return new Proxy(make, {
     apply(target, self, args) {
-      call.client = String(args[0]);
-      call.mono = 0;
-      const instance = Reflect.apply(target, self, args);
-      if (!instance || typeof instance !== "object") return instance;
       const letter = String(args[0]);
       const client = stringify(letter);
+      call.client = letter;
+      call.mono = 0;
+      // Making a client runs its file's top-level code, which can hang too.
+      post(`{"type":"progress","call":{"client":${client},"kind":${topLevel},"x":0,"timer":null,"mono":0}}`);
+      const instance = Reflect.apply(target, self, args);
+      if (!instance || typeof instance !== "object") return instance;
       return {
         handle(kind, mono, wall, x, y, z) {
           call.client = letter;

@@ -16,7 +16,8 @@ use crate::app::snippets::{SnippetLanguage, Task};
 use crate::lab::live::compare::Ending;
 use crate::lab::own_client::report::unpack;
 use crate::lab::own_client::{
-    own_scenario, with_controls_visible, ClientStop, Refusal, Report, RunReport, RunStop, Stop,
+    own_scenario, with_controls_visible, ClientStop, During, Refusal, Report, RunReport, RunStop,
+    Stop,
 };
 use crate::lesson::checks::CheckWords;
 use crate::lesson::content::SANDBOX;
@@ -212,6 +213,18 @@ fn client_stop_text(client: ClientId, at: SimTime, stop: &ClientStop) -> String 
     let during = &crate::lab::describe::during(&stop.during);
     let client = client.letter();
     match &stop.stop {
+        Stop::Threw(thrown) if stop.during == During::TopLevel => {
+            let error = thrown.text.trim_end();
+            match thrown.line {
+                0 => says::ThrewTopLevelNoLine { client, error }.to_string(),
+                line => says::ThrewTopLevel {
+                    client,
+                    line,
+                    error,
+                }
+                .to_string(),
+            }
+        }
         Stop::Threw(thrown) if thrown.line > 0 => says::Threw {
             client,
             during,
