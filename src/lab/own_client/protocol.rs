@@ -234,6 +234,7 @@ pub struct Thrown {
     #[serde(default)]
     pub line: u32,
     /// Thrown by the file's top-level code, as the lab made the client, not by a handler.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    /// Always written: a report's codec (bincode) reads fields by position, not by name.
+    #[serde(default)]
     pub top_level: bool,
 }

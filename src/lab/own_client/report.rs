@@ -106,3 +106,41 @@ impl RunReport {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::own_client::protocol::Thrown;
+    use crate::lab::own_client::{ClientStop, During, Stop};
+    use crate::model::ClientId;
+
+    /// A stop of each kind the learner's code makes comes back from the codec as it went in:
+    /// a field written by name only sometimes would shift every field after it.
+    #[test]
+    fn a_report_with_a_clients_stop_reads_back_as_it_was_packed() {
+        for (top_level, during) in [
+            (false, During::Timer("work".into())),
+            (true, During::TopLevel),
+        ] {
+            let report = Report::Ran(RunReport {
+                end: SimTime(1_500_000),
+                events: Vec::new(),
+                printed: Vec::new(),
+                stop: Some(RunStop::Client {
+                    client: ClientId(1),
+                    at: SimTime(1_000_000),
+                    stop: ClientStop {
+                        stop: Stop::Threw(Thrown {
+                            text: "Error: boom".into(),
+                            line: 5,
+                            top_level,
+                        }),
+                        during,
+                    },
+                }),
+            });
+            let packed = pack(&report).expect("packs");
+            assert_eq!(unpack::<Report>(&packed), Some(report));
+        }
+    }
+}
