@@ -1255,3 +1255,23 @@ test('TypeScript: leaving the Sandbox keeps a finished run on return, and a run 
   await expect(w.status).toHaveText('Stopped.');
   await expect(w.runHeading).toHaveCount(0);
 });
+
+// A search going when the tab closed says so under the search, where its result would be,
+// not in the Errors console under Run.
+test('TypeScript: a search stopped by leaving the Sandbox says so under the search', async ({ page }) => {
+  test.setTimeout(240_000);
+  const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&preset=1&ttl=8s');
+  await w.solution.click();
+  await w.search.getByLabel('Plans to try').fill('40000');
+  await w.search.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(w.search.getByRole('button', { name: 'Stop the search' })).toBeVisible({ timeout: FIRST_RUN_MS });
+  await page.getByRole('tab', { name: /Q&A/ }).click();
+  await page.getByRole('tab', { name: /Sandbox/ }).click();
+  await expect(w.search.getByRole('status')).toHaveText(/^Stopped when you left the Sandbox/);
+  // Said there only.
+  await expect(page.getByText(/Stopped when you left the Sandbox/)).toHaveCount(1);
+  await expect(w.search.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+  // A run afterwards starts afresh: the notice goes.
+  await runInLab(w);
+  await expect(w.search.getByText('Stopped when you left')).toHaveCount(0);
+});

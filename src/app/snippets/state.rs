@@ -103,6 +103,8 @@ pub struct Panel {
     /// The lines a run's code printed as it printed them, shown if it never ends (a
     /// finished run's report has them).
     pub printing: OutputText,
+    /// The task was going when its tab closed, and was stopped then.
+    pub stopped_on_leaving: bool,
 }
 
 /// A whole number the runner sent, if it is one.
@@ -186,18 +188,19 @@ impl Panel {
             shrinking: false,
             calling: None,
             printing: OutputText::default(),
+            stopped_on_leaving: false,
         }
     }
 }
 
 impl Panel {
-    /// This panel as a later mount takes it up: a run that was going when its tab closed was
-    /// stopped then (the sandbox ends a run whose panel goes), and says so.
+    /// This panel as a later mount takes it up: a task that was going when its tab closed
+    /// was stopped then (the sandbox ends a task whose panel goes); the view says so where
+    /// that task's result would be.
     pub fn resumed(mut self) -> Self {
         if self.phase.is_busy() {
             self.phase = RunPhase::Ended(RunEnding::Stopped);
-            self.stderr
-                .push(SANDBOX.snippets.stopped_on_leaving.to_owned() + "\n");
+            self.stopped_on_leaving = true;
         }
         self
     }
@@ -244,6 +247,7 @@ impl Reducible for Panel {
                 next.shrinking = false;
                 next.calling = None;
                 next.printing = OutputText::default();
+                next.stopped_on_leaving = false;
             }
             PanelAction::Report { run_id, event } if run_id == self.run_id => {
                 if !next.take(event) {

@@ -137,7 +137,7 @@ fn use_workbench_panel(
 
 /// The printed and error consoles' text: the sandbox's own lines, then what the run prints
 /// as it goes, or what the reported run printed and why it stopped.
-fn consoles(panel: &Panel, run: Option<&RunReport>) -> (OutputText, OutputText) {
+fn consoles(panel: &Panel, run: Option<&RunReport>, searched: bool) -> (OutputText, OutputText) {
     let stdout = match run.filter(|r| !r.printed.is_empty()) {
         Some(r) => panel.stdout.clone().with(run::printed_text(r)),
         // While a run goes, its lines show as they are printed.
@@ -149,10 +149,14 @@ fn consoles(panel: &Panel, run: Option<&RunReport>) -> (OutputText, OutputText) 
             }),
         None => panel.stdout.clone(),
     };
-    let stderr = match run.and_then(|r| r.stop.as_ref()) {
+    let mut stderr = match run.and_then(|r| r.stop.as_ref()) {
         Some(stop) => panel.stderr.clone().with(run::stop_text(stop) + "\n"),
         None => panel.stderr.clone(),
     };
+    // A search stopped on leaving says so under the search instead.
+    if panel.stopped_on_leaving && !searched {
+        stderr = stderr.with(SANDBOX.snippets.stopped_on_leaving.to_owned() + "\n");
+    }
     (stdout, stderr)
 }
 
@@ -213,7 +217,7 @@ fn Workbench(props: &WorkbenchProps) -> Html {
     // The console under Run tells what the run itself printed and why it stopped, as the
     // run below does, after anything the sandbox had to say.
     let run = (*report).as_ref().and_then(run::run_of);
-    let (stdout, stderr) = consoles(&panel, run);
+    let (stdout, stderr) = consoles(&panel, run, searched);
     let searching = busy && searched;
     let other_code = other_code_note(&panel);
     html! {
@@ -236,7 +240,7 @@ fn Workbench(props: &WorkbenchProps) -> Html {
                 { reported.clone() }
             }
             <search::ClientSearch {busy} {searching} ran={panel.ran} on_start={on_search}
-                {on_stop} />
+                {on_stop} stopped_on_leaving={searched && panel.stopped_on_leaving} />
             if searched {
                 { other_code }
                 { reported }

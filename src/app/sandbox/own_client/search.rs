@@ -27,6 +27,8 @@ pub struct ClientSearchProps {
     pub searching: bool,
     /// Plans it has tried.
     pub ran: u64,
+    /// The last search was going when the Sandbox tab closed, and was stopped then.
+    pub stopped_on_leaving: bool,
     pub on_start: Callback<SearchSpec>,
     /// Stops the search going.
     pub on_stop: Callback<()>,
@@ -63,6 +65,9 @@ pub fn ClientSearch(props: &ClientSearchProps) -> Html {
             <SearchForm settings={(*settings).clone()} {on_change} {on_start} busy={props.busy} />
             if let Some(why) = &*problem {
                 <p class="search-outcome" role="status">{why.clone()}</p>
+            }
+            if props.stopped_on_leaving {
+                <p class="search-outcome" role="status">{SANDBOX.snippets.stopped_on_leaving}</p>
             }
             if props.searching {
                 <div class="search-progress">
