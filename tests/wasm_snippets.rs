@@ -193,8 +193,46 @@ fn task() -> Task {
 }
 
 fn reduce(panel: Rc<Panel>, run_id: u32, json: &str) -> Rc<Panel> {
+    reduce_at(panel, run_id, json, 0.0)
+}
+
+/// As [`reduce`], the news arriving at `at_ms` by the page's clock.
+fn reduce_at(panel: Rc<Panel>, run_id: u32, json: &str, at_ms: f64) -> Rc<Panel> {
     let event = event(json).expect("a well-formed event");
-    panel.reduce(PanelAction::Report { run_id, event })
+    panel.reduce(PanelAction::Report {
+        run_id,
+        event,
+        at_ms,
+    })
+}
+
+/// The time limit ran out: in one call that never returned (no call told for seconds), or
+/// with calls still coming (a timer re-armed with a tiny delay), which is no hang.
+#[wasm_bindgen_test]
+fn a_time_limit_says_a_call_hung_only_when_calls_had_stopped_coming() {
+    let errors_at_limit = |last_call_ms: f64| {
+        let panel = Rc::new(Panel::new(String::from("def start(node): pass")));
+        let panel = panel.reduce(PanelAction::Start(task()));
+        let panel = reduce_at(panel, 1, "{\"kind\":\"running\"}", 0.0);
+        let call = "{\"kind\":\"calling\",\"client\":\"A\",\"call\":2,\"x\":0,\"timer\":\"tick\",\"mono\":1200000}";
+        let panel = reduce_at(panel, 1, call, last_call_ms);
+        let panel = reduce_at(panel, 1, "{\"kind\":\"timedOut\"}", 5_000.0);
+        panel
+            .stderr
+            .pieces()
+            .map(|p| p.to_string())
+            .collect::<String>()
+    };
+    let hung = errors_at_limit(40.0);
+    assert!(
+        hung.contains("client A was still in timer(node, \"tick\")"),
+        "{hung}"
+    );
+    assert!(hung.contains("never returned"), "{hung}");
+    let busy = errors_at_limit(4_800.0);
+    assert!(busy.contains("was not stuck in one call"), "{busy}");
+    assert!(busy.contains("client A's timer(node, \"tick\")"), "{busy}");
+    assert!(!busy.contains("never returned"), "{busy}");
 }
 
 #[wasm_bindgen_test]

@@ -377,9 +377,7 @@ fn replay_progress(shown: Option<&LabLink>) -> Replay {
 /// How long a replayed link may hold back address writes.
 const REPLAY_LIMIT_MS: f64 = 1_000.0;
 
-fn now_ms() -> f64 {
-    gloo::utils::window().performance().map_or(0.0, |p| p.now())
-}
+use super::clock::page_now_ms as now_ms;
 
 /// Records edited client code (or `None` for the starter) and updates the address.
 pub fn record_snippet(language: SnippetLanguage, code: Option<String>) {

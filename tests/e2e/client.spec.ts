@@ -1019,6 +1019,25 @@ test('TypeScript: a search the time limit stops names the plan the code hung und
   );
 });
 
+// As above, but the late tick throws: the plan the code stopped under is named with its
+// faults and loads into the lab, where a single run stops the same way.
+test('TypeScript: a search under whose plan the code threw names the plan, and that plan loads into the lab', async ({ page }) => {
+  test.setTimeout(240_000);
+  const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&ttl=4s&clients=3&dur=20s');
+  await replaceCode(w.editor, HANGS_WHEN_PAUSED.replace('{ for (;;) {} }', '{ throw new Error("late tick"); }'));
+  await w.search.getByRole('checkbox', { name: /write path/i }).uncheck();
+  await w.search.getByLabel('Seed').fill('11');
+  await w.search.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(w.panel.getByText(/^Under plan \d+ your code itself stopped\. Its faults, then its run:$/)).toBeVisible({ timeout: FIRST_RUN_MS });
+  const said = await w.panel.locator('.search-found li').allInnerTexts();
+  expect(said.some((line) => /paus/i.test(line)), said.join(' | ')).toBe(true);
+  await expect(w.alert).toHaveText(/^Client [ABC] threw while handling timer\(node, "tick"\) at [\s\S]*late tick/);
+
+  await w.panel.getByRole('button', { name: 'Load this plan into the lab' }).click();
+  await runInLab(w, RAN_STOPPED);
+  await expect(w.alert).toHaveText(/^Client [ABC] threw while handling timer\(node, "tick"\) at [\s\S]*late tick/);
+});
+
 test('TypeScript: Your client shows the scenario it runs in: the preset, its faults to change, and no policy comparison', async ({ page }) => {
   test.setTimeout(180_000);
   const w = await openClient(page, 'TypeScript', '#/sandbox?v=1&preset=6&client=typescript');
@@ -1095,6 +1114,24 @@ for (const language of ['TypeScript', 'Python'] as const) {
     await expect(printed).toContainText(`1.200 s ${hung}: tick ${hung} 1200\n1.200 s ${hung}: about to spin`);
   });
 }
+
+// A timer re-armed every 0.1 ms (seconds taken for milliseconds) makes a run far too long for
+// the limit, yet every call returns: the time limit says so rather than that a call hung.
+test('Python: a run still busy when the time limit runs out is not said to have hung', async ({ page }) => {
+  test.setTimeout(240_000);
+  const w = await openClient(page, 'Python', '#/sandbox?v=1&preset=1&ttl=6s');
+  await replaceCode(w.editor, 'def start(node):\n    node.after(0.1, "tick")\n\ndef timer(node, name):\n    node.after(0.1, "tick")\n');
+  await setLimit(w, 3);
+  await w.run.click();
+  await expect(w.status).toHaveText(
+    'Stopped: your code ran past the time limit of 3 s (an endless loop?). The next run starts fresh.',
+    { timeout: FIRST_RUN_MS },
+  );
+  await expect(w.errors).toContainText(
+    /When the time limit ran out, your code was not stuck in one call: the lab was still calling its handlers one after another, and the run had not reached its end\. The last call begun was client [AB]'s timer\(node, "tick"\), when its monotonic clock read [\d.]+ m?s\./,
+  );
+  await expect(w.errors).not.toContainText('never returned');
+});
 
 for (const language of ['TypeScript', 'Python'] as const) {
   test(`${language}: Stop on a hanging run keeps what it printed, shown as it printed, and says where the code was`, async ({ page }) => {

@@ -525,6 +525,9 @@ test("an error thrown at the top level is marked as such, in both languages", as
   assert.equal(pyError.top_level, true);
   assert.equal(pyError.line, 2);
   assert.match(pyError.text, /line 2, in <module>[\s\S]*NameError/);
+  // On line 1 too, the column is the learner's, not the wrapper's.
+  const first = await typeScript("null.y;\nfunction start(node) {}");
+  assert.match(withShadows(() => first.make("A", SETTINGS).handle(start())).error.text, /\n +at client\.ts:1:6$/);
   // A handler's error is not.
   const late = await typeScript("function start(node) { null.y; }");
   assert.equal(withShadows(() => late.make("A", SETTINGS).handle(start())).error.top_level, undefined);
@@ -540,6 +543,7 @@ test("TypeScript: console prints numbers, Maps, Sets and functions as they are, 
   console.log([1, NaN, undefined], { ttl: Infinity, n: 3 });
   console.log(new Map([["A", 1]]), new Set([1, 2]), function renew() {});
   console.table([1]);
+  console.log(/ab+c/g, [/x/]);
   console.assert(1 + 1 === 2, "never printed");
   console.assert(node.name === "B", "not B:", node.name);
 }`);
@@ -549,6 +553,7 @@ test("TypeScript: console prints numbers, Maps, Sets and functions as they are, 
     '[1,"NaN","undefined"] {"ttl":"Infinity","n":3}',
     '{"Map(1)":{"A":1}} {"Set(2)":[1,2]} [function renew]',
     "[1]",
+    '/ab+c/g ["/x/"]',
     "Assertion failed: not B: A",
   ]);
 });

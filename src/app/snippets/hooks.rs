@@ -50,7 +50,14 @@ pub fn use_runner(language: SnippetLanguage, panel: &UseReducerHandle<Panel>) {
         if let (true, Some(task)) = (run_id > 0 && asked, task) {
             spawn_local(async move {
                 let report = dispatcher.clone();
-                let on_event = move |event| report.dispatch(PanelAction::Report { run_id, event });
+                let on_event = move |event| {
+                    let at_ms = crate::app::clock::page_now_ms();
+                    report.dispatch(PanelAction::Report {
+                        run_id,
+                        event,
+                        at_ms,
+                    })
+                };
                 if let Err(reason) = start_lab(language, &task, limit_secs, on_event).await {
                     dispatcher.dispatch(PanelAction::NotStarted { run_id, reason });
                 }

@@ -103,6 +103,8 @@ pub struct Panel {
     /// The lines a run's code printed as it printed them, shown if it never ends (a
     /// finished run's report has them).
     pub printing: OutputText,
+    /// When (the page's clock, ms) the latest `calling` arrived.
+    pub calling_at_ms: f64,
     /// The task was going when its tab closed, and was stopped then.
     pub stopped_on_leaving: bool,
 }
@@ -124,6 +126,10 @@ fn clock_reading(mono: f64) -> Option<SimTime> {
     code(mono.round()).map(SimTime)
 }
 
+/// Calls told this recently (ms) when the time limit ran out mean the run was still going,
+/// not stuck in one call: the sandbox tells the latest call every 250 ms while calls come.
+const BUSY_WITHIN_MS: f64 = 1_000.0;
+
 /// A run's handler call: whose, which handler, and the node's monotonic clock when it began.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Calling {
@@ -144,8 +150,9 @@ impl Calling {
     }
 
     /// What the learner reads when the run ended `ending` during or after this call: the
-    /// time limit ran out in it, or the learner stopped the run.
-    fn ended_text(&self, ending: RunEnding) -> Option<String> {
+    /// time limit ran out in it (or, `busy`, just after it, with calls still coming), or the
+    /// learner stopped the run.
+    fn ended_text(&self, ending: RunEnding, busy: bool) -> Option<String> {
         use sentences::sandbox::own_client::{HungTopLevel, StoppedInTopLevel};
         if self.during == During::TopLevel {
             let client = self.client.letter();
@@ -161,6 +168,9 @@ impl Calling {
             self.mono,
         );
         match ending {
+            RunEnding::TimedOut if busy => {
+                Some(sentences::sandbox::own_client::HungBusy { client, during, at }.to_string())
+            }
             RunEnding::TimedOut => {
                 Some(sentences::sandbox::own_client::Hung { client, during, at }.to_string())
             }
@@ -188,6 +198,7 @@ impl Panel {
             shrinking: false,
             calling: None,
             printing: OutputText::default(),
+            calling_at_ms: 0.0,
             stopped_on_leaving: false,
         }
     }
@@ -215,6 +226,8 @@ pub enum PanelAction {
     Report {
         run_id: u32,
         event: RunEvent,
+        /// When it arrived, by the page's clock (ms).
+        at_ms: f64,
     },
     /// Run `run_id` could not start at all.
     NotStarted {
@@ -249,8 +262,12 @@ impl Reducible for Panel {
                 next.printing = OutputText::default();
                 next.stopped_on_leaving = false;
             }
-            PanelAction::Report { run_id, event } if run_id == self.run_id => {
-                if !next.take(event) {
+            PanelAction::Report {
+                run_id,
+                event,
+                at_ms,
+            } if run_id == self.run_id => {
+                if !next.take(event, at_ms) {
                     return self;
                 }
             }
@@ -271,7 +288,7 @@ impl Reducible for Panel {
 
 impl Panel {
     /// Applies one event of the current run; false when it does not fit the run's phase.
-    fn take(&mut self, event: RunEvent) -> bool {
+    fn take(&mut self, event: RunEvent, at_ms: f64) -> bool {
         match (self.phase, event) {
             (RunPhase::Preparing { .. }, RunEvent::Progress(RunProgress::Starting)) => {
                 self.phase = RunPhase::Preparing { download: None };
@@ -326,6 +343,7 @@ impl Panel {
                 }),
             ) => {
                 self.calling = Calling::read(&client, call, x, timer.as_deref(), mono);
+                self.calling_at_ms = at_ms;
             }
             (
                 RunPhase::Running,
@@ -349,7 +367,13 @@ impl Panel {
                     for piece in self.printing.pieces() {
                         self.stdout.push(piece.to_string());
                     }
-                    if let Some(text) = self.calling.as_ref().and_then(|c| c.ended_text(ending)) {
+                    // Calls still arriving as the time ran out: the run was busy, not stuck.
+                    let busy = at_ms - self.calling_at_ms < BUSY_WITHIN_MS;
+                    let text = self
+                        .calling
+                        .as_ref()
+                        .and_then(|c| c.ended_text(ending, busy));
+                    if let Some(text) = text {
                         self.stderr.push(text + "\n");
                     }
                 }

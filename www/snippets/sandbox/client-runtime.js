@@ -247,6 +247,7 @@
     if (typeof value === "bigint") return `${value}n`;
     if (typeof value !== "object" || value === null) return Object.is(value, -0) ? "-0" : String(value);
     if (value instanceof Error) return `${value.name}: ${value.message}`;
+    if (value instanceof RegExp) return String(value);
     try {
       return JSON.stringify(value, shownInside) ?? String(value);
     } catch {
@@ -262,6 +263,7 @@
     if (typeof value === "function") return `[function ${value.name || "(anonymous)"}]`;
     if (value instanceof Map) return { [`Map(${value.size})`]: Object.fromEntries([...value].map(([k, v]) => [show(k), v])) };
     if (value instanceof Set) return { [`Set(${value.size})`]: [...value] };
+    if (value instanceof RegExp) return String(value);
     return value;
   }
 
@@ -292,6 +294,9 @@
    * factory whose body is the code, so that each call runs it afresh, with its own top-level
    * state. Line 1 of the code stays on line 1, so error lines need no shifting.
    */
+  // What the learner's line 1 starts with once wrapped: its columns there are this much further right.
+  const WRAPPER_HEAD = "export default function () {";
+
   function wrapTypeScript(js) {
     const code = js.replace(EXPORTED, "");
     const lines = code.split("\n");
@@ -308,7 +313,7 @@
     const pick = (name) => `${name}: typeof ${name} === "function" ? ${name} : undefined`;
     return {
       text:
-        `export default function () {${code}\n` +
+        `${WRAPPER_HEAD}${code}\n` +
         `;return { ${pick("start")}, ${pick("reply")}, ${pick("timer")} };\n}\n`,
     };
   }
@@ -342,10 +347,13 @@
     for (const frame of stack.split("\n")) {
       const at = frame.indexOf(url);
       if (at === -1) continue;
-      const match = /^:(\d+):(\d+)/.exec(frame.slice(at + url.length));
+      const rest = frame.slice(at + url.length);
+      const match = /^:(\d+):(\d+)/.exec(rest);
       if (!match) continue;
       if (!line) line = Number(match[1]);
-      frames.push(topLevelFrame(frame.slice(0, at) + FILE.typescript + frame.slice(at + url.length)));
+      const column = Number(match[2]) - (match[1] === "1" ? WRAPPER_HEAD.length : 0);
+      const place = `:${match[1]}:${Math.max(column, 1)}${rest.slice(match[0].length)}`;
+      frames.push(topLevelFrame(frame.slice(0, at) + FILE.typescript + place));
     }
     let head;
     try {

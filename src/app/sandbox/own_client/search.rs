@@ -17,7 +17,7 @@ use crate::lab::own_client::{own_scenario, OwnSearch, RunReport};
 use crate::lesson::content::SANDBOX;
 use crate::lesson::sentences;
 use crate::model::search::{random_plan, with_plan, SearchSpec};
-use crate::model::{CheckStatus, RunQuestions, Scenario, SimTime};
+use crate::model::{CheckStatus, FaultPlan, RunQuestions, Scenario, SimTime};
 
 #[derive(Properties, PartialEq)]
 pub struct ClientSearchProps {
@@ -140,24 +140,30 @@ pub fn HungPlan(props: &HungPlanProps) -> Html {
         }
         .to_string()
     };
-    let faults = plan
-        .0
-        .iter()
-        .map(|f| html! { <li>{describe::fault_at(&f.fault, f.at)}</li> });
-    let onclick = {
-        let scenario = with_plan(&base, plan.clone());
-        Callback::from(move |_: MouseEvent| {
-            crate::app::sandbox::go_to(scenario.clone(), SimTime::ZERO)
-        })
-    };
     html! {
         <div class="search-found">
             <p class="search-outcome" role="status">{said}</p>
-            <ul class="search-story">{ for faults }</ul>
+            {fault_list(&plan)}
             <p class="muted">{SANDBOX.own_client.search_hung_next}</p>
-            <button type="button" class="button" {onclick}>{SANDBOX.own_client.load}</button>
+            {load_button(with_plan(&base, plan.clone()), SimTime::ZERO)}
         </div>
     }
+}
+
+/// A plan's faults, one line each.
+fn fault_list(plan: &FaultPlan) -> Html {
+    html! {
+        <ul class="search-story">
+            { for plan.0.iter().map(|f| html! { <li>{describe::fault_at(&f.fault, f.at)}</li> }) }
+        </ul>
+    }
+}
+
+/// "Load this plan into the lab": the laboratory shows `scenario` at `at`.
+fn load_button(scenario: Scenario, at: SimTime) -> Html {
+    let onclick =
+        Callback::from(move |_: MouseEvent| crate::app::sandbox::go_to(scenario.clone(), at));
+    html! { <button type="button" class="button" {onclick}>{SANDBOX.own_client.load}</button> }
 }
 
 #[derive(Properties, PartialEq)]
@@ -193,10 +199,12 @@ pub fn SearchOutcome(props: &SearchOutcomeProps) -> Html {
             .to_string(),
         ),
         OwnSearch::Stopped { index, plan, .. } => html! {
-            <>
+            <div class="search-found">
                 {sentence(sentences::sandbox::own_client::SearchStopped { plan: index + 1 }.to_string())}
+                {fault_list(plan)}
+                {load_button(with_plan(&props.base, plan.clone()), SimTime::ZERO)}
                 {plan_run(plan.clone())}
-            </>
+            </div>
         },
         OwnSearch::Broke { first, found, .. } => {
             let scenario = with_plan(&props.base, found.plan.clone());
@@ -219,19 +227,12 @@ pub fn SearchOutcome(props: &SearchOutcomeProps) -> Html {
                 after: found.plan.0.len(),
             }
             .to_string();
-            let onclick = {
-                let scenario = scenario.clone();
-                let at = found.at;
-                Callback::from(move |_: MouseEvent| {
-                    crate::app::sandbox::go_to(scenario.clone(), at)
-                })
-            };
             html! {
                 <div class="search-found">
                     {sentence(summary)}
                     <h6>{crate::lesson::content::SEARCH.story.heading}</h6>
                     <ol class="search-story">{ for story.into_iter().map(|line| html! { <li>{line}</li> }) }</ol>
-                    <button type="button" class="button" {onclick}>{SANDBOX.own_client.load}</button>
+                    {load_button(scenario.clone(), found.at)}
                     {plan_run(found.plan.clone())}
                 </div>
             }

@@ -45,10 +45,7 @@ struct Inner {
     report: Callback<Phase>,
 }
 
-/// The page's clock, in milliseconds (for elapsed time and plans per second only).
-pub fn now_ms() -> f64 {
-    gloo::utils::window().performance().map_or(0.0, |p| p.now())
-}
+use crate::app::clock::page_now_ms as now_ms;
 
 impl Pool {
     /// Starts `count` workers searching `spec` over `base`; phases go to `report`.
