@@ -90,9 +90,16 @@ fn use_stop_focus(searching: bool) -> NodeRef {
         let stop = stop.clone();
         use_effect_with(searching, move |&searching| {
             let document = gloo::utils::document();
+            // Focus on the page's body, on a control the search disabled, or anywhere in
+            // the search's own form (its Start, even before it reads as disabled).
             let focus_left = document.active_element().is_none_or(|active| {
                 document.body().is_some_and(|body| *body == active)
                     || active.has_attribute("disabled")
+                    || active
+                        .closest(".own-client-search .search-form")
+                        .ok()
+                        .flatten()
+                        .is_some()
             });
             if searching && focus_left {
                 if let Some(stop) = stop.cast::<web_sys::HtmlElement>() {
