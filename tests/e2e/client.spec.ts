@@ -1115,6 +1115,21 @@ for (const language of ['TypeScript', 'Python'] as const) {
   });
 }
 
+// A time limit the run cannot take puts the field back and says why beside it.
+test('TypeScript: a time limit out of range or not whole is refused beside its field', async ({ page }) => {
+  const w = await openClient(page, 'TypeScript');
+  for (const typed of ['0', '61', '2.5']) {
+    await w.limit.fill(typed);
+    await w.limit.press('Enter');
+    await expect(w.limit).toHaveValue('5');
+    await expect(w.limit).toHaveAttribute('aria-invalid', 'true');
+    await expect(w.limit).toHaveAccessibleDescription('A time limit is a whole number of seconds from 1 to 60: it stays 5 s.');
+  }
+  await setLimit(w, 7);
+  await expect(w.limit).toHaveAttribute('aria-invalid', 'false');
+  await expect(w.panel.getByText(/^A time limit is a whole number/)).toHaveCount(0);
+});
+
 // A timer re-armed every 0.1 ms (seconds taken for milliseconds) makes a run far too long for
 // the limit, yet every call returns: the time limit says so rather than that a call hung.
 test('Python: a run still busy when the time limit runs out is not said to have hung', async ({ page }) => {
@@ -1184,6 +1199,8 @@ for (const language of ['TypeScript', 'Python'] as const) {
         : /^Client A's code threw at the top level of its file, on line 2, while the lab was making the client \(before start\(node\)\): ReferenceError: limits is not defined\s+at client\.ts:2:\d+/,
     );
     await expect(w.alert).not.toContainText('default');
+    // Its checks hold over almost nothing, and the run says so.
+    await expect(w.runView.getByText(/^The run below, and its checks, cover only what happened before it stopped: [\d.]+ m?s of the scenario's [\d.]+ s\.$/)).toBeVisible();
 
     await replaceCode(w.editor, (py ? 'print("loading")\nwhile True:\n    pass\n' : 'console.log("loading");\nfor (;;) {}\n') + handlers);
     await setLimit(w, 3);

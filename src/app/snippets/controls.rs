@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::state::MAX_LIMIT_SECS;
 use crate::lesson::content::SANDBOX;
+use crate::lesson::sentences;
 
 #[derive(Properties, PartialEq)]
 pub struct RunControlsProps {
@@ -25,18 +26,34 @@ pub struct RunControlsProps {
 
 #[component]
 pub fn RunControls(props: &RunControlsProps) -> Html {
+    // A limit it cannot take puts the field back and says why, beside it.
+    let refused = use_state(|| false);
     let on_limit_change = {
         let on_limit = props.on_limit.clone();
         let current = props.limit_secs;
+        let refused = refused.clone();
         Callback::from(move |event: Event| {
             if let Some(input) = event.target_dyn_into::<HtmlInputElement>() {
                 match input.value().trim().parse::<u32>() {
-                    Ok(secs) if (1..=MAX_LIMIT_SECS).contains(&secs) => on_limit.emit(secs),
-                    _ => input.set_value(&current.to_string()),
+                    Ok(secs) if (1..=MAX_LIMIT_SECS).contains(&secs) => {
+                        refused.set(false);
+                        on_limit.emit(secs)
+                    }
+                    _ => {
+                        refused.set(true);
+                        input.set_value(&current.to_string())
+                    }
                 }
             }
         })
     };
+    let refusal = refused.then(|| {
+        sentences::sandbox::snippets::LimitRefused {
+            max: MAX_LIMIT_SECS,
+            kept: props.limit_secs,
+        }
+        .to_string()
+    });
     let click = |callback: &Callback<()>| callback.reform(|_: MouseEvent| ());
     let words = &SANDBOX.snippets;
     html! {
@@ -60,8 +77,13 @@ pub fn RunControls(props: &RunControlsProps) -> Html {
             <label class="snippet-limit">
                 {words.time_limit}
                 <input type="number" min="1" max={MAX_LIMIT_SECS.to_string()} step="1"
-                    value={props.limit_secs.to_string()} onchange={on_limit_change} />
+                    value={props.limit_secs.to_string()} onchange={on_limit_change}
+                    aria-invalid={refusal.is_some().to_string()}
+                    aria-describedby={refusal.is_some().then_some("snippet-limit-problem")} />
             </label>
+            if let Some(why) = refusal {
+                <p id="snippet-limit-problem" class="field-error" role="status">{why}</p>
+            }
         </div>
     }
 }

@@ -128,6 +128,8 @@ pub fn ClientRun(props: &ClientRunProps) -> Html {
             if let Some(stop) = &props.run.stop {
                 // Its own lines kept (a traceback), as text.
                 <p class="status-warn own-client-stop" role="alert">{with_controls_visible(&stop_text(stop)).into_owned()}</p>
+                // Checks that hold over a few milliseconds prove little: say how much ran.
+                <p class="muted">{says::StoppedCovers { end, duration: props.scenario.duration }.to_string()}</p>
             }
             <p class="trace-id">{says::Trace { hash, events: run.events().len(), end }.to_string()}</p>
             <label class="live-scrub">
