@@ -136,6 +136,23 @@ async function textOf(page, css, pattern, timeout = TIMEOUT) {
   return handle.jsonValue();
 }
 
+/**
+ * Opens Your client in TypeScript and puts `code` in its editor as one edit (BiDi sends one
+ * character at a time, and typing would auto-close brackets), waiting until `shown` is there.
+ */
+async function typeScriptClientWith(page, code, shown) {
+  await (await find(page, '.lab-mode button', 'Your client')).click();
+  await (await find(page, '.own-client .lab-mode button', 'TypeScript')).click();
+  await find(page, 'section.snippet', 'Your client in TypeScript');
+  await page.waitForSelector('.own-client .cm-content');
+  await page.click('.own-client .cm-content');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('a');
+  await page.keyboard.up('Control');
+  await page.evaluate((code) => document.execCommand('insertText', false, code), code);
+  await textOf(page, '.own-client .cm-content', shown);
+}
+
 /** Waits until live mode's state badge of client `who` matches `pattern`. */
 async function badge(page, who, pattern, timeout) {
   await page.waitForFunction(
@@ -397,18 +414,8 @@ test('a Python client runs in the lab in Firefox: the solution ends as the built
 // date read the node's clocks, as in Chromium (tests/e2e/client.spec.ts), never the real time.
 test("a TypeScript client's Temporal.Now, timeOrigin and date format read the node's clocks in Firefox", async () => {
   await withPage('#/sandbox', async (page) => {
-    await (await find(page, '.lab-mode button', 'Your client')).click();
-    await (await find(page, '.own-client .lab-mode button', 'TypeScript')).click();
-    await find(page, 'section.snippet', 'Your client in TypeScript');
     const code = readFileSync(new URL('../sandbox/clients/clocks.ts', import.meta.url), 'utf8');
-    await page.waitForSelector('.own-client .cm-content');
-    await page.click('.own-client .cm-content');
-    await page.keyboard.down('Control');
-    await page.keyboard.press('a');
-    await page.keyboard.up('Control');
-    // Pasted as one edit (BiDi sends one character at a time, and typing would auto-close brackets).
-    await page.evaluate((code) => document.execCommand('insertText', false, code), code);
-    await textOf(page, '.own-client .cm-content', /performance\.timeOrigin/);
+    await typeScriptClientWith(page, code, /performance\.timeOrigin/);
     await (await find(page, 'section.snippet button', 'Run in the lab')).click();
     await textOf(page, '.own-client .snippet-status', /^Ran in the lab in \d+ ms/);
     const printed = await textOf(page, '.own-client-run', /Printed by your code/);
@@ -421,14 +428,6 @@ test("a TypeScript client's Temporal.Now, timeOrigin and date format read the no
 // call hung and keeps what the code printed, in that call too (the worker sends it as printed).
 test("a TypeScript run the time limit stops names the call that never returned and keeps its lines, in Firefox", async () => {
   await withPage('#/sandbox', async (page) => {
-    await (await find(page, '.lab-mode button', 'Your client')).click();
-    await (await find(page, '.own-client .lab-mode button', 'TypeScript')).click();
-    await find(page, 'section.snippet', 'Your client in TypeScript');
-    await page.waitForSelector('.own-client .cm-content');
-    await page.click('.own-client .cm-content');
-    await page.keyboard.down('Control');
-    await page.keyboard.press('a');
-    await page.keyboard.up('Control');
     const code = [
       'function start(node: any) { node.after(300, "tick"); }',
       'function reply(node: any, answer: any) {}',
@@ -439,8 +438,7 @@ test("a TypeScript run the time limit stops names the call that never returned a
       '}',
       '',
     ].join('\n');
-    await page.evaluate((code) => document.execCommand('insertText', false, code), code);
-    await textOf(page, '.own-client .cm-content', /about to spin/);
+    await typeScriptClientWith(page, code, /about to spin/);
     const limit = await page.waitForSelector('.own-client input[type="number"]');
     await limit.click({ count: 3 });
     await limit.type('2');
@@ -458,17 +456,7 @@ test("a TypeScript run the time limit stops names the call that never returned a
 // function the learner never wrote (the wrapper is the module's default export).
 test("a TypeScript client's top-level error is named as the top level, with Firefox's stack, in Firefox", async () => {
   await withPage('#/sandbox', async (page) => {
-    await (await find(page, '.lab-mode button', 'Your client')).click();
-    await (await find(page, '.own-client .lab-mode button', 'TypeScript')).click();
-    await find(page, 'section.snippet', 'Your client in TypeScript');
-    await page.waitForSelector('.own-client .cm-content');
-    await page.click('.own-client .cm-content');
-    await page.keyboard.down('Control');
-    await page.keyboard.press('a');
-    await page.keyboard.up('Control');
-    const code = 'const limit = 3;\nconsole.log(limits);\nfunction start(node: any) {}\n';
-    await page.evaluate((code) => document.execCommand('insertText', false, code), code);
-    await textOf(page, '.own-client .cm-content', /limits/);
+    await typeScriptClientWith(page, 'const limit = 3;\nconsole.log(limits);\nfunction start(node: any) {}\n', /limits/);
     await (await find(page, 'section.snippet button', 'Run in the lab')).click();
     await textOf(page, '.own-client .snippet-status', /^Ran in the lab in \d+ ms, but the run stopped early/);
     const alert = await textOf(page, '.own-client-run [role="alert"]', /top level/);
